@@ -1,0 +1,386 @@
+//! The `ordo` command line: list moves, play a line, count perft, show a position, quote the
+//! rules. Every command runs on either engine through the [`Engine`] trait. Bad input of any
+//! kind ends with one line on stderr naming what and where, and exit status 2.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
+
+use crate::notation::{diagram, format_move, format_position, parse_move, parse_position};
+use crate::reference::Reference;
+use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
+
+/// Reference implementation of Dieter Stein's Ordo and Ordo X.
+#[derive(Parser, Debug)]
+#[command(name = "ordo", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Where a command starts.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Start position in the notation of spec/notation.md (default: the standard start).
+    #[arg(long, short = 'p')]
+    pub position: Option<String>,
+    /// Variant for the standard start: classic or x.
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// Standard start on this board: 10x8 (ORDO-2.2) or 8x8 (ORDO-1.6).
+    #[arg(long, value_enum, default_value = "10x8")]
+    pub board: BoardArg,
+    /// Engine to run.
+    #[arg(long, value_enum, default_value = "reference")]
+    pub engine: EngineArg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantArg {
+    Classic,
+    X,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Classic => Variant::Classic,
+            VariantArg::X => Variant::X,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardArg {
+    #[value(name = "10x8")]
+    Standard,
+    #[value(name = "8x8")]
+    Chess,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineArg {
+    Reference,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the legal moves, one per line in canonical notation, sorted.
+    Moves {
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+    /// Play moves from the start position; print the resulting position and status.
+    Play {
+        /// Moves in the notation of spec/notation.md.
+        moves: Vec<String>,
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+    /// Count move sequences of the given length (one Ordo X turn is one move).
+    Perft {
+        depth: u32,
+        /// Show the count under each first move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+    /// Draw the position as text, with its status.
+    Show {
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+    /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
+    Rules {
+        /// A clause id such as ORDO-6.3.
+        id: Option<String>,
+        /// Print spec/rules.md as generated from spec/clauses.toml.
+        #[arg(long)]
+        markdown: bool,
+    },
+}
+
+/// A failure to report: one line, exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("ordo: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = String::new();
+    match run(&cli, &mut out) {
+        Ok(()) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(CliError(msg)) => {
+            print!("{out}");
+            eprintln!("ordo: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The start position a command asked for.
+pub fn start_position(at: &PositionArgs) -> Result<Position, CliError> {
+    match &at.position {
+        Some(text) => {
+            let pos = parse_position(text).map_err(|e| CliError(format!("--position: {e}")))?;
+            if let Some(v) = at.variant {
+                if Variant::from(v) != pos.variant {
+                    return Err(CliError(format!(
+                        "--variant {} contradicts the variant '{}' written in --position",
+                        Variant::from(v),
+                        pos.variant
+                    )));
+                }
+            }
+            Ok(pos)
+        }
+        None => {
+            let v = at.variant.map(Variant::from).unwrap_or(Variant::Classic);
+            Ok(match at.board {
+                BoardArg::Standard => setup::standard(v),
+                BoardArg::Chess => setup::chess_board(v),
+            })
+        }
+    }
+}
+
+/// Run a command, appending its standard output to `out`.
+pub fn run(cli: &Cli, out: &mut String) -> Result<(), CliError> {
+    match &cli.command {
+        Command::Rules { id, markdown } => rules(id.as_deref(), *markdown, out),
+        Command::Moves { at } => dispatch(at, |e| moves(e, out)),
+        Command::Show { at } => dispatch(at, |e| show(e, out)),
+        Command::Play { moves, at } => dispatch(at, |e| play(e, moves, out)),
+        Command::Perft {
+            depth,
+            divide,
+            threads,
+            at,
+        } => dispatch(at, |e| perft(e, *depth, *divide, *threads, out)),
+    }
+}
+
+fn dispatch(
+    at: &PositionArgs,
+    job: impl FnOnce(AnyEngine) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let pos = start_position(at)?;
+    let where_ = if at.position.is_some() {
+        "--position: "
+    } else {
+        ""
+    };
+    match at.engine {
+        EngineArg::Reference => {
+            let e = Reference::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
+            job(AnyEngine::new(e))
+        }
+    }
+}
+
+/// A boxed engine, so the command bodies are written once.
+pub struct AnyEngine {
+    inner: Box<dyn DynEngine>,
+}
+
+trait DynEngine: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn position(&self) -> Position;
+    fn moves(&self) -> Vec<crate::rules::Move>;
+    fn status(&self) -> Status;
+    fn play(&self, mv: &crate::rules::Move) -> Option<Box<dyn DynEngine>>;
+    fn divide(
+        &self,
+        depth: u32,
+        threads: Option<usize>,
+    ) -> Result<Vec<(crate::rules::Move, u64)>, String>;
+}
+
+impl<E: Engine> DynEngine for E {
+    fn name(&self) -> &'static str {
+        E::NAME
+    }
+    fn position(&self) -> Position {
+        self.to_position()
+    }
+    fn moves(&self) -> Vec<crate::rules::Move> {
+        self.legal_moves()
+    }
+    fn status(&self) -> Status {
+        Engine::status(self)
+    }
+    fn play(&self, mv: &crate::rules::Move) -> Option<Box<dyn DynEngine>> {
+        Engine::play(self, mv)
+            .ok()
+            .map(|e| Box::new(e) as Box<dyn DynEngine>)
+    }
+    fn divide(
+        &self,
+        depth: u32,
+        threads: Option<usize>,
+    ) -> Result<Vec<(crate::rules::Move, u64)>, String> {
+        let moves = self.legal_moves();
+        let bar = indicatif::ProgressBar::new(moves.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "perft {pos}/{len} first moves [{elapsed_precise}] {wide_bar}",
+            )
+            .map_err(|e| e.to_string())?,
+        );
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = threads {
+            builder = builder.num_threads(n.max(1));
+        }
+        let pool = builder.build().map_err(|e| e.to_string())?;
+        let result = pool.install(|| {
+            moves
+                .par_iter()
+                .map(|m| {
+                    let n = self.apply(m).perft(depth - 1);
+                    bar.inc(1);
+                    (*m, n)
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        Ok(result)
+    }
+}
+
+impl AnyEngine {
+    fn new<E: Engine>(e: E) -> AnyEngine {
+        AnyEngine { inner: Box::new(e) }
+    }
+}
+
+fn sorted_notation(moves: &[crate::rules::Move]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(format_move).collect();
+    v.sort();
+    v
+}
+
+fn moves(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
+    for m in sorted_notation(&e.inner.moves()) {
+        out.push_str(&m);
+        out.push('\n');
+    }
+    Ok(())
+}
+
+fn show(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
+    let pos = e.inner.position();
+    out.push_str(&diagram(&pos));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("position: {}\n", format_position(&pos)));
+    out.push_str(&format!("status: {}\n", e.inner.status()));
+    Ok(())
+}
+
+fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError> {
+    let mut cur = e.inner;
+    for (i, text) in moves.iter().enumerate() {
+        let n = i + 1;
+        let mv = parse_move(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
+        let status = cur.status();
+        if status.is_over() {
+            return Err(CliError(format!(
+                "move {n} '{text}': the game is already over ({status})"
+            )));
+        }
+        cur = cur.play(&mv).ok_or_else(|| {
+            CliError(format!(
+                "move {n} '{text}' is not legal in {}",
+                format_position(&cur.position())
+            ))
+        })?;
+    }
+    out.push_str(&format!("position: {}\n", format_position(&cur.position())));
+    out.push_str(&format!("status: {}\n", cur.status()));
+    Ok(())
+}
+
+fn perft(
+    e: AnyEngine,
+    depth: u32,
+    divide: bool,
+    threads: Option<usize>,
+    out: &mut String,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    let (total, rows) = if depth == 0 {
+        (1, Vec::new())
+    } else {
+        let rows = e.inner.divide(depth, threads).map_err(CliError)?;
+        (rows.iter().map(|(_, n)| n).sum::<u64>(), rows)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    if divide {
+        let mut lines: Vec<(String, u64)> =
+            rows.iter().map(|(m, n)| (format_move(m), *n)).collect();
+        lines.sort();
+        for (m, n) in lines {
+            out.push_str(&format!("{m} {n}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "perft({depth}) = {total}  [{} engine, {:.2} s, {:.0} leaves/s]\n",
+        e.inner.name(),
+        secs,
+        total as f64 / secs.max(1e-9)
+    ));
+    Ok(())
+}
+
+fn rules(id: Option<&str>, markdown: bool, out: &mut String) -> Result<(), CliError> {
+    if markdown {
+        out.push_str(&clauses::render_markdown());
+        return Ok(());
+    }
+    let reg = clauses::registry();
+    match id {
+        Some(id) => {
+            let c = reg.get(id).ok_or_else(|| {
+                CliError(format!(
+                    "no clause '{id}' in spec/clauses.toml (ids look like ORDO-6.3 or ORDOX-4.2; `ordo rules` lists them)"
+                ))
+            })?;
+            out.push_str(&clauses::quote(c));
+        }
+        None => {
+            for c in &reg.clauses {
+                out.push_str(&format!("{:<10} [{}] {}\n", c.id, c.kind.name(), c.title));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,304 @@
+//! The position notation (spec/notation.md, "Position notation"):
+//! `<row N>/…/<row 1> <side> <variant>`, for example
+//! `2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::rules::{Color, Dims, Position, Square, Variant, MAX_SIDE, MAX_SQUARES, MIN_SIDE};
+
+use super::{quote_chars, Cursor, NotationError, END_OF_INPUT};
+
+/// Read a position: the board (rows from the last row down to row 1, separated by `/`; `W`, `B`
+/// and decimal counts of empty squares), the side to move (`w` or `b`) and the variant
+/// (`classic` or `x`), separated by spaces or tabs.
+///
+/// The board size follows from the rows and must be within the limits of ORDO-1.5. The
+/// position is not checked against the rules ([`Position::validate`] does that).
+///
+/// ```
+/// use ordo::notation::parse_position;
+/// let p = parse_position("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic")
+///     .unwrap();
+/// assert_eq!((p.dims().cols, p.dims().rows), (10, 8));
+/// ```
+pub fn parse_position(s: &str) -> Result<Position, NotationError> {
+    let cur = Cursor::trimmed("position", s);
+    // Fields: maximal runs of characters other than space and tab, as char ranges.
+    let mut fields: Vec<(usize, usize)> = Vec::new();
+    let mut i = cur.pos;
+    while i < cur.end {
+        if is_separator(cur.chars[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < cur.end && !is_separator(cur.chars[i]) {
+            i += 1;
+        }
+        fields.push((start, i));
+    }
+
+    let Some(&(board_start, board_end)) = fields.first() else {
+        return Err(cur.error_at(
+            cur.end,
+            "a board: rows from the last row down to row 1, separated by '/'",
+            END_OF_INPUT,
+        ));
+    };
+    let (dims, rows) = read_board(&cur, board_start, board_end)?;
+
+    let Some(&(side_start, side_end)) = fields.get(1) else {
+        return Err(cur.error_at(
+            cur.end,
+            "the side to move 'w' or 'b' after the board",
+            END_OF_INPUT,
+        ));
+    };
+    let to_move = match &cur.chars[side_start..side_end] {
+        ['w'] => Color::White,
+        ['b'] => Color::Black,
+        other => {
+            return Err(cur.error_at(
+                side_start,
+                "the side to move 'w' or 'b'",
+                quote_chars(other),
+            ))
+        }
+    };
+
+    let Some(&(var_start, var_end)) = fields.get(2) else {
+        return Err(cur.error_at(
+            cur.end,
+            "the variant 'classic' or 'x' after the side to move",
+            END_OF_INPUT,
+        ));
+    };
+    let variant_chars = &cur.chars[var_start..var_end];
+    let variant_name: String = variant_chars.iter().collect();
+    let Ok(variant) = Variant::from_str(&variant_name) else {
+        return Err(cur.error_at(
+            var_start,
+            "the variant 'classic' or 'x'",
+            quote_chars(variant_chars),
+        ));
+    };
+
+    if let Some(&(extra_start, extra_end)) = fields.get(3) {
+        return Err(cur.error_at(
+            extra_start,
+            "end of input after the variant (a position has exactly three fields)",
+            quote_chars(&cur.chars[extra_start..extra_end]),
+        ));
+    }
+
+    let mut pos = Position::empty(dims, to_move, variant);
+    for (i, row) in rows.iter().enumerate() {
+        let r = (dims.rows as usize - 1 - i) as u8;
+        for (c, &piece) in row.iter().enumerate() {
+            pos.set(Square::new(c as u8, r), piece);
+        }
+    }
+    Ok(pos)
+}
+
+/// The canonical notation of a position: runs of empty squares merged into one number, fields
+/// separated by single spaces.
+pub fn format_position(p: &Position) -> String {
+    let dims = p.dims();
+    let mut out = String::new();
+    for r in (0..dims.rows).rev() {
+        let mut empty = 0;
+        for c in 0..dims.cols {
+            match p.get(Square::new(c, r)) {
+                None => empty += 1,
+                Some(color) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(color.piece_char());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            out.push('/');
+        }
+    }
+    out.push(' ');
+    out.push(p.to_move.side_char());
+    out.push(' ');
+    out.push_str(p.variant.name());
+    out
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_position(self))
+    }
+}
+
+impl FromStr for Position {
+    type Err = NotationError;
+    fn from_str(s: &str) -> Result<Position, NotationError> {
+        parse_position(s)
+    }
+}
+
+fn is_separator(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+type Row = Vec<Option<Color>>;
+
+/// Read the board field `chars[start..end]`: its dimensions and its rows, top row first.
+fn read_board(
+    cur: &Cursor<'_>,
+    start: usize,
+    end: usize,
+) -> Result<(Dims, Vec<Row>), NotationError> {
+    let chars = &cur.chars;
+    let max_side = MAX_SIDE as usize;
+    let min_side = MIN_SIDE as usize;
+    let n_rows = 1 + chars[start..end].iter().filter(|&&c| c == '/').count();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut width: Option<usize> = None;
+    let mut i = start;
+    loop {
+        let label = n_rows - rows.len(); // the board row number this row describes
+        if rows.len() == max_side {
+            return Err(cur.error_at(
+                i,
+                format!("at most {max_side} rows"),
+                format!("{n_rows} rows"),
+            ));
+        }
+        if let Some(w) = width {
+            if (rows.len() + 1) * w > MAX_SQUARES {
+                return Err(cur.error_at(
+                    i,
+                    format!("at most {MAX_SQUARES} squares (columns x rows)"),
+                    format!("{w} columns x {n_rows} rows = {} squares", w * n_rows),
+                ));
+            }
+        }
+
+        // One row: tokens up to the next '/' or the end of the field.
+        let limit = width.unwrap_or(max_side);
+        let mut row: Row = Vec::new();
+        let mut overflow_at: Option<usize> = None;
+        if i == end || chars[i] == '/' {
+            return Err(cur.error_at(
+                i,
+                format!("row {label}: 'W', 'B' or a number of empty squares"),
+                cur.found_at(i),
+            ));
+        }
+        while i < end && chars[i] != '/' {
+            let token = i;
+            match chars[i] {
+                'W' => {
+                    row.push(Some(Color::White));
+                    i += 1;
+                }
+                'B' => {
+                    row.push(Some(Color::Black));
+                    i += 1;
+                }
+                '1'..='9' => {
+                    while i < end && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let digits = &chars[token..i];
+                    // At most two digits are evaluated, so no number can overflow.
+                    let n = if digits.len() <= 2 {
+                        digits
+                            .iter()
+                            .fold(0, |acc, d| acc * 10 + d.to_digit(10).unwrap_or(0) as usize)
+                    } else {
+                        usize::MAX
+                    };
+                    if n > max_side {
+                        return Err(cur.error_at(
+                            token,
+                            format!("a number of empty squares from 1 to {max_side}"),
+                            quote_chars(digits),
+                        ));
+                    }
+                    row.resize(row.len() + n, None);
+                }
+                '0' => {
+                    return Err(cur.error_at(
+                        token,
+                        format!(
+                        "a number of empty squares from 1 to {max_side} (no zero, no leading zero)"
+                    ),
+                        cur.found_at(token),
+                    ))
+                }
+                _ => {
+                    return Err(cur.error_at(
+                        token,
+                        format!("row {label}: 'W', 'B', a number of empty squares or '/'"),
+                        cur.found_at(token),
+                    ))
+                }
+            }
+            if row.len() > limit && overflow_at.is_none() {
+                overflow_at = Some(token);
+            }
+        }
+
+        match width {
+            None => {
+                if let Some(at) = overflow_at {
+                    return Err(cur.error_at(
+                        at,
+                        format!("at most {max_side} columns in row {label}"),
+                        row.len().to_string(),
+                    ));
+                }
+                if row.len() < min_side {
+                    return Err(cur.error_at(
+                        i,
+                        format!("at least {min_side} columns in row {label}"),
+                        row.len().to_string(),
+                    ));
+                }
+                width = Some(row.len());
+            }
+            Some(w) => {
+                if row.len() != w {
+                    return Err(cur.error_at(
+                        overflow_at.unwrap_or(i),
+                        format!("row {label} to have {w} squares like the rows above it"),
+                        row.len().to_string(),
+                    ));
+                }
+            }
+        }
+        rows.push(row);
+
+        if i == end {
+            break;
+        }
+        i += 1; // the '/'
+    }
+
+    if rows.len() < min_side {
+        return Err(cur.error_at(
+            end,
+            format!("at least {min_side} rows separated by '/'"),
+            format!("{} row", rows.len()),
+        ));
+    }
+    let cols = width.unwrap_or(0);
+    let dims = Dims::new(cols, rows.len()).map_err(|e| {
+        // Unreachable after the checks above; kept so that no input can panic.
+        cur.error_at(start, "a board within the size limits", e.to_string())
+    })?;
+    Ok((dims, rows))
+}

@@ -1,0 +1,23 @@
+//! The rules vocabulary shared by every engine, the adjudicator and the notation: colours,
+//! squares, board dimensions, moves, positions, status, the [`Engine`] trait, the start
+//! positions and the clause registry that `spec/clauses.toml` defines.
+//!
+//! Nothing here decides whether a move is legal; that is each engine's own business, so that
+//! the engines check one another instead of sharing their mistakes.
+
+pub mod clauses;
+mod engine;
+mod moves;
+mod position;
+pub mod setup;
+mod status;
+mod types;
+
+pub use engine::{Engine, IllegalMove};
+pub use moves::{Move, Step};
+pub use position::{mirror_square, rotate_square, Position, PositionError};
+pub use status::{Status, WinReason};
+pub use types::{
+    Color, Dims, DimsError, Direction, Heading, Square, UnknownVariant, Variant, MAX_SIDE,
+    MAX_SQUARES, MIN_SIDE,
+};

@@ -1,0 +1,126 @@
+//! Helpers shared by the integration tests: building positions from square lists, move sets
+//! in canonical notation, and deterministic random playouts.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+
+use ordo::notation::{format_move, parse_move, parse_position, parse_square};
+use ordo::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
+
+/// A position from space-separated square lists, e.g. `pos(Variant::Classic, 5, 5, 'w',
+/// "c1 c2", "d4")`.
+pub fn pos(
+    variant: Variant,
+    cols: usize,
+    rows: usize,
+    to_move: char,
+    white: &str,
+    black: &str,
+) -> Position {
+    let dims = Dims::new(cols, rows).expect("test board within limits");
+    let side = if to_move == 'w' {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut p = Position::empty(dims, side, variant);
+    for (list, c) in [(white, Color::White), (black, Color::Black)] {
+        for s in list.split_whitespace() {
+            let sq = parse_square(s).expect("test square");
+            assert!(dims.contains(sq), "{s} is off the test board");
+            p.set(sq, Some(c));
+        }
+    }
+    p
+}
+
+/// Load a position into an engine, panicking on an invalid test position.
+pub fn load<E: Engine>(p: &Position) -> E {
+    E::from_position(p).unwrap_or_else(|e| panic!("test position rejected: {e}"))
+}
+
+/// Parse a position string.
+pub fn fen(s: &str) -> Position {
+    parse_position(s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The legal moves as a sorted set of canonical notation.
+pub fn move_set<E: Engine>(e: &E) -> BTreeSet<String> {
+    e.legal_moves().iter().map(format_move).collect()
+}
+
+/// Whether the move written `m` is legal.
+pub fn is_legal<E: Engine>(e: &E, m: &str) -> bool {
+    move_set(e).contains(m)
+}
+
+/// Play a line of moves, each of which must be legal.
+pub fn play_line<E: Engine>(e: &E, line: &[&str]) -> E {
+    let mut cur = e.clone();
+    for m in line {
+        let mv = parse_move(m).unwrap_or_else(|err| panic!("{err}"));
+        cur = cur
+            .play(&mv)
+            .unwrap_or_else(|_| panic!("{m} is not legal; legal: {:?}", move_set(&cur)));
+    }
+    cur
+}
+
+/// Start positions the random playouts begin from: the standard 10 x 8 start, the 8 x 8
+/// variant and small boards 3 x 3 .. 6 x 6 with each side on its home row, in both variants.
+pub fn playout_starts() -> Vec<Position> {
+    let mut v = Vec::new();
+    for variant in Variant::ALL {
+        v.push(setup::standard(variant));
+        v.push(setup::chess_board(variant));
+        for cols in 3..=6 {
+            for rows in 3..=6 {
+                let dims = Dims::new(cols, rows).unwrap();
+                v.push(setup::filled_rows(dims, 1, variant).unwrap());
+                if rows >= 4 {
+                    v.push(setup::filled_rows(dims, 2, variant).unwrap());
+                }
+            }
+        }
+    }
+    v
+}
+
+/// A playout: from `start`, at each ply take the move with index `choice % len` among the legal
+/// moves sorted by notation; stop after `choices.len()` plies or at the end of the game.
+/// Returns every position visited, the start included.
+pub fn playout<E: Engine>(start: &Position, choices: &[u32]) -> Vec<E> {
+    let mut cur: E = load(start);
+    let mut seen = vec![cur.clone()];
+    for &c in choices {
+        let mut moves = cur.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        moves.sort_by_key(format_move);
+        let mv: Move = moves[c as usize % moves.len()];
+        cur = cur.apply(&mv);
+        seen.push(cur.clone());
+    }
+    seen
+}
+
+/// Whether all pieces of colour `c` are connected through the eight neighbours (ORDO-4.1),
+/// by a flood fill written here, independent of either engine.
+pub fn one_group(p: &Position, c: Color) -> bool {
+    let pieces = p.pieces(c);
+    let Some(&first) = pieces.first() else {
+        return true;
+    };
+    let mut seen = vec![first];
+    let mut todo = vec![first];
+    while let Some(a) = todo.pop() {
+        for &b in &pieces {
+            if !seen.contains(&b) && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1 {
+                seen.push(b);
+                todo.push(b);
+            }
+        }
+    }
+    seen.len() == pieces.len()
+}
