@@ -382,6 +382,22 @@ fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
     assert!(none.legal_moves().is_empty());
 }
 
+/// ORDO-10.3, ORDO-9.1: a split player with no reconnecting move loses at once, even with
+/// backward moves allowed.
+fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
+    let e: E = load(&common::fen("4/W1BW/W3 w classic"));
+    assert!(!common::one_group(&e.to_position(), Color::White));
+    assert!(e.legal_moves().is_empty());
+    assert_eq!(
+        e.status(),
+        Status::Won {
+            winner: Color::Black,
+            reason: WinReason::CannotReconnect
+        }
+    );
+    assert_eq!(e.status().clause(), Some("ORDO-10.3"));
+}
+
 macro_rules! engine_tests {
     ($engine:ty => $($name:ident),* $(,)?) => {
         $( #[test] fn $name() { super::$name::<$engine>() } )*
@@ -414,5 +430,6 @@ mod reference {
         ordo_10_1_home_row_wins,
         ordo_10_2_no_pieces_left_loses,
         ordo_10_5_home_row_takes_precedence,
+        ordo_10_3_cannot_reconnect_loses,
     );
 }

@@ -126,9 +126,7 @@ pub fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("ordo: {}", first.trim_start_matches("error: "));
+            eprintln!("ordo: error: {}", one_line_usage_error(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -143,6 +141,24 @@ pub fn main() -> ExitCode {
             eprintln!("ordo: error: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Clap's multi-line usage error as one line: the message and the names it lists, without the
+/// usage block.
+pub fn one_line_usage_error(text: &str) -> String {
+    let words: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = words.join(" ");
+    let msg = joined.trim_start_matches("error: ").trim();
+    if msg.is_empty() {
+        "invalid arguments (see ordo --help)".to_string()
+    } else {
+        format!("{msg} (see ordo --help)")
     }
 }
 
@@ -311,6 +327,16 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
     for (i, text) in moves.iter().enumerate() {
         let n = i + 1;
         let mv = parse_move(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
+        let dims = cur.position().dims();
+        if let Some(off) = mv
+            .steps()
+            .flat_map(|s| s.named_squares())
+            .find(|&q| !dims.contains(q))
+        {
+            return Err(CliError(format!(
+                "move {n} '{text}': square {off} is off the {dims} board"
+            )));
+        }
         let status = cur.status();
         if status.is_over() {
             return Err(CliError(format!(

@@ -129,7 +129,8 @@ impl Engine for Reference {
         self.pos.variant
     }
 
-    /// No moves once the game is decided (ORDO-10.5); otherwise by variant.
+    /// No moves once the game is decided (ORDO-10.5); otherwise by variant. A pass is never
+    /// among them (ORDO-3.2).
     fn legal_moves(&self) -> Vec<Move> {
         if decided(&self.pos).is_some() {
             return Vec::new();

@@ -38,7 +38,8 @@ fn walk(pos: &Position, sq: Square, dir: Direction, dist: u8) -> Option<Square> 
 
 /// ORDO-6.1, ORDO-6.3, ORDO-6.4: the singleton steps of the piece on `from` in direction `dir`:
 /// over empty squares, stopping before an own piece, or on an opponent's piece, capturing it.
-/// Any piece may move alone, also one standing in an ordo (ORDO-6.2).
+/// Any piece may move alone, also one standing in an ordo (ORDO-6.2). A capture is offered
+/// beside the other steps, never forced (ORDO-3.4).
 pub fn singleton_steps(pos: &Position, from: Square, dir: Direction) -> Vec<Step> {
     let me = pos.get(from).expect("a piece on the origin square");
     let mut out = Vec::new();

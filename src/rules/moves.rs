@@ -125,7 +125,7 @@ impl Step {
 }
 
 /// One move = one turn (ORDOX-5.1): a single step, or in Ordo X a sideways step followed by a
-/// forward step (ORDOX-3.1).
+/// forward step (ORDOX-3.1). There is no pass move (ORDO-3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Move {
     pub first: Step,

@@ -1,0 +1,59 @@
+//! Perft figures of spec/perft.md that the reference engine reaches within seconds, checked on
+//! every engine. Counts are of turns, not positions (ORDOX-5.1), and a finished game has no
+//! moves (ORDO-10.5).
+
+mod common;
+
+use common::{fen, load};
+use ordo::rules::{setup, Engine, Variant};
+
+fn standard_classic<E: Engine>() {
+    let e: E = load(&setup::standard(Variant::Classic));
+    assert_eq!(e.perft(0), 1);
+    assert_eq!(e.perft(1), 56);
+    assert_eq!(e.perft(2), 3_136);
+    assert_eq!(e.perft(3), 190_114);
+}
+
+/// ORDOX-5.1: Ordo X perft counts two-step turns as one move each.
+fn standard_x<E: Engine>() {
+    let e: E = load(&setup::standard(Variant::X));
+    assert_eq!(e.perft(1), 2_062);
+}
+
+/// ORDO-1.6: the 8 x 8 variant.
+fn chess_board<E: Engine>() {
+    let c: E = load(&setup::chess_board(Variant::Classic));
+    assert_eq!(c.perft(1), 46);
+    assert_eq!(c.perft(2), 2_116);
+    assert_eq!(c.perft(3), 103_376);
+    let x: E = load(&setup::chess_board(Variant::X));
+    assert_eq!(x.perft(1), 1_308);
+}
+
+/// ORDO-1.5: a small board, each side on its home row.
+fn small_board<E: Engine>() {
+    let c: E = load(&fen("BBBB/4/4/WWWW w classic"));
+    assert_eq!(c.perft(4), 10_286);
+    let x: E = load(&fen("BBBB/4/4/WWWW w x"));
+    assert_eq!(x.perft(4), 240_206);
+}
+
+/// `divide` splits the same total by first move.
+fn divide_sums_to_perft<E: Engine>() {
+    let e: E = load(&setup::standard(Variant::Classic));
+    let rows = e.divide(2);
+    assert_eq!(rows.len(), 56);
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 3_136);
+}
+
+macro_rules! engine_tests {
+    ($engine:ty => $($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { super::$name::<$engine>() } )*
+    };
+}
+
+mod reference {
+    engine_tests!(ordo::reference::Reference =>
+        standard_classic, standard_x, chess_board, small_board, divide_sums_to_perft);
+}
