@@ -214,6 +214,56 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
     assert_eq!(by("c2xc3/c3"), None);
 }
 
+/// ORDOX-4.1, the example of 001 § Disconnection in words: the capture removes the captured
+/// piece together with a smaller subgroup of two pieces.
+fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
+    let e: E = load(&pos(X, 6, 6, 'w', "c3 d3", "a5 b5 c5 d4 e5 f5"));
+    let p = play_line(&e, &["d3xd4"]).to_position();
+    let black: Vec<String> = p
+        .pieces(Color::Black)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(black.join(" "), "a5 b5 c5");
+}
+
+/// ORDOX-4.1, ORDOX-4.2, the two examples of 004 § Ordo X in words: a capture that splits the
+/// opponent into groups of one, two and five keeps only the five; one that splits it into two
+/// groups of five lets the capturer choose.
+fn ordox_4_2_examples_of_004<E: Engine>() {
+    let e: E = load(&pos(X, 7, 7, 'w', "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 e3"));
+    let p = play_line(&e, &["d3xd4"]).to_position();
+    let black: Vec<String> = p
+        .pieces(Color::Black)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(black.join(" "), "a5 b5 c5 a6 b6");
+    let t: E = load(&pos(
+        X,
+        7,
+        7,
+        'w',
+        "c3 d3",
+        "a5 b5 c5 a6 b6 d4 e5 f5 g5 f6 g6",
+    ));
+    let moves = move_set(&t);
+    let captures: Vec<&String> = moves.iter().filter(|m| m.starts_with("d3xd4")).collect();
+    assert_eq!(captures, ["d3xd4/a5", "d3xd4/e5"]);
+    let right = play_line(&t, &["d3xd4/e5"]).to_position();
+    assert_eq!(right.count(Color::Black), 5);
+    assert_eq!(
+        right.get(ordo::rules::Square::new(6, 5)),
+        Some(Color::Black)
+    );
+}
+
+/// ORDOX-3.1: the forward step after a sideways one may be made by another piece.
+fn ordox_3_1_second_step_by_another_piece<E: Engine>() {
+    let e: E = load(&pos(X, 5, 5, 'w', "a1 b1 b2", "e5"));
+    assert!(is_legal(&e, "b1-c1,a1-a2"));
+}
+
 /// ORDO-10.1 in Ordo X: the forward step of a two-step turn may reach the home row and win.
 fn ordox_home_row_win_on_second_step<E: Engine>() {
     let e: E = load(&pos(X, 4, 4, 'w', "b3", "d2"));
@@ -247,5 +297,8 @@ mod reference {
         ordox_4_1_smaller_groups_are_removed,
         ordox_4_2_tie_choice_belongs_to_the_capturer,
         ordox_home_row_win_on_second_step,
+        ordox_4_1_smaller_subgroup_of_two_removed,
+        ordox_4_2_examples_of_004,
+        ordox_3_1_second_step_by_another_piece,
     );
 }
