@@ -3,7 +3,11 @@
 //! - [`rules`]: the shared vocabulary (types, moves, positions, status, the [`rules::Engine`]
 //!   trait, the clause registry of `spec/clauses.toml`).
 //! - [`reference`]: the deliberately plain reference engine, one function per clause.
+//! - [`conformance`]: conformance vectors, the engine protocol, the external-engine driver.
+//! - [`render`]: Unicode and SVG diagrams.
 //! - [`notation`]: the position and move notation of `spec/notation.md`.
+//! - [`adjudicate`]: the clause-by-clause verdict on one proposed move, independent of the
+//!   engines.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -18,7 +22,10 @@
 //! assert!(!format_move(&next.legal_moves()[0]).is_empty());
 //! ```
 
+pub mod adjudicate;
 pub mod cli;
+pub mod conformance;
 pub mod notation;
 pub mod reference;
+pub mod render;
 pub mod rules;

@@ -2,6 +2,11 @@
 //! rules. Every command runs on either engine through the [`Engine`] trait. Bad input of any
 //! kind ends with one line on stderr naming what and where, and exit status 2.
 
+mod check_game;
+mod conformance;
+mod explain;
+mod render;
+
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -96,6 +101,19 @@ pub enum Command {
         #[command(flatten)]
         at: PositionArgs,
     },
+    /// The verdict on one proposed move, clause by clause (spec/rules.md).
+    Explain(explain::ExplainArgs),
+    /// Draw a position, and a move, as a Unicode board or an SVG file.
+    Render(render::RenderArgs),
+    /// Replay a game record (spec/game-record.md) and judge every move.
+    CheckGame(check_game::CheckGameArgs),
+    /// Conformance vectors (spec/conformance/): rebuild them from the reference, or check an
+    /// engine of this crate against them.
+    Conformance(conformance::ConformanceArgs),
+    /// Serve an engine of this crate over the line protocol of spec/protocol.md.
+    Engine(conformance::EngineArgs),
+    /// Check an external engine through the protocol: vectors, then random playouts.
+    Conform(conformance::ConformArgs),
     /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
     Rules {
         /// A clause id such as ORDO-6.3.
@@ -132,9 +150,9 @@ pub fn main() -> ExitCode {
     };
     let mut out = String::new();
     match run(&cli, &mut out) {
-        Ok(()) => {
+        Ok(code) => {
             print!("{out}");
-            ExitCode::SUCCESS
+            ExitCode::from(code)
         }
         Err(CliError(msg)) => {
             print!("{out}");
@@ -188,19 +206,27 @@ pub fn start_position(at: &PositionArgs) -> Result<Position, CliError> {
     }
 }
 
-/// Run a command, appending its standard output to `out`.
-pub fn run(cli: &Cli, out: &mut String) -> Result<(), CliError> {
+/// Run a command, appending its standard output to `out`. The exit status is 0 on success and
+/// 1 for a negative verdict (an illegal move, a failed check); bad input is an `Err` (status 2).
+pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
+    let done = |r: Result<(), CliError>| r.map(|()| 0);
     match &cli.command {
-        Command::Rules { id, markdown } => rules(id.as_deref(), *markdown, out),
-        Command::Moves { at } => dispatch(at, |e| moves(e, out)),
-        Command::Show { at } => dispatch(at, |e| show(e, out)),
-        Command::Play { moves, at } => dispatch(at, |e| play(e, moves, out)),
+        Command::Rules { id, markdown } => done(rules(id.as_deref(), *markdown, out)),
+        Command::Explain(args) => explain::run(args, out),
+        Command::Render(args) => render::run(args, out),
+        Command::CheckGame(args) => check_game::run(args, out),
+        Command::Conformance(args) => conformance::run_conformance(args, out),
+        Command::Engine(args) => conformance::run_engine(args, out),
+        Command::Conform(args) => conformance::run_conform(args, out),
+        Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
+        Command::Show { at } => done(dispatch(at, |e| show(e, out))),
+        Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),
         Command::Perft {
             depth,
             divide,
             threads,
             at,
-        } => dispatch(at, |e| perft(e, *depth, *divide, *threads, out)),
+        } => done(dispatch(at, |e| perft(e, *depth, *divide, *threads, out))),
     }
 }
 
