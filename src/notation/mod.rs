@@ -7,6 +7,8 @@
 //!   [`parse_square`], [`format_move`], [`parse_moves`]/[`format_moves`] for whitespace-separated
 //!   move lists, `FromStr`/`Display` for [`Move`] and `Display` for [`Step`];
 //! - the plain-text board [`diagram`] that `ordo show` prints;
+//! - game records ([`parse_record`], spec/game-record.md) and the lenient move reader
+//!   [`parse_move_lenient`] for other programs' spellings;
 //! - [`NotationError`], the single error type of every parser here.
 //!
 //! The notation knows geometry only. A parsed square is checked against the limits every board
@@ -26,12 +28,14 @@
 mod diagram;
 mod moves;
 mod position;
+mod record;
 
 use std::fmt;
 
 pub use diagram::diagram;
 pub use moves::{format_move, format_moves, parse_move, parse_moves, parse_square};
 pub use position::{format_position, parse_position};
+pub use record::{parse_move_lenient, parse_record, GameRecord, Header, RecordError, RecordMove};
 
 /// Why a piece of notation could not be read.
 ///

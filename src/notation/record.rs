@@ -1,0 +1,291 @@
+//! Game records (spec/game-record.md): PGN-like headers, then the moves in the notation of
+//! spec/notation.md, with move numbers, comments and a result token; and the lenient move
+//! reader that accepts other programs' spellings of the same notation.
+
+use crate::rules::{setup, Dims, Move, Position, Variant};
+
+use super::{parse_move, parse_position, NotationError};
+
+/// A header such as `[White "Anna"]`.
+pub type Header = (String, String);
+
+/// One move of a record, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The token as written.
+    pub text: String,
+    /// 1-based line and character column of the token.
+    pub line: usize,
+    pub column: usize,
+    /// The move it denotes.
+    pub mv: Move,
+}
+
+/// A parsed game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Every header in order, as written.
+    pub headers: Vec<Header>,
+    /// The start position (the `Start` header, or the standard start of `Variant` and `Board`).
+    pub start: Position,
+    /// The moves in order.
+    pub moves: Vec<RecordMove>,
+    /// The result token of the movetext (`1-0`, `0-1` or `*`), if any.
+    pub result: Option<String>,
+}
+
+impl GameRecord {
+    /// The value of header `key` (case-insensitive), if present.
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Where and why a record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct RecordError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Read a move written in the project's notation or in a spelling other Ordo programs use for
+/// the same notation: upper-case squares (`E2-E4`), `X` or `×` for a capture, an en or em dash
+/// for `-`, and trailing check-like marks `+ # ! ?`. Anything else must be the notation itself.
+pub fn parse_move_lenient(s: &str) -> Result<Move, NotationError> {
+    let trimmed = s.trim().trim_end_matches(['+', '#', '!', '?']);
+    let respelled: String = trimmed
+        .chars()
+        .map(|c| match c {
+            'X' | '×' => 'x',
+            '–' | '—' => '-',
+            'A'..='P' => c.to_ascii_lowercase(),
+            c => c,
+        })
+        .collect();
+    parse_move(&respelled).map_err(|mut e| {
+        e.kind = "move";
+        e.input = s.to_string();
+        e
+    })
+}
+
+/// A token of the movetext with its position.
+struct Token {
+    text: String,
+    line: usize,
+    column: usize,
+}
+
+/// Read a record. See spec/game-record.md for the format.
+pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
+    let mut headers: Vec<Header> = Vec::new();
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut in_comment: Option<(usize, usize)> = None;
+    for (li, raw) in text.lines().enumerate() {
+        let line = li + 1;
+        let chars: Vec<char> = raw.chars().collect();
+        let mut i = 0;
+        if in_comment.is_none() && tokens.is_empty() {
+            let t = raw.trim();
+            if t.starts_with('[') {
+                headers.push(parse_header(
+                    t,
+                    line,
+                    raw.len() - raw.trim_start().len() + 1,
+                )?);
+                continue;
+            }
+        }
+        while i < chars.len() {
+            if in_comment.is_some() {
+                if chars[i] == '}' {
+                    in_comment = None;
+                }
+                i += 1;
+                continue;
+            }
+            let c = chars[i];
+            if c.is_whitespace() {
+                i += 1;
+            } else if c == ';' {
+                break;
+            } else if c == '{' {
+                in_comment = Some((line, i + 1));
+                i += 1;
+            } else if c == '[' {
+                return Err(RecordError {
+                    line,
+                    column: i + 1,
+                    message: "a header must come before the first move".into(),
+                });
+            } else {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !"{;".contains(chars[i]) {
+                    i += 1;
+                }
+                tokens.push(Token {
+                    text: chars[start..i].iter().collect(),
+                    line,
+                    column: start + 1,
+                });
+            }
+        }
+    }
+    if let Some((line, column)) = in_comment {
+        return Err(RecordError {
+            line,
+            column,
+            message: "comment opened with '{' is never closed".into(),
+        });
+    }
+    let start = start_position(&headers)?;
+    let mut moves = Vec::new();
+    let mut result = None;
+    for (k, tok) in tokens.iter().enumerate() {
+        if is_move_number(&tok.text) {
+            continue;
+        }
+        if ["1-0", "0-1", "*"].contains(&tok.text.as_str()) {
+            if k + 1 != tokens.len() {
+                return Err(RecordError {
+                    line: tok.line,
+                    column: tok.column,
+                    message: format!("the result '{}' must be the last token", tok.text),
+                });
+            }
+            result = Some(tok.text.clone());
+            continue;
+        }
+        let mv = parse_move_lenient(&tok.text).map_err(|e| RecordError {
+            line: tok.line,
+            column: tok.column + e.column.saturating_sub(1),
+            message: e.to_string(),
+        })?;
+        moves.push(RecordMove {
+            text: tok.text.clone(),
+            line: tok.line,
+            column: tok.column,
+            mv,
+        });
+    }
+    Ok(GameRecord {
+        headers,
+        start,
+        moves,
+        result,
+    })
+}
+
+fn is_move_number(t: &str) -> bool {
+    let digits = t.trim_end_matches('.');
+    digits.len() < t.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn parse_header(t: &str, line: usize, column: usize) -> Result<Header, RecordError> {
+    let err = |message: String| RecordError {
+        line,
+        column,
+        message,
+    };
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| err("a header is written [Key \"value\"]".into()))?;
+    let (key, rest) = inner
+        .trim()
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| err("a header is written [Key \"value\"]".into()))?;
+    let value = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .ok_or_else(|| {
+            err(format!(
+                "the value of header '{key}' must be in double quotes"
+            ))
+        })?;
+    if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(err(format!(
+            "header key '{key}' must be letters, digits or '_'"
+        )));
+    }
+    Ok((key.to_string(), value.replace("\\\"", "\"")))
+}
+
+fn start_position(headers: &[Header]) -> Result<Position, RecordError> {
+    let find = |key: &str| {
+        headers
+            .iter()
+            .enumerate()
+            .find(|(_, (k, _))| k.eq_ignore_ascii_case(key))
+            .map(|(i, (_, v))| (i + 1, v.as_str()))
+    };
+    let err = |line: usize, message: String| RecordError {
+        line,
+        column: 1,
+        message,
+    };
+    let variant = match find("Variant") {
+        None => None,
+        Some((line, v)) => Some(
+            v.parse::<Variant>()
+                .map_err(|e| err(line, format!("header Variant: {e}")))?,
+        ),
+    };
+    let board = match find("Board") {
+        None => None,
+        Some((line, b)) => {
+            let (c, r) = b
+                .split_once(['x', 'X'])
+                .and_then(|(c, r)| Some((c.parse::<usize>().ok()?, r.parse::<usize>().ok()?)))
+                .ok_or_else(|| {
+                    err(
+                        line,
+                        format!("header Board '{b}': expected COLSxROWS such as 10x8"),
+                    )
+                })?;
+            Some((
+                line,
+                Dims::new(c, r).map_err(|e| err(line, format!("header Board: {e}")))?,
+            ))
+        }
+    };
+    if let Some((line, s)) = find("Start") {
+        let pos = parse_position(s).map_err(|e| err(line, format!("header Start: {e}")))?;
+        if let Some(v) = variant {
+            if v != pos.variant {
+                return Err(err(
+                    line,
+                    format!(
+                        "header Start is a {} position but Variant says {v}",
+                        pos.variant
+                    ),
+                ));
+            }
+        }
+        if let Some((bl, d)) = board {
+            if d != pos.dims() {
+                return Err(err(
+                    bl,
+                    format!("header Board says {d} but Start is {}", pos.dims()),
+                ));
+            }
+        }
+        return Ok(pos);
+    }
+    let v = variant.unwrap_or(Variant::Classic);
+    match board {
+        None => Ok(setup::standard(v)),
+        Some((_, d)) if d == Dims::STANDARD => Ok(setup::standard(v)),
+        Some((_, d)) if d == Dims::CHESS => Ok(setup::chess_board(v)),
+        Some((line, d)) => Err(err(
+            line,
+            format!("board {d} has no standard start; give the start position in a Start header"),
+        )),
+    }
+}
