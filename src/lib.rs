@@ -4,7 +4,10 @@
 //!   trait, the clause registry of `spec/clauses.toml`).
 //! - [`reference`]: the deliberately plain reference engine, one function per clause.
 //! - [`conformance`]: conformance vectors, the engine protocol, the external-engine driver.
+//! - [`diff`]: differential testing: position and playout generators, engine-versus-engine
+//!   oracles, shrinking.
 //! - [`render`]: Unicode and SVG diagrams.
+//! - [`bitboard`]: the optimized `u128` bitboard engine, checked against the reference.
 //! - [`notation`]: the position and move notation of `spec/notation.md`.
 //! - [`adjudicate`]: the clause-by-clause verdict on one proposed move, independent of the
 //!   engines.
@@ -23,8 +26,10 @@
 //! ```
 
 pub mod adjudicate;
+pub mod bitboard;
 pub mod cli;
 pub mod conformance;
+pub mod diff;
 pub mod notation;
 pub mod reference;
 pub mod render;

@@ -49,3 +49,8 @@ fn check<E: Engine>() {
 fn ordo_10_4_connected_player_always_has_a_forward_step_reference() {
     check::<ordo::reference::Reference>();
 }
+
+#[test]
+fn ordo_10_4_connected_player_always_has_a_forward_step_bitboard() {
+    check::<ordo::bitboard::Bitboard>();
+}

@@ -47,13 +47,21 @@ fn divide_sums_to_perft<E: Engine>() {
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 3_136);
 }
 
+/// Instantiates every test above for one engine.
 macro_rules! engine_tests {
+    ($engine:ty) => {
+        engine_tests!($engine =>
+        standard_classic, standard_x, chess_board, small_board, divide_sums_to_perft);
+    };
     ($engine:ty => $($name:ident),* $(,)?) => {
         $( #[test] fn $name() { super::$name::<$engine>() } )*
     };
 }
 
 mod reference {
-    engine_tests!(ordo::reference::Reference =>
-        standard_classic, standard_x, chess_board, small_board, divide_sums_to_perft);
+    engine_tests!(ordo::reference::Reference);
+}
+
+mod bitboard {
+    engine_tests!(ordo::bitboard::Bitboard);
 }

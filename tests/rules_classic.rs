@@ -398,14 +398,10 @@ fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
 }
 
+/// Instantiates every test above for one engine.
 macro_rules! engine_tests {
-    ($engine:ty => $($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { super::$name::<$engine>() } )*
-    };
-}
-
-mod reference {
-    engine_tests!(ordo::reference::Reference =>
+    ($engine:ty) => {
+        engine_tests!($engine =>
         ordo_1_1_and_2_2_standard_start,
         ordo_1_6_chess_board_variant,
         ordo_1_2_coordinates_and_home_rows,
@@ -430,6 +426,17 @@ mod reference {
         ordo_10_1_home_row_wins,
         ordo_10_2_no_pieces_left_loses,
         ordo_10_5_home_row_takes_precedence,
-        ordo_10_3_cannot_reconnect_loses,
-    );
+        ordo_10_3_cannot_reconnect_loses);
+    };
+    ($engine:ty => $($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { super::$name::<$engine>() } )*
+    };
+}
+
+mod reference {
+    engine_tests!(ordo::reference::Reference);
+}
+
+mod bitboard {
+    engine_tests!(ordo::bitboard::Bitboard);
 }

@@ -277,14 +277,10 @@ fn ordox_home_row_win_on_second_step<E: Engine>() {
     );
 }
 
+/// Instantiates every test above for one engine.
 macro_rules! engine_tests {
-    ($engine:ty => $($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { super::$name::<$engine>() } )*
-    };
-}
-
-mod reference {
-    engine_tests!(ordo::reference::Reference =>
+    ($engine:ty) => {
+        engine_tests!($engine =>
         ordox_1_1_same_setup_as_classic,
         ordox_2_1_singleton_turns,
         ordox_5_1_turns_not_positions,
@@ -299,6 +295,17 @@ mod reference {
         ordox_home_row_win_on_second_step,
         ordox_4_1_smaller_subgroup_of_two_removed,
         ordox_4_2_examples_of_004,
-        ordox_3_1_second_step_by_another_piece,
-    );
+        ordox_3_1_second_step_by_another_piece);
+    };
+    ($engine:ty => $($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { super::$name::<$engine>() } )*
+    };
+}
+
+mod reference {
+    engine_tests!(ordo::reference::Reference);
+}
+
+mod bitboard {
+    engine_tests!(ordo::bitboard::Bitboard);
 }

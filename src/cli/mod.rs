@@ -5,6 +5,7 @@
 mod check_game;
 mod conformance;
 mod explain;
+mod fuzz;
 mod render;
 
 use std::process::ExitCode;
@@ -13,6 +14,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
+use crate::bitboard::Bitboard;
 use crate::notation::{diagram, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
@@ -67,7 +69,10 @@ pub enum BoardArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineArg {
+    /// The plain reference engine (src/reference/).
     Reference,
+    /// The optimized bitboard engine (src/bitboard/).
+    Bitboard,
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,6 +119,9 @@ pub enum Command {
     Engine(conformance::EngineArgs),
     /// Check an external engine through the protocol: vectors, then random playouts.
     Conform(conformance::ConformArgs),
+    /// Differential campaign: reference against bitboard on random playouts and set-up
+    /// positions; a minimized reproduction and exit status 1 on any divergence.
+    Fuzz(fuzz::FuzzArgs),
     /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
     Rules {
         /// A clause id such as ORDO-6.3.
@@ -218,6 +226,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Conformance(args) => conformance::run_conformance(args, out),
         Command::Engine(args) => conformance::run_engine(args, out),
         Command::Conform(args) => conformance::run_conform(args, out),
+        Command::Fuzz(args) => fuzz::campaign::<Reference, Bitboard>(args, out),
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
         Command::Show { at } => done(dispatch(at, |e| show(e, out))),
         Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),
@@ -243,6 +252,10 @@ fn dispatch(
     match at.engine {
         EngineArg::Reference => {
             let e = Reference::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
+            job(AnyEngine::new(e))
+        }
+        EngineArg::Bitboard => {
+            let e = Bitboard::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
             job(AnyEngine::new(e))
         }
     }

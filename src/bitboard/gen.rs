@@ -1,0 +1,441 @@
+//! Step generation for one player: singleton steps by sliding rays (or, when only counting,
+//! by occluded fills of all pieces at once), ordo steps by shifting run masks, and the
+//! connection rule judged from the mover's cached connection knowledge ([`super::conn`]),
+//! never by a flood fill per candidate.
+
+use crate::rules::{Color, Variant};
+
+use super::conn::{split_groups, Info, RunConn};
+use super::encoding;
+use super::geometry::{bit, headings, shl, shr, squares, Geo, E, N, S, W};
+
+/// Which directions a step may take (ORDO-8.1, ORDO-8.2, ORDO-9.2, ORDOX-1.2, ORDOX-2.1,
+/// ORDOX-2.2, ORDOX-3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// A classic move; `split` when the mover starts the turn split (ORDO-9.2).
+    Classic { split: bool },
+    /// An Ordo X forward step: a one-step turn or the second step of a turn.
+    XForward,
+    /// An Ordo X sideways step opening a two-step turn.
+    XSideways,
+}
+
+/// Direction masks of a phase: singletons, horizontal ordos, vertical ordos.
+fn phase_dirs(phase: Phase, me: Color) -> (u8, u8, u8) {
+    let h = headings(me);
+    match phase {
+        // ORDO-8.1 and ORDO-9.2 (singletons), ORDO-8.2 and ORDO-9.2 (ordos).
+        Phase::Classic { split } => {
+            let mut single = h.forward | h.diagonal_forward | h.sideways;
+            let mut horizontal = h.forward;
+            if split {
+                single |= h.backward | h.diagonal_backward;
+                horizontal |= h.backward;
+            }
+            (single, horizontal, h.sideways)
+        }
+        // ORDOX-2.1, ORDOX-2.2, ORDOX-1.2: forward or diagonally forward, any orientation.
+        Phase::XForward => {
+            let f = h.forward | h.diagonal_forward;
+            (f, f, f)
+        }
+        // ORDOX-3.1: the sideways step of a two-step turn.
+        Phase::XSideways => (h.sideways, h.sideways, h.sideways),
+    }
+}
+
+/// Receives the legal steps of a walk.
+pub(crate) trait Visit {
+    /// Singleton steps from `from` to every square of `dests` (captures where `dests` meets
+    /// the opponent).
+    fn singles(&mut self, side: &Side, from: u32, dests: u128);
+    /// One ordo step: the run of `len` pieces from `first` (lower end) lands `first` on `to`.
+    fn ordo(&mut self, side: &Side, first: u32, len: u32, vertical: bool, to: u32);
+}
+
+/// Counts steps, tie choices included (ORDOX-4.2).
+pub(crate) struct Count(pub u64);
+
+impl Visit for Count {
+    #[inline(always)]
+    fn singles(&mut self, side: &Side, _from: u32, dests: u128) {
+        self.0 += dests.count_ones() as u64;
+        if side.variant == Variant::X {
+            for t in squares(dests & side.opp) {
+                self.0 += side.capture_choices(t) - 1;
+            }
+        }
+    }
+    #[inline(always)]
+    fn ordo(&mut self, _side: &Side, _first: u32, _len: u32, _vertical: bool, _to: u32) {
+        self.0 += 1;
+    }
+}
+
+/// Pushes turns: each step, prefixed by `first` when it is the second step of a turn.
+pub(crate) struct Push<'v> {
+    pub out: &'v mut Vec<u64>,
+    pub first: u32,
+}
+
+impl Push<'_> {
+    #[inline(always)]
+    fn push(&mut self, step: u32) {
+        self.out.push(if self.first == 0 {
+            step as u64
+        } else {
+            encoding::turn(self.first, step)
+        });
+    }
+}
+
+impl Visit for Push<'_> {
+    #[inline(always)]
+    fn singles(&mut self, side: &Side, from: u32, dests: u128) {
+        for t in squares(dests) {
+            if side.opp & bit(t) == 0 {
+                self.push(encoding::single(from, t, false, None));
+            } else if side.variant == Variant::Classic {
+                self.push(encoding::single(from, t, true, None));
+            } else {
+                side.for_each_keep(t, |k| self.push(encoding::single(from, t, true, k)));
+            }
+        }
+    }
+    #[inline(always)]
+    fn ordo(&mut self, _side: &Side, first: u32, len: u32, vertical: bool, to: u32) {
+        self.push(encoding::ordo(first, len, vertical, to));
+    }
+}
+
+/// One player's view of a position: the pieces, and the connection knowledge about the
+/// mover's pieces.
+pub(crate) struct Side<'g, 'c> {
+    pub g: &'g Geo,
+    pub variant: Variant,
+    pub me: Color,
+    pub own: u128,
+    pub opp: u128,
+    occ: u128,
+    opp_split: bool,
+    info: &'c mut Info,
+}
+
+impl<'g, 'c> Side<'g, 'c> {
+    #[inline(always)]
+    pub fn new(
+        g: &'g Geo,
+        variant: Variant,
+        me: Color,
+        opp: u128,
+        opp_split: bool,
+        info: &'c mut Info,
+    ) -> Side<'g, 'c> {
+        let own = info.own;
+        Side {
+            g,
+            variant,
+            me,
+            own,
+            opp,
+            occ: own | opp,
+            opp_split,
+            info,
+        }
+    }
+
+    /// ORDOX-4.1, ORDOX-4.2: how many moves a capture on `t` gives in Ordo X: one per tied
+    /// largest group the opponent is left with, otherwise one.
+    #[inline]
+    pub fn capture_choices(&self, t: u32) -> u64 {
+        let mut n = 0;
+        self.for_each_keep(t, |_| n += 1);
+        n
+    }
+
+    /// Calls `f` with each tie choice of an Ordo X capture on `t` (the lowest square of the
+    /// group kept), or once with `None` when there is no choice to make (ORDOX-4.2).
+    pub fn for_each_keep(&self, t: u32, mut f: impl FnMut(Option<u32>)) {
+        let g = self.g;
+        let after = self.opp & !bit(t);
+        if self.variant == Variant::Classic
+            || after == 0
+            || (!self.opp_split && g.lift_is_local(self.opp, t))
+        {
+            f(None);
+            return;
+        }
+        let mut groups = [0u128; 64];
+        let n = split_groups(g, after, &mut groups);
+        let largest = groups[..n]
+            .iter()
+            .map(|x| x.count_ones())
+            .max()
+            .unwrap_or(0);
+        let tied = groups[..n]
+            .iter()
+            .filter(|x| x.count_ones() == largest)
+            .count();
+        if tied <= 1 {
+            f(None);
+        } else {
+            for grp in groups[..n].iter().filter(|x| x.count_ones() == largest) {
+                f(Some(grp.trailing_zeros()));
+            }
+        }
+    }
+
+    /// The number of legal steps of the phase, tie choices included (ORDOX-4.2).
+    ///
+    /// Singletons are counted per direction for all locally liftable pieces at once: in one
+    /// direction every destination has exactly one piece behind it, a landing next to that
+    /// piece must touch two of the mover's pieces (`E2`; one of them is the piece itself) and
+    /// a landing further away one (`E1`). The other pieces are counted one by one.
+    #[inline(always)]
+    pub fn count(&mut self, phase: Phase) -> u64 {
+        let g = self.g;
+        let (single_dirs, h_dirs, v_dirs) = phase_dirs(phase, self.me);
+        let mut c = Count(0);
+        let fast = self.info.liftable;
+        let (e1, e2) = (self.info.e1, self.info.e2);
+        let empty = g.board & !self.occ;
+        let mut dirs = single_dirs;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let reach = g.slide_all(fast, empty, d) & !self.own;
+            let near = g.shift(fast, d) & !self.own;
+            let legal = (near & e2) | (reach & !near & e1);
+            c.0 += legal.count_ones() as u64;
+            if self.variant == Variant::X {
+                for t in squares(legal & self.opp) {
+                    c.0 += self.capture_choices(t) - 1;
+                }
+            }
+        }
+        self.walk_singles(self.own & !fast, single_dirs, &mut c);
+        self.walk_all_runs(h_dirs, v_dirs, &mut c);
+        c.0
+    }
+
+    /// Every legal step of the phase, to `v`.
+    #[inline(always)]
+    pub fn walk<V: Visit>(&mut self, phase: Phase, v: &mut V) {
+        let (single_dirs, h_dirs, v_dirs) = phase_dirs(phase, self.me);
+        self.walk_singles(self.own, single_dirs, v);
+        self.walk_all_runs(h_dirs, v_dirs, v);
+    }
+
+    /// ORDO-6.1, ORDO-6.2, ORDO-6.3: the pieces of `pieces` slide over empty squares and may
+    /// stop on an opponent's piece (ORDO-6.4).
+    #[inline(always)]
+    fn walk_singles<V: Visit>(&mut self, pieces: u128, single_dirs: u8, v: &mut V) {
+        let g = self.g;
+        for s in squares(pieces) {
+            let mut reach = 0;
+            let mut dirs = single_dirs;
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                reach |= g.slide(s, d, self.occ);
+            }
+            reach &= !self.own;
+            if reach == 0 {
+                continue;
+            }
+            let dests = reach & self.info.single_ok(g, s);
+            if dests != 0 {
+                v.singles(self, s, dests);
+            }
+        }
+    }
+
+    /// ORDO-5.1, ORDO-5.2: every run of two or more along a row or a column, sub-runs
+    /// included, in the directions its orientation allows.
+    #[inline(always)]
+    fn walk_all_runs<V: Visit>(&mut self, h_dirs: u8, v_dirs: u8, v: &mut V) {
+        if h_dirs != 0 {
+            self.walk_runs::<false, V>(h_dirs, v);
+        }
+        if v_dirs != 0 {
+            self.walk_runs::<true, V>(v_dirs, v);
+        }
+    }
+
+    /// ORDO-7.1, ORDO-7.2, ORDO-7.3, ORDOX-2.3: the ordo steps of one orientation in the
+    /// directions `dirs`, distance by distance. A run moving `k` squares in a direction across
+    /// its line (perpendicular or diagonal) needs the `k` squares ahead of each of its pieces
+    /// empty, so the runs are the sub-runs of the pieces that have them; along its line
+    /// (single file, Ordo X only) it needs them ahead of its leading end only, the rest of the
+    /// way being squares it vacates itself. Ordos never capture, so an opponent's piece blocks.
+    #[inline(always)]
+    fn walk_runs<const VERTICAL: bool, V: Visit>(&mut self, dirs: u8, v: &mut V) {
+        let g = self.g;
+        let own = self.own;
+        let empty = g.board & !self.occ;
+        let along = if VERTICAL {
+            (1u8 << N) | (1 << S)
+        } else {
+            (1u8 << E) | (1 << W)
+        };
+        // One square up / down the line (callers never step off the line).
+        let up = |x: u128| if VERTICAL { shl(x, g.cols) } else { x << 1 };
+        let down = |x: u128| if VERTICAL { shr(x, g.cols) } else { x >> 1 };
+        // Pieces whose next piece along the line is the mover's too (same row when horizontal).
+        let line_next = |x: u128| {
+            if VERTICAL {
+                x & shr(x, g.cols)
+            } else {
+                x & ((x & g.not_first) >> 1)
+            }
+        };
+        let has_next = line_next(own);
+        let has_prev = if VERTICAL {
+            own & shl(own, g.cols) & g.board
+        } else {
+            own & ((own & g.not_last) << 1)
+        };
+        let mut m = dirs;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            // The pieces whose next square in direction `d` is empty.
+            let free = own & g.shift(empty, (d + 4) & 7);
+            if along & (1 << d) == 0 {
+                let starts = line_next(free);
+                for a in squares(starts) {
+                    let mut cur = bit(a);
+                    let mut run = cur;
+                    let mut len = 1;
+                    while starts & cur != 0 {
+                        cur = up(cur);
+                        run |= cur;
+                        len += 1;
+                        self.run_steps(run, a, len, VERTICAL, d, true, v);
+                    }
+                }
+            } else if g.delta[d] > 0 {
+                // The leading end is the upper end; the run extends downwards from it.
+                for b in squares(free & has_prev) {
+                    let mut cur = bit(b);
+                    let mut run = cur;
+                    let mut len = 1;
+                    while has_prev & cur != 0 {
+                        cur = down(cur);
+                        run |= cur;
+                        len += 1;
+                        let a = cur.trailing_zeros();
+                        self.run_steps(run, a, len, VERTICAL, d, false, v);
+                    }
+                }
+            } else {
+                for a in squares(free & has_next) {
+                    let mut cur = bit(a);
+                    let mut run = cur;
+                    let mut len = 1;
+                    while has_next & cur != 0 {
+                        cur = up(cur);
+                        run |= cur;
+                        len += 1;
+                        self.run_steps(run, a, len, VERTICAL, d, false, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The steps of one run (lower end `first`) in direction `d`, whose first square is known
+    /// to be free: one square further each time while the squares it enters are empty (or,
+    /// in single file, vacated by the run itself). Each landing is legal if the mover stays
+    /// one group (ORDO-4.3); how that is judged is worked out once for the run. `across`: the
+    /// direction is not along the run's line, so from two squares on the landing cannot touch
+    /// the run's own squares, and touching the rest is touching any of the mover's pieces.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_steps<V: Visit>(
+        &mut self,
+        run: u128,
+        first: u32,
+        len: u32,
+        vertical: bool,
+        d: usize,
+        across: bool,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        let rest = self.own & !run;
+        let blockers = self.occ & !run;
+        let lifts = rest == 0 || self.info.run_lifts_locally(run, first, vertical);
+        let mut slow = None;
+        let mut t = g.shift(run, d);
+        let mut k = 1;
+        loop {
+            let legal = if rest == 0 {
+                true
+            } else if lifts {
+                // The rest is one group: the landing must touch it.
+                if across && k > 1 {
+                    t & self.info.e1 != 0
+                } else {
+                    t & g.expand(rest) != 0
+                }
+            } else {
+                let conn = *slow
+                    .get_or_insert_with(|| self.info.run_conn_slow(g, run, first, len, vertical));
+                match conn {
+                    RunConn::Any => true,
+                    RunConn::Touch(ex) => t & ex != 0,
+                    RunConn::Two(a, b) => t & a != 0 && t & b != 0,
+                    // Three or more groups (rare): flood-fill the result.
+                    RunConn::Many => g.connected(rest | t),
+                }
+            };
+            if legal {
+                v.ordo(
+                    self,
+                    first,
+                    len,
+                    vertical,
+                    (first as i32 + k * g.delta[d]) as u32,
+                );
+            }
+            if t & !g.src[d] != 0 {
+                break;
+            }
+            t = g.shift(t, d);
+            if t & blockers != 0 {
+                break;
+            }
+            k += 1;
+        }
+    }
+}
+
+/// ORDOX-4.1, ORDOX-4.2: what stays of the opponent's pieces `x` after a capture: the group
+/// containing `keep` if that is a largest group, else the largest group with the lowest
+/// square; everything when `x` is one group.
+pub(crate) fn kept_after_capture(g: &Geo, x: u128, keep: Option<u32>) -> u128 {
+    let mut groups = [0u128; 64];
+    let n = split_groups(g, x, &mut groups);
+    if n <= 1 {
+        return x;
+    }
+    let largest = groups[..n]
+        .iter()
+        .map(|x| x.count_ones())
+        .max()
+        .unwrap_or(0);
+    if let Some(k) = keep {
+        if let Some(grp) = groups[..n]
+            .iter()
+            .find(|grp| *grp & bit(k) != 0 && grp.count_ones() == largest)
+        {
+            return *grp;
+        }
+    }
+    *groups[..n]
+        .iter()
+        .find(|grp| grp.count_ones() == largest)
+        .expect("a largest group")
+}

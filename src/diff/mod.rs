@@ -1,0 +1,386 @@
+//! Differential testing, shared by the fuzz targets (`fuzz/`), the stable campaign
+//! (`ordo fuzz`) and the tests: deterministic generators of positions and playouts, and the
+//! oracles that compare two engines (or an engine with a from-scratch rebuild of itself) on
+//! everything they expose — legal moves in canonical notation, the position after every move,
+//! and the status with its reason.
+
+use std::fmt;
+
+use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
+
+/// A small, fast, seedable generator (SplitMix64); the same seed gives the same campaign.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`; 0 when `n` is 0.
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next_u64() % n
+        }
+    }
+}
+
+/// Start positions reachable in play: the standard start, the 8 x 8 variant, and small boards
+/// 3 x 3 .. 6 x 6 with each side on its home row or its two nearest rows, in both variants.
+pub fn reachable_starts() -> Vec<Position> {
+    let mut v = Vec::new();
+    for variant in Variant::ALL {
+        v.push(setup::standard(variant));
+        v.push(setup::chess_board(variant));
+        for cols in 3..=6 {
+            for rows in 3..=6 {
+                let dims = Dims::new(cols, rows).expect("small board");
+                v.extend(setup::filled_rows(dims, 1, variant));
+                v.extend(setup::filled_rows(dims, 2, variant));
+            }
+        }
+    }
+    v
+}
+
+/// A random position that can be set up (ORDO-2.3): a board of 2..=`max_side` columns and rows
+/// (at most 128 squares), pieces scattered with a random density, so each colour may be
+/// connected or not, either side to move, either variant.
+pub fn random_position(rng: &mut Rng, max_side: u8) -> Position {
+    let max_side = max_side.clamp(2, 16) as u64;
+    loop {
+        let cols = 2 + rng.below(max_side - 1) as usize;
+        let rows = 2 + rng.below(max_side - 1) as usize;
+        let Ok(dims) = Dims::new(cols, rows) else {
+            continue;
+        };
+        let to_move = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let variant = Variant::ALL[rng.below(2) as usize];
+        let mut p = Position::empty(dims, to_move, variant);
+        let density = 2 + rng.below(6);
+        for sq in dims.squares() {
+            match rng.below(density) {
+                0 => p.set(sq, Some(Color::White)),
+                1 => p.set(sq, Some(Color::Black)),
+                _ => {}
+            }
+        }
+        if p.validate().is_ok() {
+            return p;
+        }
+    }
+}
+
+/// Where two engines (or an engine and its rebuild) disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The position in which they disagree.
+    pub position: Position,
+    /// The move concerned, if the disagreement is about one move.
+    pub mv: Option<Move>,
+    /// What differs.
+    pub what: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "position {}", format_position(&self.position))?;
+        if let Some(m) = &self.mv {
+            write!(f, " move {}", format_move(m))?;
+        }
+        write!(f, ": {}", self.what)
+    }
+}
+
+fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
+    let mut v: Vec<String> = e.legal_moves().iter().map(format_move).collect();
+    v.sort();
+    v
+}
+
+fn diverge(pos: &Position, mv: Option<Move>, what: String) -> Divergence {
+    Divergence {
+        position: pos.clone(),
+        mv,
+        what,
+    }
+}
+
+/// Compare engines `A` and `B` on one position: whether they accept it, their status, their
+/// legal moves, and the position after every legal move. Returns the number of moves compared.
+pub fn compare_position<A: Engine, B: Engine>(pos: &Position) -> Result<usize, Divergence> {
+    let (a, b) = match (A::from_position(pos), B::from_position(pos)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(_), Err(_)) => return Ok(0),
+        (ra, rb) => {
+            return Err(diverge(
+                pos,
+                None,
+                format!(
+                    "{} {} the position, {} {} it",
+                    A::NAME,
+                    if ra.is_ok() { "accepts" } else { "refuses" },
+                    B::NAME,
+                    if rb.is_ok() { "accepts" } else { "refuses" }
+                ),
+            ))
+        }
+    };
+    compare_engines(&a, &b)
+}
+
+/// Compare two loaded engines on the same position (see [`compare_position`]).
+pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Divergence> {
+    let pos = a.to_position();
+    if b.to_position() != pos {
+        return Err(diverge(
+            &pos,
+            None,
+            format!(
+                "{} holds another position: {}",
+                B::NAME,
+                format_position(&b.to_position())
+            ),
+        ));
+    }
+    let (sa, sb) = (a.status(), b.status());
+    if sa != sb {
+        return Err(diverge(
+            &pos,
+            None,
+            format!("status: {} says {sa}, {} says {sb}", A::NAME, B::NAME),
+        ));
+    }
+    let (ma, mb) = (sorted_moves(a), sorted_moves(b));
+    if ma != mb {
+        let only_a: Vec<&String> = ma.iter().filter(|m| !mb.contains(m)).collect();
+        let only_b: Vec<&String> = mb.iter().filter(|m| !ma.contains(m)).collect();
+        let dup = ma.windows(2).any(|w| w[0] == w[1]) || mb.windows(2).any(|w| w[0] == w[1]);
+        let first = only_a
+            .first()
+            .or(only_b.first())
+            .and_then(|m| parse_move(m).ok());
+        return Err(diverge(
+            &pos,
+            first,
+            format!(
+                "legal moves differ: {} moves in {}, {} in {}; only {}: {:?}; only {}: {:?}{}",
+                ma.len(),
+                A::NAME,
+                mb.len(),
+                B::NAME,
+                A::NAME,
+                only_a.iter().take(8).collect::<Vec<_>>(),
+                B::NAME,
+                only_b.iter().take(8).collect::<Vec<_>>(),
+                if dup { " (a list repeats a move)" } else { "" }
+            ),
+        ));
+    }
+    // The lists are equal as notation, so each move of A has its twin in B under the same
+    // spelling (a lookup, not `resolve`, which would rebuild B's list for every move).
+    let moves = a.legal_moves();
+    let twins: std::collections::HashMap<String, Move> = b
+        .legal_moves()
+        .into_iter()
+        .map(|m| (format_move(&m), m))
+        .collect();
+    for m in &moves {
+        let Some(mb) = twins.get(&format_move(m)) else {
+            return Err(diverge(
+                &pos,
+                Some(*m),
+                format!("{} has no twin of the move", B::NAME),
+            ));
+        };
+        let (pa, pb) = (a.apply(m).to_position(), b.apply(mb).to_position());
+        if pa != pb {
+            return Err(diverge(
+                &pos,
+                Some(*m),
+                format!(
+                    "after the move {} has {}, {} has {}",
+                    A::NAME,
+                    format_position(&pa),
+                    B::NAME,
+                    format_position(&pb)
+                ),
+            ));
+        }
+    }
+    Ok(moves.len())
+}
+
+/// A position from raw fuzz input: `2 + cols % 15` by `2 + rows % 15` squares (skipped above
+/// 128), each cell empty, White or Black by its byte (missing bytes: empty); `None` when the
+/// board is too large or the position cannot be set up (ORDO-2.3).
+pub fn position_from_bytes(
+    cols: u8,
+    rows: u8,
+    cells: &[u8],
+    black_to_move: bool,
+    x: bool,
+) -> Option<Position> {
+    let dims = Dims::new(2 + cols as usize % 15, 2 + rows as usize % 15).ok()?;
+    let to_move = if black_to_move {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let variant = if x { Variant::X } else { Variant::Classic };
+    let mut p = Position::empty(dims, to_move, variant);
+    for (sq, byte) in dims.squares().zip(cells.iter()) {
+        match byte % 3 {
+            1 => p.set(sq, Some(Color::White)),
+            2 => p.set(sq, Some(Color::Black)),
+            _ => {}
+        }
+    }
+    p.validate().ok().map(|()| p)
+}
+
+/// Play from `start`, taking at each ply the move with index `choice % count` among the legal
+/// moves sorted by notation, comparing `A` and `B` at every position on the way. Returns the
+/// number of positions compared.
+pub fn check_line<A: Engine, B: Engine>(
+    start: &Position,
+    choices: &[u16],
+) -> Result<usize, Divergence> {
+    let mut it = choices.iter();
+    check_with::<A, B>(start, choices.len(), |n| {
+        it.next().map_or(0, |&c| c as usize % n)
+    })
+}
+
+/// Play from `start`, choosing moves with `rng`, for at most `plies` plies, comparing `A` and
+/// `B` at every position on the way. Returns the number of positions compared.
+pub fn check_playout<A: Engine, B: Engine>(
+    start: &Position,
+    rng: &mut Rng,
+    plies: usize,
+) -> Result<usize, Divergence> {
+    check_with::<A, B>(start, plies, |n| rng.below(n as u64) as usize)
+}
+
+fn check_with<A: Engine, B: Engine>(
+    start: &Position,
+    plies: usize,
+    mut choose: impl FnMut(usize) -> usize,
+) -> Result<usize, Divergence> {
+    let Ok(mut a) = A::from_position(start) else {
+        return compare_position::<A, B>(start).map(|_| 1);
+    };
+    let mut checked = 0;
+    for _ in 0..=plies {
+        let b = B::from_position(&a.to_position()).map_err(|e| {
+            diverge(
+                &a.to_position(),
+                None,
+                format!("{} refuses the position: {e}", B::NAME),
+            )
+        })?;
+        compare_engines(&a, &b)?;
+        checked += 1;
+        let mut moves = a.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        moves.sort_by_key(format_move);
+        let m = moves[choose(moves.len())];
+        a = a.apply(&m);
+    }
+    Ok(checked)
+}
+
+/// The `apply` oracle: for every legal move of `pos`, the engine's own successor must equal a
+/// from-scratch load of the successor's exported position, in position, status and legal moves
+/// (catches state an engine updates incrementally and gets wrong).
+pub fn check_apply_rebuild<E: Engine>(pos: &Position) -> Result<usize, Divergence> {
+    let Ok(e) = E::from_position(pos) else {
+        return Ok(0);
+    };
+    let moves = e.legal_moves();
+    for m in &moves {
+        let next = e.apply(m);
+        let rebuilt = E::from_position(&next.to_position()).map_err(|err| {
+            diverge(
+                pos,
+                Some(*m),
+                format!("the successor cannot be loaded again: {err}"),
+            )
+        })?;
+        if next.status() != rebuilt.status() || sorted_moves(&next) != sorted_moves(&rebuilt) {
+            return Err(diverge(
+                pos,
+                Some(*m),
+                "the successor differs from its rebuild".into(),
+            ));
+        }
+    }
+    Ok(moves.len())
+}
+
+/// The notation oracle for arbitrary text: parsers never panic, and whatever parses formats
+/// back to text that parses to the same value.
+pub fn check_notation(text: &str) -> Result<(), String> {
+    if let Ok(m) = parse_move(text) {
+        let again = parse_move(&format_move(&m)).map_err(|e| format!("{text:?}: {e}"))?;
+        if again != m {
+            return Err(format!("move {text:?} does not round-trip"));
+        }
+    }
+    if let Ok(p) = parse_position(text) {
+        let again = parse_position(&format_position(&p)).map_err(|e| format!("{text:?}: {e}"))?;
+        if again != p {
+            return Err(format!("position {text:?} does not round-trip"));
+        }
+    }
+    let _ = crate::notation::parse_square(text);
+    let _ = crate::notation::parse_record(text);
+    Ok(())
+}
+
+/// Shrink a divergence: remove pieces one at a time, keeping each removal after which the
+/// position is still valid and `still_diverges` holds, until no single removal keeps it.
+pub fn minimize(
+    d: &Divergence,
+    still_diverges: impl Fn(&Position) -> Option<Divergence>,
+) -> Divergence {
+    let mut best = d.clone();
+    loop {
+        let mut improved = false;
+        for sq in best.position.dims().squares() {
+            if best.position.get(sq).is_none() {
+                continue;
+            }
+            let mut p = best.position.clone();
+            p.set(sq, None);
+            if p.validate().is_err() {
+                continue;
+            }
+            if let Some(smaller) = still_diverges(&p) {
+                best = smaller;
+                improved = true;
+                break;
+            }
+        }
+        if !improved {
+            return best;
+        }
+    }
+}
