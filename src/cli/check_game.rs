@@ -1,12 +1,157 @@
-//! `ordo check-game`: replay and judge a game record.
+//! `ordo check-game`: replay a game record (spec/game-record.md) with the reference engine and
+//! judge every move; at the first illegal move, report every clause it violates (from the
+//! adjudicator) and stop; finally report the status and whether the recorded result agrees.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 use super::CliError;
+use crate::adjudicate::{adjudicate, Verdict};
+use crate::notation::{format_move, format_position, parse_record};
+use crate::reference::Reference;
+use crate::render::{self, Annotations};
+use crate::rules::{clauses, Color, Engine, Status};
 
 /// Arguments of `ordo check-game`.
 #[derive(clap::Args, Debug)]
-pub struct CheckGameArgs {}
+pub struct CheckGameArgs {
+    /// The game record to check (format: spec/game-record.md).
+    pub file: PathBuf,
+    /// Write a diagram (SVG) of the first illegal move, or of the final position, to this file.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
 
-/// Run `ordo check-game`.
-pub fn run(_args: &CheckGameArgs, _out: &mut String) -> Result<u8, CliError> {
-    Err(CliError("`ordo check-game` is being built".into()))
+/// Run `ordo check-game`: exit 0 when every move is legal and the recorded result (if any)
+/// agrees, 1 otherwise, 2 when the file cannot be read.
+pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
+    let name = args.file.display();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
+    let rec = parse_record(&text).map_err(|e| CliError(format!("{name}: {e}")))?;
+    let mut engine = Reference::from_position(&rec.start)
+        .map_err(|e| CliError(format!("{name}: start position: {e}")))?;
+    for key in ["Event", "White", "Black", "Source", "Date"] {
+        if let Some(v) = rec.header(key) {
+            let _ = writeln!(out, "{key}: {v}");
+        }
+    }
+    let _ = writeln!(out, "start: {}", format_position(&rec.start));
+    let total = rec.moves.len();
+    for (i, rm) in rec.moves.iter().enumerate() {
+        let n = i + 1;
+        let side = engine.side_to_move();
+        let at = format!("move {n} ({side}, line {}, column {})", rm.line, rm.column);
+        let status = engine.status();
+        if status.is_over() {
+            let _ = writeln!(
+                out,
+                "{at} '{}': illegal: the game is already over ({status})",
+                rm.text
+            );
+            quote(out, "ORDO-10.5", "a decided game has no legal moves");
+            let _ = writeln!(
+                out,
+                "result: {n} of {total} moves legal before the game ended"
+            );
+            return Ok(1);
+        }
+        match engine.resolve(&rm.mv) {
+            Some(m) => {
+                let canonical = format_move(&m);
+                if canonical == rm.text {
+                    let _ = writeln!(out, "{n}. {side} {canonical}: legal");
+                } else {
+                    let _ = writeln!(out, "{n}. {side} {} (= {canonical}): legal", rm.text);
+                }
+                engine = engine.apply(&m);
+            }
+            None => {
+                let pos = engine.to_position();
+                let _ = writeln!(
+                    out,
+                    "{at} '{}': illegal in {}",
+                    rm.text,
+                    format_position(&pos)
+                );
+                match adjudicate(&pos, &rm.mv) {
+                    Verdict::Illegal { violations } => {
+                        for v in &violations {
+                            quote(out, v.clause, &v.detail);
+                        }
+                    }
+                    Verdict::Legal { .. } => {
+                        let _ = writeln!(
+                            out,
+                            "  the adjudicator finds this move legal but the reference engine does not: please report this disagreement"
+                        );
+                    }
+                }
+                if let Some(path) = &args.svg {
+                    let notes = Annotations {
+                        title: Some(format!("move {n} {}: illegal", rm.text)),
+                        ..Annotations::default()
+                    };
+                    write_svg(path, &render::svg(&pos, Some(&rm.mv), &notes), out)?;
+                }
+                let _ = writeln!(out, "result: move {n} of {total} is illegal");
+                return Ok(1);
+            }
+        }
+    }
+    let status = engine.status();
+    let _ = writeln!(out, "final: {}", format_position(&engine.to_position()));
+    let _ = writeln!(out, "status: {status}");
+    if let Some(path) = &args.svg {
+        let notes = Annotations {
+            title: Some(format!("after {total} moves: {status}")),
+            ..Annotations::default()
+        };
+        write_svg(path, &render::svg(&engine.to_position(), None, &notes), out)?;
+    }
+    let recorded = rec.result.as_deref();
+    let winner = match status {
+        Status::Won { winner, .. } => Some(winner),
+        Status::Ongoing => None,
+    };
+    let agrees = match recorded {
+        None | Some("*") => true,
+        Some("1-0") => winner == Some(Color::White),
+        Some("0-1") => winner == Some(Color::Black),
+        Some(_) => false,
+    };
+    if agrees {
+        let _ = writeln!(out, "result: all {total} moves legal");
+        Ok(0)
+    } else {
+        let _ = writeln!(
+            out,
+            "result: all {total} moves legal, but the record says {} while the game is {status}",
+            recorded.unwrap_or("")
+        );
+        Ok(1)
+    }
+}
+
+/// A violated clause as the report shows it: id, title, what broke it, the clause text and its
+/// sources.
+fn quote(out: &mut String, id: &str, detail: &str) {
+    match clauses::get(id) {
+        Some(c) => {
+            let _ = writeln!(out, "  violates {} {}: {detail}", c.id, c.title);
+            for line in clauses::quote(c).lines().skip(1) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        None => {
+            let _ = writeln!(out, "  violates {id}: {detail}");
+        }
+    }
+}
+
+fn write_svg(path: &std::path::Path, svg: &str, out: &mut String) -> Result<(), CliError> {
+    render::write_atomically(path, svg)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    let _ = writeln!(out, "diagram: {}", path.display());
+    Ok(())
 }

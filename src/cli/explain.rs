@@ -1,12 +1,186 @@
 //! `ordo explain`: the adjudicator's verdict on one move.
+//!
+//! `ordo explain [--position P] [--variant V] [--board 10x8|8x8] --move M [--svg FILE]` judges
+//! the move clause by clause (`crate::adjudicate`), independently of the engines, and prints
+//! `verdict: legal` or `verdict: illegal`:
+//!
+//! - for an illegal move, every clause it breaks: its id and title, what breaks it in this move,
+//!   and the clause quoted from spec/clauses.toml with its source references; exit status 1;
+//! - for a legal move, what it does (pieces moved, captures, a split of the opponent, pieces
+//!   removed, a win and its reason), the clauses that permit it, and the resulting position with
+//!   its status; exit status 0.
+//!
+//! Notation that cannot be read (the position or the move), and a position that cannot be set
+//! up (ORDO-2.3), are bad input: one line on stderr, exit status 2. A move whose squares lie off
+//! the board is readable notation and is judged (ORDO-1.5). With `--svg FILE` the position is
+//! drawn with the move and the captured and removed pieces marked.
 
-use super::CliError;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::{start_position, CliError, PositionArgs};
+use crate::adjudicate::{adjudicate, canonical_spelling, Verdict};
+use crate::notation::{format_move, format_position, parse_move};
+use crate::render::{self, Annotations};
+use crate::rules::{clauses, Status};
 
 /// Arguments of `ordo explain`.
 #[derive(clap::Args, Debug)]
-pub struct ExplainArgs {}
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub at: PositionArgs,
+    /// The move to judge, in the notation of spec/notation.md.
+    #[arg(long = "move", short = 'm')]
+    pub mv: String,
+    /// Also write an SVG diagram of the position with the move drawn.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+/// The clause's id and title, or the id alone if the registry lacks it.
+fn headline(id: &str) -> String {
+    match clauses::get(id) {
+        Some(c) => format!("{} {}", c.id, c.title),
+        None => id.to_string(),
+    }
+}
+
+/// Indent every line of `text` by `n` spaces.
+fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("{pad}{l}\n")
+            }
+        })
+        .collect()
+}
 
 /// Run `ordo explain`.
-pub fn run(_args: &ExplainArgs, _out: &mut String) -> Result<u8, CliError> {
-    Err(CliError("`ordo explain` is being built".into()))
+pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
+    let pos = start_position(&args.at)?;
+    pos.validate().map_err(|e| {
+        let where_ = if args.at.position.is_some() {
+            "--position: "
+        } else {
+            ""
+        };
+        CliError(format!("{where_}{e}"))
+    })?;
+    let mv = parse_move(&args.mv).map_err(|e| CliError(format!("--move: {e}")))?;
+    let verdict = adjudicate(&pos, &mv);
+
+    let _ = writeln!(out, "position: {}", format_position(&pos));
+    let _ = writeln!(out, "move: {}", format_move(&mv));
+    let code = match &verdict {
+        Verdict::Illegal { violations } => {
+            let _ = writeln!(out, "verdict: illegal");
+            let _ = writeln!(
+                out,
+                "{} violated:",
+                if violations.len() == 1 {
+                    "1 clause".to_string()
+                } else {
+                    format!("{} clauses", violations.len())
+                }
+            );
+            for v in violations {
+                let _ = writeln!(out, "\n{}", headline(v.clause));
+                let _ = writeln!(out, "  {}", v.detail);
+                if let Some(c) = clauses::get(v.clause) {
+                    let _ = writeln!(out, "  the rule:");
+                    out.push_str(&indent(&clauses::quote(c), 4));
+                }
+            }
+            1
+        }
+        Verdict::Legal { permits, effects } => {
+            let _ = writeln!(out, "verdict: legal");
+            if let Some(c) = canonical_spelling(&pos, &mv) {
+                let text = format_move(&c);
+                if text != format_move(&mv) {
+                    let _ = writeln!(out, "canonical spelling: {text}");
+                }
+            }
+            let moved: Vec<String> = effects
+                .moved
+                .iter()
+                .map(|(f, t)| format!("{f}->{t}"))
+                .collect();
+            let _ = writeln!(out, "moves: {}", moved.join(" "));
+            let list = |v: &[crate::rules::Square]| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            };
+            let _ = writeln!(out, "captures: {}", list(&effects.captured));
+            let opp = pos.to_move.opponent();
+            let _ = writeln!(
+                out,
+                "splits {opp}: {}",
+                if effects.splits_opponent { "yes" } else { "no" }
+            );
+            let _ = writeln!(out, "removes: {}", list(&effects.removed));
+            match effects.status {
+                Status::Won { winner, reason } => {
+                    let _ = writeln!(
+                        out,
+                        "wins: {winner} wins ({}, {})",
+                        reason.name(),
+                        headline(reason.clause())
+                    );
+                }
+                Status::Ongoing => {
+                    let _ = writeln!(out, "wins: no");
+                }
+            }
+            let _ = writeln!(out, "permitted by:");
+            for p in permits {
+                let _ = writeln!(out, "  {}", headline(p));
+            }
+            let _ = writeln!(out, "result: {}", format_position(&effects.result));
+            let _ = writeln!(out, "status: {}", effects.status);
+            0
+        }
+    };
+
+    if let Some(path) = &args.svg {
+        let dims = pos.dims();
+        let on_board = mv
+            .steps()
+            .flat_map(|s| s.named_squares())
+            .all(|q| dims.contains(q));
+        let notes = Annotations {
+            captured: verdict
+                .effects()
+                .map(|e| e.captured.clone())
+                .unwrap_or_default(),
+            removed: verdict
+                .effects()
+                .map(|e| e.removed.clone())
+                .unwrap_or_default(),
+            title: Some(format!(
+                "{} {}",
+                format_move(&mv),
+                if verdict.is_legal() {
+                    "legal".to_string()
+                } else {
+                    format!("illegal: {}", verdict.clause_ids().join(", "))
+                }
+            )),
+        };
+        let text = render::svg(&pos, on_board.then_some(&mv), &notes);
+        render::write_atomically(path, &text)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        let _ = writeln!(out, "wrote {}", path.display());
+    }
+    Ok(code)
 }

@@ -1,0 +1,325 @@
+//! Planted deviations: wrong readings of the rules that `ordo engine --plant <name>` (a hidden
+//! option) follows on top of a correct engine, so that the tests can show that `ordo conform`
+//! catches each one and names the clause, and the known alternative reading where there is one.
+//!
+//! Each plant changes the move list or the status of a correct engine in one way only:
+//!
+//! | plant | what the engine does | clause |
+//! | --- | --- | --- |
+//! | `ordo-captures` | also lists ordo steps whose only fault is landing on opponent pieces | ORDO-7.2 |
+//! | `no-backward-when-split` | drops backward and diagonally backward steps of a split player | ORDO-9.2 |
+//! | `victim-chooses` | lists a tie capture once, without `/keep` | ORDOX-4.2 |
+//! | `no-loss-without-moves` | reports `ongoing` for a player without a legal move | ORDO-10.3, ORDO-10.4 |
+//! | `maximal-runs-only` | drops ordo steps that move only part of a longer line | ORDO-5.2 |
+
+use std::collections::BTreeSet;
+
+use clap::ValueEnum;
+
+use super::vectors::is_sub_run;
+use crate::adjudicate::adjudicate;
+use crate::notation::format_move;
+use crate::reference::is_one_group;
+use crate::rules::{Direction, Engine, Heading, Move, Position, Status, Step, WinReason};
+
+/// A planted deviation.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Plant {
+    /// Ordo steps may land on (and capture) opponent pieces: breaks ORDO-7.2.
+    OrdoCaptures,
+    /// A split player gets no backward directions: breaks ORDO-9.2.
+    NoBackwardWhenSplit,
+    /// A tie capture is one move without a kept group: breaks ORDOX-4.2.
+    VictimChooses,
+    /// A player without a legal move is not lost: breaks ORDO-10.3 and ORDO-10.4.
+    NoLossWithoutMoves,
+    /// Only maximal lines are ordos: breaks ORDO-5.2.
+    MaximalRunsOnly,
+}
+
+impl Plant {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Plant::OrdoCaptures => "ordo-captures",
+            Plant::NoBackwardWhenSplit => "no-backward-when-split",
+            Plant::VictimChooses => "victim-chooses",
+            Plant::NoLossWithoutMoves => "no-loss-without-moves",
+            Plant::MaximalRunsOnly => "maximal-runs-only",
+        }
+    }
+
+    /// The clause the plant breaks.
+    pub fn clause(self) -> &'static str {
+        match self {
+            Plant::OrdoCaptures => "ORDO-7.2",
+            Plant::NoBackwardWhenSplit => "ORDO-9.2",
+            Plant::VictimChooses => "ORDOX-4.2",
+            Plant::NoLossWithoutMoves => "ORDO-10.3",
+            Plant::MaximalRunsOnly => "ORDO-5.2",
+        }
+    }
+
+    /// Every plant.
+    pub const ALL: [Plant; 5] = [
+        Plant::OrdoCaptures,
+        Plant::NoBackwardWhenSplit,
+        Plant::VictimChooses,
+        Plant::NoLossWithoutMoves,
+        Plant::MaximalRunsOnly,
+    ];
+
+    /// The planted move list, from the correct engine `e`.
+    pub fn moves<E: Engine>(self, e: &E) -> Vec<Move> {
+        let pos = e.to_position();
+        let base = e.legal_moves();
+        match self {
+            Plant::OrdoCaptures => {
+                let mut out = base;
+                if e.status() == Status::Ongoing {
+                    out.extend(ordo_captures(&pos));
+                }
+                out
+            }
+            Plant::NoBackwardWhenSplit => {
+                if is_one_group(&pos, pos.to_move) {
+                    return base;
+                }
+                base.into_iter()
+                    .filter(|m| {
+                        !m.steps().any(|s| {
+                            s.direction().is_some_and(|(d, _)| {
+                                matches!(
+                                    d.heading(pos.to_move),
+                                    Heading::Backward | Heading::DiagonalBackward
+                                )
+                            })
+                        })
+                    })
+                    .collect()
+            }
+            Plant::VictimChooses => {
+                let mut seen = BTreeSet::new();
+                let mut out = Vec::new();
+                for m in base {
+                    let s = strip_keeps(&m);
+                    if seen.insert(format_move(&s)) {
+                        out.push(s);
+                    }
+                }
+                out
+            }
+            Plant::NoLossWithoutMoves => base,
+            Plant::MaximalRunsOnly => base
+                .into_iter()
+                .filter(|m| !moves_a_sub_run(e, m))
+                .collect(),
+        }
+    }
+
+    /// The planted status, from the correct engine `e`.
+    pub fn status<E: Engine>(self, e: &E) -> Status {
+        let base = e.status();
+        // Only the plants that drop moves can leave a player with none.
+        let planted_none = || {
+            matches!(self, Plant::NoBackwardWhenSplit | Plant::MaximalRunsOnly)
+                && self.moves(e).is_empty()
+        };
+        match (self, base) {
+            (
+                Plant::NoLossWithoutMoves,
+                Status::Won {
+                    reason: WinReason::CannotReconnect | WinReason::NoLegalMove,
+                    ..
+                },
+            ) => Status::Ongoing,
+            (_, Status::Ongoing) if planted_none() => {
+                let pos = e.to_position();
+                let me = pos.to_move;
+                Status::Won {
+                    winner: me.opponent(),
+                    reason: if is_one_group(&pos, me) {
+                        WinReason::NoLegalMove
+                    } else {
+                        WinReason::CannotReconnect
+                    },
+                }
+            }
+            _ => base,
+        }
+    }
+
+    /// The position after the planted engine plays `mv` (any accepted spelling), or `None` when
+    /// the planted engine does not consider it legal.
+    pub fn play<E: Engine>(self, e: &E, mv: &Move) -> Option<Position> {
+        let planted = self.moves(e);
+        let listed = |m: &Move| planted.iter().any(|p| p == m);
+        if let Some(m) = e.resolve(mv) {
+            let shown = if self == Plant::VictimChooses {
+                strip_keeps(&m)
+            } else {
+                m
+            };
+            return listed(&shown).then(|| e.apply(&m).to_position());
+        }
+        let want = mv.canonical(e.dims());
+        if !listed(&want) {
+            return None;
+        }
+        match self {
+            Plant::VictimChooses => {
+                let m = e
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| strip_keeps(m) == want)?;
+                Some(e.apply(&m).to_position())
+            }
+            Plant::OrdoCaptures => Some(apply_ordo_capture(&e.to_position(), &want.first)),
+            _ => None,
+        }
+    }
+}
+
+/// The move with every kept-group choice left out.
+pub fn strip_keeps(m: &Move) -> Move {
+    let strip = |s: Step| match s {
+        Step::Single {
+            from, to, capture, ..
+        } => Step::Single {
+            from,
+            to,
+            capture,
+            keep: None,
+        },
+        o => o,
+    };
+    Move {
+        first: strip(m.first),
+        second: m.second.map(strip),
+    }
+}
+
+/// Whether some ordo step of `m` moves only part of a longer line, judged on the position the
+/// step is made from.
+fn moves_a_sub_run<E: Engine>(e: &E, m: &Move) -> bool {
+    let pos = e.to_position();
+    if is_sub_run(&pos, &m.first) {
+        return true;
+    }
+    match m.second {
+        Some(second) => {
+            let mut mid = e.apply(&Move::single(m.first)).to_position();
+            mid.to_move = pos.to_move;
+            is_sub_run(&mid, &second)
+        }
+        None => false,
+    }
+}
+
+/// Every canonical one-step ordo move of the side to move that lands at least one piece on an
+/// opponent piece and would be legal if those opponent pieces were not there.
+fn ordo_captures(pos: &Position) -> Vec<Move> {
+    let me = pos.to_move;
+    let dims = pos.dims();
+    let mut out = Vec::new();
+    for first in pos.pieces(me) {
+        for (dc, dr) in [(1i8, 0i8), (0, 1)] {
+            let mut last = first;
+            while let Some(next) = dims.offset(last, dc, dr) {
+                if pos.get(next) != Some(me) {
+                    break;
+                }
+                last = next;
+                for d in Direction::ALL {
+                    // Go further while every square the run lands on is empty or its own;
+                    // stop at the first distance where it lands on a piece of either colour
+                    // (any further, it would pass over that piece, ORDO-7.3).
+                    for dist in 1..=dims.cols.max(dims.rows) as i8 {
+                        let Some(to) = dims.offset(first, d.dc * dist, d.dr * dist) else {
+                            break;
+                        };
+                        let step = Step::Ordo { first, last, to };
+                        match landing(pos, &step) {
+                            Landing::Free => continue,
+                            Landing::Blocked => break,
+                            Landing::Opponent => {
+                                if let Some(m) = ordo_capture(pos, step) {
+                                    out.push(m);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where an ordo step lands.
+enum Landing {
+    /// Every landing square is empty or vacated by the run itself.
+    Free,
+    /// Some landing square holds an opponent piece (and none another own piece).
+    Opponent,
+    /// Some landing square holds another own piece, or lies off the board.
+    Blocked,
+}
+
+fn landing(pos: &Position, step: &Step) -> Landing {
+    let me = pos.to_move;
+    let dims = pos.dims();
+    let (dc, dr) = step.displacement();
+    let Some(moved) = step.moved_squares() else {
+        return Landing::Blocked;
+    };
+    let (Ok(dc), Ok(dr)) = (i8::try_from(dc), i8::try_from(dr)) else {
+        return Landing::Blocked;
+    };
+    let mut opponent = false;
+    for sq in &moved {
+        let Some(to) = dims.offset(*sq, dc, dr) else {
+            return Landing::Blocked;
+        };
+        match pos.get(to) {
+            None => {}
+            Some(c) if c == me && !moved.contains(&to) => return Landing::Blocked,
+            Some(c) if c == me => {}
+            Some(_) => opponent = true,
+        }
+    }
+    if opponent {
+        Landing::Opponent
+    } else {
+        Landing::Free
+    }
+}
+
+/// `step` as a planted ordo capture, if the adjudicator finds no fault with it but landing on
+/// an opponent piece (ORDO-7.2).
+fn ordo_capture(pos: &Position, step: Step) -> Option<Move> {
+    let mv = Move::single(step);
+    let verdict = adjudicate(pos, &mv);
+    let only_7_2 =
+        !verdict.is_legal() && verdict.violations().iter().all(|v| v.clause == "ORDO-7.2");
+    only_7_2.then_some(mv)
+}
+
+/// Play a planted ordo capture: the ordo moves and the opponent pieces it lands on are taken.
+fn apply_ordo_capture(pos: &Position, step: &Step) -> Position {
+    let mut out = pos.clone();
+    let me = pos.to_move;
+    let (dc, dr) = step.displacement();
+    let moved = step.moved_squares().unwrap_or_default();
+    for sq in &moved {
+        out.set(*sq, None);
+    }
+    for sq in &moved {
+        if let Some(to) = pos.dims().offset(*sq, dc as i8, dr as i8) {
+            out.set(to, Some(me));
+        }
+    }
+    out.to_move = me.opponent();
+    out
+}

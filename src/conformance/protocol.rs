@@ -1,0 +1,187 @@
+//! The engine protocol of `spec/protocol.md`: the words of requests and replies, shared by the
+//! server ([`super::server`]) and the client ([`super::client`]).
+//!
+//! One request per line, one reply per line, UTF-8, `\n` line ends (a `\r` before it is
+//! ignored). The client starts with `ordo 1`; the engine answers `ordo 1 ok name <name>`.
+
+use crate::rules::{Color, Status, WinReason};
+
+/// The protocol version this crate speaks.
+pub const VERSION: u32 = 1;
+
+/// Longest request line the server reads, in bytes; longer lines get `error line-too-long`.
+pub const MAX_REQUEST: usize = 64 * 1024;
+
+/// Longest reply line the client reads, in bytes (a `moves` reply on a large Ordo X board can
+/// hold thousands of moves).
+pub const MAX_REPLY: usize = 8 * 1024 * 1024;
+
+/// The error codes of `error <code> <message>` replies.
+pub mod codes {
+    /// A request before the handshake.
+    pub const NO_HANDSHAKE: &str = "no-handshake";
+    /// `ordo <n>` with a version the engine does not speak.
+    pub const UNSUPPORTED_VERSION: &str = "unsupported-version";
+    /// The first word is no request of the protocol.
+    pub const UNKNOWN_COMMAND: &str = "unknown-command";
+    /// Missing, extra or malformed arguments.
+    pub const BAD_ARGUMENTS: &str = "bad-arguments";
+    /// `position` with text that is not position notation.
+    pub const BAD_POSITION: &str = "bad-position";
+    /// `position` with a position that cannot be set up (ORDO-2.3).
+    pub const INVALID_POSITION: &str = "invalid-position";
+    /// `play` with text that is not move notation.
+    pub const BAD_MOVE: &str = "bad-move";
+    /// `play` with a move that is not legal in the current position.
+    pub const ILLEGAL_MOVE: &str = "illegal-move";
+    /// A request line longer than the engine accepts.
+    pub const LINE_TOO_LONG: &str = "line-too-long";
+    /// A request line that is not UTF-8.
+    pub const BAD_ENCODING: &str = "bad-encoding";
+    /// Every code, for documentation checks.
+    pub const ALL: [&str; 10] = [
+        NO_HANDSHAKE,
+        UNSUPPORTED_VERSION,
+        UNKNOWN_COMMAND,
+        BAD_ARGUMENTS,
+        BAD_POSITION,
+        INVALID_POSITION,
+        BAD_MOVE,
+        ILLEGAL_MOVE,
+        LINE_TOO_LONG,
+        BAD_ENCODING,
+    ];
+}
+
+/// An error reply: `error <code> <message>`, the message flattened to one line.
+pub fn error_reply(code: &str, message: &str) -> String {
+    let flat: String = message
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let flat = flat.trim();
+    if flat.is_empty() {
+        format!("error {code}")
+    } else {
+        format!("error {code} {flat}")
+    }
+}
+
+/// The reply to `status`: `status ongoing` or `status won <white|black> <reason>`.
+pub fn status_reply(s: Status) -> String {
+    match s {
+        Status::Ongoing => "status ongoing".to_string(),
+        Status::Won { winner, reason } => {
+            format!("status won {} {}", winner.name(), reason.name())
+        }
+    }
+}
+
+/// A status as an engine reported it: the protocol's statuses, and `draw`, which the protocol
+/// does not define but which an engine that reads ORDO-10.3 or ORDO-10.4 as a draw may send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportedStatus {
+    Ongoing,
+    Draw,
+    Won { winner: Color, reason: WinReason },
+}
+
+impl ReportedStatus {
+    /// The reported form of one of our statuses.
+    pub fn of(s: Status) -> ReportedStatus {
+        match s {
+            Status::Ongoing => ReportedStatus::Ongoing,
+            Status::Won { winner, reason } => ReportedStatus::Won { winner, reason },
+        }
+    }
+
+    /// The clause a reported win cites, if any.
+    pub fn clause(self) -> Option<&'static str> {
+        match self {
+            ReportedStatus::Won { reason, .. } => Some(reason.clause()),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ReportedStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ReportedStatus::Ongoing => f.write_str("ongoing"),
+            ReportedStatus::Draw => f.write_str("draw"),
+            ReportedStatus::Won { winner, reason } => {
+                write!(f, "won {} {}", winner.name(), reason.name())
+            }
+        }
+    }
+}
+
+/// Read a `status …` reply; `None` when it is not one.
+pub fn parse_status_reply(line: &str) -> Option<ReportedStatus> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["status", "ongoing"] => Some(ReportedStatus::Ongoing),
+        ["status", "draw"] => Some(ReportedStatus::Draw),
+        ["status", "won", w, r] => {
+            let winner = Color::ALL.into_iter().find(|c| c.name() == *w)?;
+            let reason = WinReason::from_name(r)?;
+            Some(ReportedStatus::Won { winner, reason })
+        }
+        _ => None,
+    }
+}
+
+/// Read a `moves …` reply into its move texts; `None` when it is not one.
+pub fn parse_moves_reply(line: &str) -> Option<Vec<String>> {
+    let mut words = line.split_whitespace();
+    (words.next()? == "moves").then(|| words.map(str::to_string).collect())
+}
+
+/// Read a handshake reply `ordo <version> ok name <name>`: the name (possibly empty), or `None`
+/// when the line is no positive answer for `version`.
+pub fn parse_handshake_reply(line: &str, version: u32) -> Option<String> {
+    let rest = line.trim().strip_prefix("ordo ")?;
+    let rest = rest.strip_prefix(&version.to_string())?;
+    let rest = rest.strip_prefix(" ok")?;
+    if rest.is_empty() {
+        return Some(String::new());
+    }
+    let name = rest.strip_prefix(" name")?;
+    Some(name.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_round_trip() {
+        for s in [
+            Status::Ongoing,
+            Status::Won {
+                winner: Color::Black,
+                reason: WinReason::CannotReconnect,
+            },
+        ] {
+            assert_eq!(
+                parse_status_reply(&status_reply(s)),
+                Some(ReportedStatus::of(s))
+            );
+        }
+        assert_eq!(parse_status_reply("status won blue home-row"), None);
+        assert_eq!(
+            parse_moves_reply("moves a1-a2 b1-b2"),
+            Some(vec!["a1-a2".into(), "b1-b2".into()])
+        );
+        assert_eq!(parse_moves_reply("moves"), Some(vec![]));
+        assert_eq!(parse_moves_reply("garbage"), None);
+        assert_eq!(
+            parse_handshake_reply("ordo 1 ok name my engine 2", 1).as_deref(),
+            Some("my engine 2")
+        );
+        assert_eq!(parse_handshake_reply("ordo 1 ok", 1).as_deref(), Some(""));
+        assert_eq!(parse_handshake_reply("ordo 12 ok", 1), None);
+        assert_eq!(parse_handshake_reply("garbage", 1), None);
+        assert_eq!(error_reply("bad-move", "a\nb"), "error bad-move a b");
+    }
+}
