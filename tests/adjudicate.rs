@@ -28,7 +28,7 @@ use ordo::rules::{
     clauses, setup, Color, Dims, Engine, Move, Position, Square, Status, Step, Variant, WinReason,
 };
 use proptest::prelude::*;
-use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use quickcheck::{QuickCheck, TestResult};
 
 const C: Variant = Variant::Classic;
 const X: Variant = Variant::X;
@@ -990,29 +990,7 @@ proptest! {
     }
 }
 
-#[derive(Clone, Debug)]
-struct Playout {
-    start: usize,
-    choices: Vec<u32>,
-}
-
-impl Arbitrary for Playout {
-    fn arbitrary(g: &mut Gen) -> Self {
-        let len = usize::arbitrary(g) % 30;
-        Playout {
-            start: usize::arbitrary(g),
-            choices: (0..len).map(|_| u32::arbitrary(g)).collect(),
-        }
-    }
-    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let start = self.start;
-        Box::new(
-            self.choices
-                .shrink()
-                .map(move |choices| Playout { start, choices }),
-        )
-    }
-}
+use common::Playout;
 
 /// The same property driven by quickcheck, on the 10 x 8 and 8 x 8 starts' playouts and the
 /// small boards alike.

@@ -399,29 +399,7 @@ proptest! {
 // quickcheck
 // ------------------------------------------------------------------------------------------
 
-#[derive(Clone, Debug)]
-struct Playout {
-    start: usize,
-    choices: Vec<u32>,
-}
-
-impl Arbitrary for Playout {
-    fn arbitrary(g: &mut Gen) -> Self {
-        let len = usize::arbitrary(g) % 40;
-        Playout {
-            start: usize::arbitrary(g),
-            choices: (0..len).map(|_| u32::arbitrary(g)).collect(),
-        }
-    }
-    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let start = self.start;
-        Box::new(
-            self.choices
-                .shrink()
-                .map(move |choices| Playout { start, choices }),
-        )
-    }
-}
+use common::Playout;
 
 impl Arbitrary for Setup {
     fn arbitrary(g: &mut Gen) -> Self {

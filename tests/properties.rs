@@ -19,7 +19,7 @@ use ordo::rules::{
     Variant, WinReason,
 };
 use proptest::prelude::*;
-use quickcheck::{Arbitrary, Gen, QuickCheck};
+use quickcheck::QuickCheck;
 
 fn map_move(m: &Move, dims: Dims, f: impl Fn(Dims, Square) -> Square + Copy) -> Move {
     let map_step = |s: Step| match s {
@@ -208,29 +208,7 @@ proptest! {
 }
 
 /// A random playout for quickcheck: which start, and the move choices.
-#[derive(Clone, Debug)]
-struct Playout {
-    start: usize,
-    choices: Vec<u32>,
-}
-
-impl Arbitrary for Playout {
-    fn arbitrary(g: &mut Gen) -> Self {
-        let len = usize::arbitrary(g) % 30;
-        Playout {
-            start: usize::arbitrary(g),
-            choices: (0..len).map(|_| u32::arbitrary(g)).collect(),
-        }
-    }
-    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let start = self.start;
-        Box::new(
-            self.choices
-                .shrink()
-                .map(move |choices| Playout { start, choices }),
-        )
-    }
-}
+use common::Playout;
 
 #[test]
 fn quickcheck_playout_positions() {

@@ -85,20 +85,6 @@ fn step_heading(step: &Step, me: Color) -> Option<Heading> {
     step.direction().map(|(d, _)| d.heading(me))
 }
 
-fn with_keep(step: Step, keep: Option<Square>) -> Step {
-    match step {
-        Step::Single {
-            from, to, capture, ..
-        } => Step::Single {
-            from,
-            to,
-            capture,
-            keep,
-        },
-        o => o,
-    }
-}
-
 /// Judge a whole turn of the side to move in `pos` (the game-over check of ORDO-10.5 aside).
 pub(crate) fn check_turn(pos: &Position, mv: &Move) -> TurnReport {
     let ctx = Ctx::of(pos);
@@ -133,7 +119,7 @@ pub(crate) fn check_turn(pos: &Position, mv: &Move) -> TurnReport {
                 );
             }
             if let Some(o) = &r1.outcome {
-                let c = with_keep(mv.first.canonical(dims), o.canonical_keep);
+                let c = mv.first.canonical(dims).with_keep(o.canonical_keep);
                 finish(&mut t, &[o], Move::single(c));
             }
         }
@@ -166,7 +152,7 @@ pub(crate) fn check_turn(pos: &Position, mv: &Move) -> TurnReport {
                     _ => {}
                 }
                 if let Some(o) = &r1.outcome {
-                    let c = with_keep(mv.first.canonical(dims), o.canonical_keep);
+                    let c = mv.first.canonical(dims).with_keep(o.canonical_keep);
                     finish(&mut t, &[o], Move::single(c));
                 }
             }
@@ -213,8 +199,8 @@ pub(crate) fn check_turn(pos: &Position, mv: &Move) -> TurnReport {
                 }
                 if let Some(o2) = &r2.outcome {
                     let c = Move::double(
-                        with_keep(mv.first.canonical(dims), o1.canonical_keep),
-                        with_keep(second.canonical(dims), o2.canonical_keep),
+                        mv.first.canonical(dims).with_keep(o1.canonical_keep),
+                        second.canonical(dims).with_keep(o2.canonical_keep),
                     );
                     finish(&mut t, &[o1, o2], c);
                 }

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use super::client::{shorten, External, Failure};
 use super::judge::judge;
-use super::plant::strip_keeps;
 use super::protocol::{parse_moves_reply, parse_status_reply, ReportedStatus};
 use super::vectors::{self, is_sub_run, random_line, Located};
 use super::Rng;
@@ -1181,7 +1180,7 @@ fn readings(
             if m.steps()
                 .any(|s| matches!(s, crate::rules::Step::Single { keep: Some(_), .. }))
             {
-                ties.entry(format_move(&strip_keeps(&m)))
+                ties.entry(format_move(&m.without_keeps()))
                     .or_default()
                     .push(t);
             }

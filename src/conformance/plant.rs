@@ -102,7 +102,7 @@ impl Plant {
                 let mut seen = BTreeSet::new();
                 let mut out = Vec::new();
                 for m in base {
-                    let s = strip_keeps(&m);
+                    let s = m.without_keeps();
                     if seen.insert(format_move(&s)) {
                         out.push(s);
                     }
@@ -156,7 +156,7 @@ impl Plant {
         let listed = |m: &Move| planted.iter().any(|p| p == m);
         if let Some(m) = e.resolve(mv) {
             let shown = if self == Plant::VictimChooses {
-                strip_keeps(&m)
+                m.without_keeps()
             } else {
                 m
             };
@@ -171,31 +171,12 @@ impl Plant {
                 let m = e
                     .legal_moves()
                     .into_iter()
-                    .find(|m| strip_keeps(m) == want)?;
+                    .find(|m| m.without_keeps() == want)?;
                 Some(e.apply(&m).to_position())
             }
             Plant::OrdoCaptures => Some(apply_ordo_capture(&e.to_position(), &want.first)),
             _ => None,
         }
-    }
-}
-
-/// The move with every kept-group choice left out.
-pub fn strip_keeps(m: &Move) -> Move {
-    let strip = |s: Step| match s {
-        Step::Single {
-            from, to, capture, ..
-        } => Step::Single {
-            from,
-            to,
-            capture,
-            keep: None,
-        },
-        o => o,
-    };
-    Move {
-        first: strip(m.first),
-        second: m.second.map(strip),
     }
 }
 

@@ -85,7 +85,7 @@ pub trait Engine: Clone + Send + Sync + Sized + 'static {
         }
         let opponent = self.side_to_move().opponent();
         legal.into_iter().find(|cand| {
-            if strip_keeps(cand) != strip_keeps(&want) {
+            if cand.without_keeps() != want.without_keeps() {
                 return false;
             }
             let mut cur = self.clone();
@@ -119,23 +119,5 @@ fn keep_of(step: &Step) -> Option<crate::rules::Square> {
     match *step {
         Step::Single { keep, .. } => keep,
         Step::Ordo { .. } => None,
-    }
-}
-
-fn strip_keeps(mv: &Move) -> Move {
-    let strip = |s: Step| match s {
-        Step::Single {
-            from, to, capture, ..
-        } => Step::Single {
-            from,
-            to,
-            capture,
-            keep: None,
-        },
-        o => o,
-    };
-    Move {
-        first: strip(mv.first),
-        second: mv.second.map(strip),
     }
 }

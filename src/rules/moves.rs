@@ -111,6 +111,21 @@ impl Step {
         }
     }
 
+    /// The same step with its tie choice (ORDOX-4.2) set to `keep`; ordo steps never carry one.
+    pub fn with_keep(&self, keep: Option<Square>) -> Step {
+        match *self {
+            Step::Single {
+                from, to, capture, ..
+            } => Step::Single {
+                from,
+                to,
+                capture,
+                keep,
+            },
+            o => o,
+        }
+    }
+
     /// Every square the step names (for bounds checks).
     pub fn named_squares(&self) -> Vec<Square> {
         match *self {
@@ -158,6 +173,15 @@ impl Move {
     pub fn is_capture(&self) -> bool {
         self.steps()
             .any(|s| matches!(s, Step::Single { capture: true, .. }))
+    }
+
+    /// The same move without any tie choice (ORDOX-4.2): moves that differ only in the group
+    /// kept compare equal this way.
+    pub fn without_keeps(&self) -> Move {
+        Move {
+            first: self.first.with_keep(None),
+            second: self.second.map(|s| s.with_keep(None)),
+        }
     }
 
     /// The move with every ordo step in canonical order (see [`Step::canonical`]).

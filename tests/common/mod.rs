@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use ordo::notation::{format_move, parse_move, parse_position, parse_square};
-use ordo::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
+use ordo::rules::{Color, Dims, Engine, Move, Position, Variant};
+use quickcheck::{Arbitrary, Gen};
 
 /// A position from space-separated square lists, e.g. `pos(Variant::Classic, 5, 5, 'w',
 /// "c1 c2", "d4")`.
@@ -67,23 +68,36 @@ pub fn play_line<E: Engine>(e: &E, line: &[&str]) -> E {
 }
 
 /// Start positions the random playouts begin from: the standard 10 x 8 start, the 8 x 8
-/// variant and small boards 3 x 3 .. 6 x 6 with each side on its home row, in both variants.
+/// variant and small boards 3 x 3 .. 6 x 6 with each side on its home row or its two nearest
+/// rows, in both variants (the library's generator, shared with the fuzz targets).
 pub fn playout_starts() -> Vec<Position> {
-    let mut v = Vec::new();
-    for variant in Variant::ALL {
-        v.push(setup::standard(variant));
-        v.push(setup::chess_board(variant));
-        for cols in 3..=6 {
-            for rows in 3..=6 {
-                let dims = Dims::new(cols, rows).unwrap();
-                v.push(setup::filled_rows(dims, 1, variant).unwrap());
-                if rows >= 4 {
-                    v.push(setup::filled_rows(dims, 2, variant).unwrap());
-                }
-            }
+    ordo::diff::reachable_starts()
+}
+
+/// A random playout for quickcheck: which start (an index into [`playout_starts`], taken
+/// modulo its length) and up to 32 move choices; shrinks by shortening the choices.
+#[derive(Clone, Debug)]
+pub struct Playout {
+    pub start: usize,
+    pub choices: Vec<u32>,
+}
+
+impl Arbitrary for Playout {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let len = usize::arbitrary(g) % 32;
+        Playout {
+            start: usize::arbitrary(g),
+            choices: (0..len).map(|_| u32::arbitrary(g)).collect(),
         }
     }
-    v
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        let start = self.start;
+        Box::new(
+            self.choices
+                .shrink()
+                .map(move |choices| Playout { start, choices }),
+        )
+    }
 }
 
 /// A playout: from `start`, at each ply take the move with index `choice % len` among the legal
