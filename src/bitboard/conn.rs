@@ -25,8 +25,8 @@ use super::geometry::{bit, local_lift_mask, low_bit, squares, Geo, S, W};
 
 /// Pieces whose landing mask is remembered per entry (those failing the local test).
 const SLOW: usize = 8;
-/// Slots of the direct-mapped table of run verdicts per entry.
-const RUNS: usize = 32;
+/// Slots of the table of run verdicts per entry.
+const RUNS: usize = 64;
 
 /// The groups left when pieces are lifted: see [`parts`].
 pub(crate) enum Parts {
@@ -245,10 +245,19 @@ impl Info {
         len: u32,
         vertical: bool,
     ) -> RunConn {
+        // Open addressing with linear probing; a full table just stops remembering.
         let key = 1 + (first | (len << 7) | ((vertical as u32) << 12));
-        let slot = (first as usize * 5 + len as usize * 3 + vertical as usize) % RUNS;
-        if self.run_key[slot] == key {
-            return self.run_conn[slot];
+        let mut slot = (key.wrapping_mul(0x9E37_79B9) >> 26) as usize % RUNS;
+        let mut free = None;
+        for _ in 0..RUNS {
+            match self.run_key[slot] {
+                k if k == key => return self.run_conn[slot],
+                0 => {
+                    free = Some(slot);
+                    break;
+                }
+                _ => slot = (slot + 1) % RUNS,
+            }
         }
         let rest = self.own & !run;
         let conn = if rest == 0 {
@@ -262,36 +271,57 @@ impl Info {
                 Parts::Many => RunConn::Many,
             }
         };
-        self.run_key[slot] = key;
-        self.run_conn[slot] = conn;
+        if let Some(slot) = free {
+            self.run_key[slot] = key;
+            self.run_conn[slot] = conn;
+        }
         conn
     }
 }
 
-/// A direct-mapped table of [`Info`] by piece mask, one per search thread.
+/// A two-way set-associative table of [`Info`] by piece mask, one per search thread: each
+/// mask may sit in either entry of its set, and a miss replaces the one used less recently.
+/// (Two ways matter: an Ordo X search keeps some sixty masks in use at once, the base and the
+/// mid-turn masks of the side to move, and a direct-mapped table thrashes on their
+/// collisions.)
 pub(crate) struct Cache {
     entries: Box<[Info]>,
+    /// Per set: which way was used last.
+    recent: Box<[u8]>,
 }
 
 impl Cache {
-    /// A table of `2^bits` entries.
+    /// A table of `2^bits` entries (at least two).
     pub fn new(bits: u32) -> Cache {
+        let n = 1usize << bits.max(1);
         Cache {
-            entries: (0..1usize << bits).map(|_| Info::blank()).collect(),
+            entries: (0..n).map(|_| Info::blank()).collect(),
+            recent: vec![0; n / 2].into_boxed_slice(),
         }
     }
 
     /// The knowledge about `own` (whose split flag is `split`), computed on a miss.
     #[inline(always)]
     pub fn get(&mut self, g: &Geo, own: u128, split: bool) -> &mut Info {
-        let h =
-            (own as u64 ^ (own >> 64) as u64 ^ split as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let idx = (h >> 32) as usize & (self.entries.len() - 1);
-        let e = &mut self.entries[idx];
-        if !(e.valid && e.own == own && e.split == split && e.dims == g.cols << 8 | g.rows) {
-            e.fill(g, own, split);
-        }
-        e
+        // Fold and mix (the SplitMix64 finaliser): every bit of the mask reaches the set index.
+        let mut h = own as u64 ^ ((own >> 64) as u64).rotate_left(29) ^ split as u64;
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^= h >> 31;
+        let set = h as usize & (self.recent.len() - 1);
+        let dims = g.cols << 8 | g.rows;
+        let hit = |e: &Info| e.valid && e.own == own && e.split == split && e.dims == dims;
+        let way = if hit(&self.entries[2 * set]) {
+            0
+        } else if hit(&self.entries[2 * set + 1]) {
+            1
+        } else {
+            let way = 1 - self.recent[set] as usize;
+            self.entries[2 * set + way].fill(g, own, split);
+            way
+        };
+        self.recent[set] = way as u8;
+        &mut self.entries[2 * set + way]
     }
 }
 

@@ -7,7 +7,7 @@ use crate::rules::{Color, Variant};
 
 use super::conn::{split_groups, Info, RunConn};
 use super::encoding;
-use super::geometry::{bit, headings, shl, shr, squares, Geo, E, N, S, W};
+use super::geometry::{bit, headings, shl, shr, squares, with_dir, Geo, E, N, POSITIVE, S, W};
 
 /// Which directions a step may take (ORDO-8.1, ORDO-8.2, ORDO-9.2, ORDOX-1.2, ORDOX-2.1,
 /// ORDOX-2.2, ORDOX-3.1).
@@ -71,6 +71,16 @@ impl Visit for Count {
     fn ordo(&mut self, _side: &Side, _first: u32, _len: u32, _vertical: bool, _to: u32) {
         self.0 += 1;
     }
+}
+
+/// The masks a walk over the runs of one orientation shares between directions.
+#[derive(Clone, Copy)]
+struct Lines {
+    empty: u128,
+    /// Pieces whose next square up the line holds a piece of the mover.
+    has_next: u128,
+    /// Pieces whose next square down the line holds a piece of the mover.
+    has_prev: u128,
 }
 
 /// Pushes turns: each step, prefixed by `first` when it is the second step of a turn.
@@ -204,8 +214,9 @@ impl<'g, 'c> Side<'g, 'c> {
         while dirs != 0 {
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
-            let reach = g.slide_all(fast, empty, d) & !self.own;
-            let near = g.shift(fast, d) & !self.own;
+            let (reach, near) =
+                with_dir!(d, D => (g.slide_all::<D>(fast, empty), g.step::<D>(fast)));
+            let (reach, near) = (reach & !self.own, near & !self.own);
             let legal = (near & e2) | (reach & !near & e1);
             c.0 += legal.count_ones() as u64;
             if self.variant == Variant::X {
@@ -274,14 +285,6 @@ impl<'g, 'c> Side<'g, 'c> {
         let g = self.g;
         let own = self.own;
         let empty = g.board & !self.occ;
-        let along = if VERTICAL {
-            (1u8 << N) | (1 << S)
-        } else {
-            (1u8 << E) | (1 << W)
-        };
-        // One square up / down the line (callers never step off the line).
-        let up = |x: u128| if VERTICAL { shl(x, g.cols) } else { x << 1 };
-        let down = |x: u128| if VERTICAL { shr(x, g.cols) } else { x >> 1 };
         // Pieces whose next piece along the line is the mover's too (same row when horizontal).
         let line_next = |x: u128| {
             if VERTICAL {
@@ -296,56 +299,92 @@ impl<'g, 'c> Side<'g, 'c> {
         } else {
             own & ((own & g.not_last) << 1)
         };
+        let lines = Lines {
+            empty,
+            has_next,
+            has_prev,
+        };
         let mut m = dirs;
         while m != 0 {
             let d = m.trailing_zeros() as usize;
             m &= m - 1;
-            // The pieces whose next square in direction `d` is empty.
-            let free = own & g.shift(empty, (d + 4) & 7);
-            if along & (1 << d) == 0 {
-                let starts = line_next(free);
-                for a in squares(starts) {
-                    let mut cur = bit(a);
-                    let mut run = cur;
-                    let mut len = 1;
-                    while starts & cur != 0 {
-                        cur = up(cur);
-                        run |= cur;
-                        len += 1;
-                        self.run_steps(run, a, len, VERTICAL, d, true, v);
-                    }
-                }
-            } else if g.delta[d] > 0 {
-                // The leading end is the upper end; the run extends downwards from it.
-                for b in squares(free & has_prev) {
-                    let mut cur = bit(b);
-                    let mut run = cur;
-                    let mut len = 1;
-                    while has_prev & cur != 0 {
-                        cur = down(cur);
-                        run |= cur;
-                        len += 1;
-                        let a = cur.trailing_zeros();
-                        self.run_steps(run, a, len, VERTICAL, d, false, v);
-                    }
-                }
+            with_dir!(d, D => self.runs_dir::<VERTICAL, D, V>(&lines, v));
+        }
+    }
+
+    /// The ordo steps of one orientation in direction `D`.
+    #[inline(always)]
+    fn runs_dir<const VERTICAL: bool, const D: usize, V: Visit>(
+        &mut self,
+        lines: &Lines,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        let own = self.own;
+        let Lines {
+            empty,
+            has_next,
+            has_prev,
+        } = *lines;
+        let up = |x: u128| if VERTICAL { shl(x, g.cols) } else { x << 1 };
+        let down = |x: u128| if VERTICAL { shr(x, g.cols) } else { x >> 1 };
+        let line_next = |x: u128| {
+            if VERTICAL {
+                x & shr(x, g.cols)
             } else {
-                for a in squares(free & has_next) {
-                    let mut cur = bit(a);
-                    let mut run = cur;
-                    let mut len = 1;
-                    while has_next & cur != 0 {
-                        cur = up(cur);
-                        run |= cur;
-                        len += 1;
-                        self.run_steps(run, a, len, VERTICAL, d, false, v);
-                    }
+                x & ((x & g.not_first) >> 1)
+            }
+        };
+        let along = if VERTICAL {
+            D == N || D == S
+        } else {
+            D == E || D == W
+        };
+        // The pieces whose next square in direction `D` is empty.
+        let free = own & g.step_back::<D>(empty);
+        if !along {
+            let starts = line_next(free);
+            for a in squares(starts) {
+                let mut cur = bit(a);
+                let mut run = cur;
+                let mut len = 1;
+                while starts & cur != 0 {
+                    cur = up(cur);
+                    run |= cur;
+                    len += 1;
+                    self.run_steps::<D, V>(run, a, len, VERTICAL, true, v);
+                }
+            }
+        } else if POSITIVE[D] {
+            // The leading end is the upper end; the run extends downwards from it.
+            for b in squares(free & has_prev) {
+                let mut cur = bit(b);
+                let mut run = cur;
+                let mut len = 1;
+                while has_prev & cur != 0 {
+                    cur = down(cur);
+                    run |= cur;
+                    len += 1;
+                    let a = cur.trailing_zeros();
+                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
+                }
+            }
+        } else {
+            for a in squares(free & has_next) {
+                let mut cur = bit(a);
+                let mut run = cur;
+                let mut len = 1;
+                while has_next & cur != 0 {
+                    cur = up(cur);
+                    run |= cur;
+                    len += 1;
+                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
                 }
             }
         }
     }
 
-    /// The steps of one run (lower end `first`) in direction `d`, whose first square is known
+    /// The steps of one run (lower end `first`) in direction `D`, whose first square is known
     /// to be free: one square further each time while the squares it enters are empty (or,
     /// in single file, vacated by the run itself). Each landing is legal if the mover stays
     /// one group (ORDO-4.3); how that is judged is worked out once for the run. `across`: the
@@ -353,13 +392,12 @@ impl<'g, 'c> Side<'g, 'c> {
     /// the run's own squares, and touching the rest is touching any of the mover's pieces.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_steps<V: Visit>(
+    fn run_steps<const D: usize, V: Visit>(
         &mut self,
         run: u128,
         first: u32,
         len: u32,
         vertical: bool,
-        d: usize,
         across: bool,
         v: &mut V,
     ) {
@@ -368,7 +406,7 @@ impl<'g, 'c> Side<'g, 'c> {
         let blockers = self.occ & !run;
         let lifts = rest == 0 || self.info.run_lifts_locally(run, first, vertical);
         let mut slow = None;
-        let mut t = g.shift(run, d);
+        let mut t = g.step::<D>(run);
         let mut k = 1;
         loop {
             let legal = if rest == 0 {
@@ -397,13 +435,13 @@ impl<'g, 'c> Side<'g, 'c> {
                     first,
                     len,
                     vertical,
-                    (first as i32 + k * g.delta[d]) as u32,
+                    (first as i32 + k * g.delta[D]) as u32,
                 );
             }
-            if t & !g.src[d] != 0 {
+            if t & !g.src[D] != 0 {
                 break;
             }
-            t = g.shift(t, d);
+            t = g.step::<D>(t);
             if t & blockers != 0 {
                 break;
             }

@@ -23,6 +23,50 @@ pub(crate) const DIRS: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
+/// Per direction: whether a step raises the square index (north, or east along a row).
+pub(crate) const POSITIVE: [bool; 8] = [true, true, true, false, false, false, false, true];
+
+/// Call `$body` with the const generic `$D` bound to the direction `$d` (0..8).
+macro_rules! with_dir {
+    ($d:expr, $D:ident => $body:expr) => {
+        match $d {
+            0 => {
+                const $D: usize = 0;
+                $body
+            }
+            1 => {
+                const $D: usize = 1;
+                $body
+            }
+            2 => {
+                const $D: usize = 2;
+                $body
+            }
+            3 => {
+                const $D: usize = 3;
+                $body
+            }
+            4 => {
+                const $D: usize = 4;
+                $body
+            }
+            5 => {
+                const $D: usize = 5;
+                $body
+            }
+            6 => {
+                const $D: usize = 6;
+                $body
+            }
+            _ => {
+                const $D: usize = 7;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_dir;
+
 /// Direction indices into [`DIRS`].
 pub(crate) const N: usize = 0;
 pub(crate) const NE: usize = 1;
@@ -77,11 +121,8 @@ pub(crate) struct Geo {
     pub src: [u128; 8],
     /// Per direction: the index offset of one step.
     pub delta: [i32; 8],
-    /// Per direction and `j` in `0..4`: the squares whose `2^j`-th square in that direction
-    /// is on the board (the sources of a `2^j`-step shift).
-    pub src_far: [[u128; 4]; 8],
-    /// Per direction: how many doubling steps a fill needs to cover the longest line.
-    pub fill_rounds: [u8; 8],
+    /// Per direction: the size of that offset (at most 17, so a shift by it is below 64).
+    amount: [u32; 8],
     /// Per square and direction: every square along the ray, the square itself excluded.
     pub rays: Box<[[u128; 8]]>,
     /// Per square: its (up to eight) neighbours (ORDO-4.1).
@@ -145,7 +186,6 @@ impl Geo {
         let mut not_first = 0;
         let mut not_last = 0;
         let mut src = [0u128; 8];
-        let mut src_far = [[0u128; 4]; 8];
         let mut delta = [0i32; 8];
         let mut rays = vec![[0u128; 8]; n as usize].into_boxed_slice();
         let mut nbr = vec![0u128; n as usize].into_boxed_slice();
@@ -162,12 +202,6 @@ impl Geo {
                     not_last |= bit(s);
                 }
                 for (d, &(dc, dr)) in DIRS.iter().enumerate() {
-                    for (j, far) in src_far[d].iter_mut().enumerate() {
-                        let k = 1 << j;
-                        if on(c + k * dc, r + k * dr) {
-                            *far |= bit(s);
-                        }
-                    }
                     if on(c + dc, r + dr) {
                         src[d] |= bit(s);
                         nbr[s as usize] |= bit(idx(c + dc, r + dr));
@@ -181,17 +215,6 @@ impl Geo {
                 }
             }
         }
-        let mut fill_rounds = [0u8; 8];
-        for (d, &(dc, dr)) in DIRS.iter().enumerate() {
-            // The longest line in direction d has `steps` steps; rounds of 1, 2, 4, 8 cover
-            // 1, 3, 7, 15 steps.
-            let steps = match (dc, dr) {
-                (_, 0) => cols - 1,
-                (0, _) => rows - 1,
-                _ => cols.min(rows) - 1,
-            };
-            fill_rounds[d] = (32 - steps.leading_zeros()) as u8;
-        }
         let row_mask = |r: u32| ((1u128 << cols) - 1) << (r * cols);
         let mut vrun = [0u128; MAX_SIDE as usize + 1];
         for len in 1..=MAX_SIDE as usize {
@@ -201,6 +224,7 @@ impl Geo {
                 vrun[len - 1]
             };
         }
+        let amount = delta.map(|k| k.unsigned_abs());
         Geo {
             cols,
             rows,
@@ -209,8 +233,7 @@ impl Geo {
             not_last,
             src,
             delta,
-            src_far,
-            fill_rounds,
+            amount,
             rays,
             nbr,
             home: [row_mask(0), row_mask(rows - 1)],
@@ -245,34 +268,21 @@ impl Geo {
         }
     }
 
-    /// Move every piece of `x` `2^j` squares in direction `d`, dropping those that would leave
-    /// the board.
-    #[inline(always)]
-    fn shift_far(&self, x: u128, d: usize, j: usize) -> u128 {
-        let y = x & self.src_far[d][j];
-        let k = self.delta[d] << j;
-        if k > 0 {
-            y << k as u32
-        } else {
-            y >> (-k) as u32
-        }
-    }
-
     /// Every square a piece of `from` reaches sliding in direction `d` over the squares of
-    /// `empty`, the first square beyond them included (an occluded Kogge-Stone fill). Each
-    /// square of the result is reached from exactly one piece: the nearest one behind it.
+    /// `empty`, the first square beyond them included (an occluded fill, one square per round
+    /// for all pieces at once). Each square of the result is reached from exactly one piece:
+    /// the nearest one behind it.
     #[inline(always)]
-    pub fn slide_all(&self, from: u128, empty: u128, d: usize) -> u128 {
-        let mut gen = from;
-        let mut pro = empty;
-        let rounds = self.fill_rounds[d] as usize;
-        for j in 0..rounds {
-            gen |= pro & self.shift_far(gen, d, j);
-            if j + 1 < rounds {
-                pro &= self.shift_far(pro, d, j);
-            }
+    pub fn slide_all<const D: usize>(&self, from: u128, empty: u128) -> u128 {
+        let mut front = self.step::<D>(from);
+        let mut reach = front;
+        front &= empty;
+        while front != 0 {
+            front = self.step::<D>(front);
+            reach |= front;
+            front &= empty;
         }
-        self.shift(gen, d)
+        reach
     }
 
     /// Per direction `d`: the squares whose neighbour in direction `d` holds a piece of `x`.
@@ -283,6 +293,28 @@ impl Geo {
             *m = self.shift(x, (d + 4) & 7);
         }
         nb
+    }
+
+    /// [`Geo::shift`] for a direction fixed at compile time: no test of the offset's sign.
+    #[inline(always)]
+    pub fn step<const D: usize>(&self, x: u128) -> u128 {
+        let y = x & self.src[D];
+        if POSITIVE[D] {
+            shl(y, self.amount[D])
+        } else {
+            shr(y, self.amount[D])
+        }
+    }
+
+    /// [`Geo::step`] in the opposite direction.
+    #[inline(always)]
+    pub fn step_back<const D: usize>(&self, x: u128) -> u128 {
+        let y = x & self.src[(D + 4) & 7];
+        if POSITIVE[D] {
+            shr(y, self.amount[D])
+        } else {
+            shl(y, self.amount[D])
+        }
     }
 
     /// `x` together with every square touching it (ORDO-4.1).
@@ -478,7 +510,7 @@ mod tests {
                 for d in 0..8 {
                     for s in squares(occ) {
                         let want = g.slide(s, d, occ);
-                        let got = g.slide_all(bit(s), g.board & !occ, d);
+                        let got = with_dir!(d, D => g.slide_all::<D>(bit(s), g.board & !occ));
                         assert_eq!(want, got, "{cols}x{rows} {occ:#x} from {s} dir {d}");
                     }
                 }

@@ -25,6 +25,7 @@ mod encoding;
 mod gen;
 mod geometry;
 
+use std::cell::RefCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -53,6 +54,20 @@ impl Work {
             cache: Cache::new(8),
         }
     }
+}
+
+thread_local! {
+    /// Each thread's [`Work`], kept between calls so that many short searches (a perft per
+    /// first move, a status per position) do not each build a cache.
+    static WORK: RefCell<Option<Work>> = const { RefCell::new(None) };
+}
+
+/// Run `f` with this thread's [`Work`] (a fresh one if it is already in use).
+fn with_work<R>(f: impl FnOnce(&mut Work) -> R) -> R {
+    WORK.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => f(slot.get_or_insert_with(Work::new)),
+        Err(_) => f(&mut Work::new()),
+    })
 }
 
 /// A position under the bitboard engine: one `u128` of pieces per colour, the side to move,
@@ -330,18 +345,15 @@ impl Bitboard {
         if self.decided().is_some() {
             return 0;
         }
-        let mut work = Work::new();
         if depth == 1 {
-            return self.count_turns(&mut work.stack, &mut work.cache);
+            return with_work(|work| self.count_turns(&mut work.stack, &mut work.cache));
         }
         let mut roots = Vec::new();
-        self.gen_turns(&mut roots, &mut work.cache);
+        with_work(|work| self.gen_turns(&mut roots, &mut work.cache));
         let run = || {
             roots
                 .par_iter()
-                .map_init(Work::new, |work, &t| {
-                    self.apply_turn(t).perft_rec(depth - 1, work)
-                })
+                .map(|&t| with_work(|work| self.apply_turn(t).perft_rec(depth - 1, work)))
                 .sum()
         };
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
@@ -515,7 +527,7 @@ impl Engine for Bitboard {
             return Vec::new();
         }
         let mut turns = Vec::new();
-        self.gen_turns(&mut turns, &mut Cache::new(0));
+        with_work(|work| self.gen_turns(&mut turns, &mut work.cache));
         let dims = self.geo.dims();
         turns
             .into_iter()
@@ -557,7 +569,7 @@ impl Engine for Bitboard {
                 reason,
             };
         }
-        if self.count_turns(&mut Vec::new(), &mut Cache::new(0)) > 0 {
+        if with_work(|work| self.count_turns(&mut work.stack, &mut work.cache)) > 0 {
             return Status::Ongoing;
         }
         let reason = if self.split[me as usize] {
@@ -576,6 +588,6 @@ impl Engine for Bitboard {
         if depth == 0 {
             return 1;
         }
-        self.perft_rec(depth, &mut Work::new())
+        with_work(|work| self.perft_rec(depth, work))
     }
 }
