@@ -90,12 +90,7 @@ fn ordox_2_3_single_file_into_vacated_squares<E: Engine>() {
         "the leading piece would land on a4"
     );
     let p = play_line(&e, &["a1:a2-a2"]).to_position();
-    let white: Vec<String> = p
-        .pieces(Color::White)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(white.join(" "), "a2 a3");
+    assert_eq!(common::squares(&p, Color::White), "a2 a3");
 }
 
 /// ORDOX-3.2: each step must leave the mover one group, even if the second step would
@@ -176,12 +171,7 @@ fn ordox_4_1_smaller_groups_are_removed<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     assert!(is_legal(&e, "c2xc3"));
     let p = play_line(&e, &["c2xc3"]).to_position();
-    let black: Vec<String> = p
-        .pieces(Color::Black)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(black.join(" "), "a4 b4");
+    assert_eq!(common::squares(&p, Color::Black), "a4 b4");
     // The same capture in classic Ordo removes only c3 (ORDO-9.3).
     let c: E = load(&pos(Variant::Classic, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     let q = play_line(&c, &["c2xc3"]).to_position();
@@ -219,12 +209,7 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
 fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
     let e: E = load(&pos(X, 6, 6, 'w', "c3 d3", "a5 b5 c5 d4 e5 f5"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    let black: Vec<String> = p
-        .pieces(Color::Black)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(black.join(" "), "a5 b5 c5");
+    assert_eq!(common::squares(&p, Color::Black), "a5 b5 c5");
 }
 
 /// ORDOX-4.1, ORDOX-4.2, the two examples of 004 § Ordo X in words: a capture that splits the
@@ -233,12 +218,7 @@ fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
 fn ordox_4_2_examples_of_004<E: Engine>() {
     let e: E = load(&pos(X, 7, 7, 'w', "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 e3"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    let black: Vec<String> = p
-        .pieces(Color::Black)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(black.join(" "), "a5 b5 c5 a6 b6");
+    assert_eq!(common::squares(&p, Color::Black), "a5 b5 c5 a6 b6");
     let t: E = load(&pos(
         X,
         7,

@@ -138,3 +138,12 @@ pub fn one_group(p: &Position, c: Color) -> bool {
     }
     seen.len() == pieces.len()
 }
+
+/// The squares of colour `c`, in row-major order from a1, as one string (`"a2 a3"`).
+pub fn squares(p: &Position, c: Color) -> String {
+    p.pieces(c)
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
