@@ -108,7 +108,11 @@ impl fmt::Display for Divergence {
 }
 
 fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
-    let mut v: Vec<String> = e.legal_moves().iter().map(format_move).collect();
+    sorted_notation(&e.legal_moves())
+}
+
+fn sorted_notation(moves: &[Move]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(format_move).collect();
     v.sort();
     v
 }
@@ -146,6 +150,12 @@ pub fn compare_position<A: Engine, B: Engine>(pos: &Position) -> Result<usize, D
 
 /// Compare two loaded engines on the same position (see [`compare_position`]).
 pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Divergence> {
+    compare_loaded(a, b).map(|moves| moves.len())
+}
+
+/// [`compare_engines`], returning `A`'s legal moves so that a caller walking on does not
+/// generate them again (each list costs the reference engine a flood fill per candidate).
+fn compare_loaded<A: Engine, B: Engine>(a: &A, b: &B) -> Result<Vec<Move>, Divergence> {
     let pos = a.to_position();
     if b.to_position() != pos {
         return Err(diverge(
@@ -166,7 +176,8 @@ pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Dive
             format!("status: {} says {sa}, {} says {sb}", A::NAME, B::NAME),
         ));
     }
-    let (ma, mb) = (sorted_moves(a), sorted_moves(b));
+    let (moves, moves_b) = (a.legal_moves(), b.legal_moves());
+    let (ma, mb) = (sorted_notation(&moves), sorted_notation(&moves_b));
     if ma != mb {
         let only_a: Vec<&String> = ma.iter().filter(|m| !mb.contains(m)).collect();
         let only_b: Vec<&String> = mb.iter().filter(|m| !ma.contains(m)).collect();
@@ -194,9 +205,7 @@ pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Dive
     }
     // The lists are equal as notation, so each move of A has its twin in B under the same
     // spelling (a lookup, not `resolve`, which would rebuild B's list for every move).
-    let moves = a.legal_moves();
-    let twins: std::collections::HashMap<String, Move> = b
-        .legal_moves()
+    let twins: std::collections::HashMap<String, Move> = moves_b
         .into_iter()
         .map(|m| (format_move(&m), m))
         .collect();
@@ -223,7 +232,7 @@ pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Dive
             ));
         }
     }
-    Ok(moves.len())
+    Ok(moves)
 }
 
 /// A position from raw fuzz input: `2 + cols % 15` by `2 + rows % 15` squares (skipped above
@@ -294,9 +303,8 @@ fn check_with<A: Engine, B: Engine>(
                 format!("{} refuses the position: {e}", B::NAME),
             )
         })?;
-        compare_engines(&a, &b)?;
+        let mut moves = compare_loaded(&a, &b)?;
         checked += 1;
-        let mut moves = a.legal_moves();
         if moves.is_empty() {
             break;
         }
