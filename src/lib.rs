@@ -34,3 +34,4 @@ pub mod notation;
 pub mod reference;
 pub mod render;
 pub mod rules;
+pub mod solve;

@@ -87,6 +87,7 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
     if sr != sb {
         return Err(format!("{here}: status: reference {sr}, bitboard {sb}"));
     }
+    solver_interface_agrees(&r, &b).map_err(|e| format!("{here}: {e}"))?;
     let dims = p.dims();
     let bm = b.legal_moves();
     for m in &bm {
@@ -161,6 +162,58 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The solver's entry points of the trait (src/solve/): the occupancy masks, loading from
+/// them (with the ORDO-2.3 checks), and the successor list in move-list order, which the
+/// bitboard engine produces without building moves.
+fn solver_interface_agrees(r: &Reference, b: &Bitboard) -> Result<(), String> {
+    let occ = r.occupancy();
+    if b.occupancy() != occ {
+        return Err(format!("occupancy {:x?} vs {:x?}", occ, b.occupancy()));
+    }
+    let (dims, v, side) = (r.dims(), r.variant(), r.side_to_move());
+    let (lr, lb) = (
+        Reference::from_occupancy(dims, v, side, occ),
+        Bitboard::from_occupancy(dims, v, side, occ),
+    );
+    match (&lr, &lb) {
+        (Ok(x), Ok(y)) if x.to_position() == r.to_position() && *y == *b => {}
+        _ => return Err(format!("from_occupancy: {lr:?} / {lb:?}")),
+    }
+    // The other side to move: both accept or both refuse it, for the same reason.
+    let other = side.opponent();
+    let (or, ob) = (
+        Reference::from_occupancy(dims, v, other, occ).map(|e| e.to_position()),
+        Bitboard::from_occupancy(dims, v, other, occ).map(|e| e.to_position()),
+    );
+    if or != ob {
+        return Err(format!("from_occupancy, {other} to move: {or:?} / {ob:?}"));
+    }
+    for (name, succ, moves) in [
+        ("reference", successor_positions(r), applied_positions(r)),
+        ("bitboard", successor_positions(b), applied_positions(b)),
+    ] {
+        if succ != moves {
+            return Err(format!(
+                "{name}: successors differ from applying the move list"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn successor_positions<E: Engine>(e: &E) -> Vec<Position> {
+    let mut out = Vec::new();
+    e.successors(&mut out);
+    out.iter().map(Engine::to_position).collect()
+}
+
+fn applied_positions<E: Engine>(e: &E) -> Vec<Position> {
+    e.legal_moves()
+        .iter()
+        .map(|m| e.apply(m).to_position())
+        .collect()
 }
 
 fn max_depth_for(p: &Position) -> u32 {

@@ -583,6 +583,60 @@ impl Engine for Bitboard {
         }
     }
 
+    fn occupancy(&self) -> [u128; 2] {
+        self.pieces
+    }
+
+    fn from_occupancy(
+        dims: Dims,
+        variant: Variant,
+        to_move: Color,
+        occ: [u128; 2],
+    ) -> Result<Self, PositionError> {
+        let geo = Geo::get(dims);
+        let on_board = if dims.len() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << dims.len()) - 1
+        };
+        let white = occ[0] & on_board;
+        let mut b = Bitboard {
+            geo,
+            pieces: [white, occ[1] & on_board & !white],
+            to_move,
+            variant,
+            split: [false, false],
+        };
+        // ORDO-2.3, as `Position::validate` states it.
+        let last = to_move.opponent();
+        if b.pieces[last as usize] == 0 {
+            return Err(PositionError::LastMoverHasNoPieces(last));
+        }
+        let reached = b.pieces[to_move as usize] & geo.home[last as usize];
+        if reached != 0 {
+            return Err(PositionError::SideToMoveOnHomeRow {
+                color: to_move,
+                square: dims.square(reached.trailing_zeros() as usize),
+            });
+        }
+        b.refresh_split();
+        Ok(b)
+    }
+
+    /// The turns straight from the internal generator, without the vocabulary's move list.
+    fn successors(&self, out: &mut Vec<Self>) {
+        out.clear();
+        if self.decided().is_some() {
+            return;
+        }
+        with_work(|work| {
+            let start = work.stack.len();
+            self.gen_turns(&mut work.stack, &mut work.cache);
+            out.extend(work.stack[start..].iter().map(|&t| self.apply_turn(t)));
+            work.stack.truncate(start);
+        });
+    }
+
     /// Bulk-counting perft on one thread.
     fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {

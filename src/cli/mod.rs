@@ -7,6 +7,7 @@ mod conformance;
 mod explain;
 mod fuzz;
 mod render;
+mod solve;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -122,6 +123,9 @@ pub enum Command {
     /// Differential campaign: reference against bitboard on random playouts and set-up
     /// positions; a minimized reproduction and exit status 1 on any divergence.
     Fuzz(fuzz::FuzzArgs),
+    /// Solve a small board: the value of the start, the winning first moves, every position
+    /// reachable from it (retrograde analysis, src/solve/).
+    Solve(solve::SolveArgs),
     /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
     Rules {
         /// A clause id such as ORDO-6.3.
@@ -227,6 +231,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Engine(args) => conformance::run_engine(args, out),
         Command::Conform(args) => conformance::run_conform(args, out),
         Command::Fuzz(args) => fuzz::campaign::<Reference, Bitboard>(args, out),
+        Command::Solve(args) => solve::run(args, out),
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
         Command::Show { at } => done(dispatch(at, |e| show(e, out))),
         Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),

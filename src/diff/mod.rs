@@ -205,10 +205,8 @@ fn compare_loaded<A: Engine, B: Engine>(a: &A, b: &B) -> Result<Vec<Move>, Diver
     }
     // The lists are equal as notation, so each move of A has its twin in B under the same
     // spelling (a lookup, not `resolve`, which would rebuild B's list for every move).
-    let twins: std::collections::HashMap<String, Move> = moves_b
-        .into_iter()
-        .map(|m| (format_move(&m), m))
-        .collect();
+    let twins: std::collections::HashMap<String, Move> =
+        moves_b.into_iter().map(|m| (format_move(&m), m)).collect();
     for m in &moves {
         let Some(mb) = twins.get(&format_move(m)) else {
             return Err(diverge(

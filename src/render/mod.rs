@@ -70,6 +70,15 @@ pub fn unicode(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> String
 /// file is removed again if anything fails.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    write_atomically_with(path, |w| w.write_all(text.as_bytes()))
+}
+
+/// [`write_atomically`] for contents produced piece by piece by `fill` (large tables).
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
@@ -78,8 +87,10 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     tmp_name.push(format!(".tmp-ordo-{}", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        fill(&mut w)?;
+        w.flush()?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)

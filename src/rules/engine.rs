@@ -47,6 +47,46 @@ pub trait Engine: Clone + Send + Sync + Sized + 'static {
     /// The game status (ORDO-10.1 to ORDO-10.5).
     fn status(&self) -> Status;
 
+    /// Each colour's pieces as a mask, White first: bit `i` is the square of
+    /// [`Dims::square`]`(i)` (row-major, a1 = bit 0). The solver's compact key.
+    fn occupancy(&self) -> [u128; 2] {
+        let pos = self.to_position();
+        let dims = pos.dims();
+        let mut occ = [0u128; 2];
+        for (i, sq) in dims.squares().enumerate() {
+            if let Some(c) = pos.get(sq) {
+                occ[c as usize] |= 1u128 << i;
+            }
+        }
+        occ
+    }
+
+    /// Load the position whose [`Engine::occupancy`] is `occ` (validated, ORDO-2.3; bits
+    /// beyond the board are ignored, a square claimed by both colours goes to White).
+    fn from_occupancy(
+        dims: Dims,
+        variant: Variant,
+        to_move: Color,
+        occ: [u128; 2],
+    ) -> Result<Self, PositionError> {
+        let mut pos = Position::empty(dims, to_move, variant);
+        for (i, sq) in dims.squares().enumerate() {
+            if occ[0] >> i & 1 == 1 {
+                pos.set(sq, Some(Color::White));
+            } else if occ[1] >> i & 1 == 1 {
+                pos.set(sq, Some(Color::Black));
+            }
+        }
+        Self::from_position(&pos)
+    }
+
+    /// Replace the contents of `out` with the position after each legal move, in the order of
+    /// [`Engine::legal_moves`] (the solver's inner loop; an engine may skip the move list).
+    fn successors(&self, out: &mut Vec<Self>) {
+        out.clear();
+        out.extend(self.legal_moves().iter().map(|m| self.apply(m)));
+    }
+
     /// Number of move sequences of length `depth` (leaf nodes), counting turns, not positions
     /// (ORDOX-5.1).
     fn perft(&self, depth: u32) -> u64 {

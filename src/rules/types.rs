@@ -213,6 +213,18 @@ impl fmt::Display for Dims {
     }
 }
 
+impl FromStr for Dims {
+    type Err = String;
+    /// `COLSxROWS`, such as `10x8` (the form [`Dims`] displays).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("board '{s}' is not of the form COLSxROWS, such as 10x8");
+        let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        let rows: usize = r.trim().parse().map_err(|_| bad())?;
+        Dims::new(cols, rows).map_err(|e| e.to_string())
+    }
+}
+
 /// A square: 0-based column (a = 0, from White's left) and row (row 1 = 0, White's side)
 /// (ORDO-1.2). Written `a1`, `j8`, … by the notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -147,3 +147,11 @@ pub fn squares(p: &Position, c: Color) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Run the `ordo` binary with `args`.
+pub fn ordo_cmd(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(args)
+        .output()
+        .expect("run ordo")
+}

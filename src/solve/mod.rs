@@ -1,0 +1,295 @@
+//! The retrograde solver: exact game values (win or loss with the distance in plies, or draw)
+//! for every position reachable from a small-board start, stored compactly and verified.
+//!
+//! What it owns:
+//! - [`Value`] and its two-byte code (`value`);
+//! - [`Space`], the set of positions a table covers with its perfect index (`space`);
+//! - the retrograde analysis over a space, cycles included (`retro`);
+//! - the verification pass and the plain bounded minimax that check a table (`verify`);
+//! - table files with their header, checksum and atomic writes (`file`);
+//! - [`solve_game`], the whole pipeline behind `ordo solve`, with a checkpoint after the
+//!   enumeration so that an interrupted run resumes without enumerating again.
+//!
+//! It runs on any [`Engine`]; the command line uses the bitboard engine, the tests check it
+//! on the reference engine too.
+//!
+//! Every position stored has the player who just moved in one group, since that holds after
+//! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
+//! split, and such a position is valued from its reconnecting successors like any other.
+
+mod file;
+mod retro;
+mod space;
+mod value;
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub use file::{Header, Table, FORMAT};
+pub use retro::{solve as retrograde, successor_indices, tally, Counts};
+pub use space::{key_of, load, pack, unpack, Key, Space, MAX_SQUARES};
+pub use value::Value;
+pub use verify::{bounded, bounded_expectation, verify, Verdict};
+
+use crate::notation::format_move;
+use crate::rules::{setup, Dims, Engine, Position, Variant};
+
+/// Why solving, loading or probing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("table inconsistent: {0}")]
+    Corrupt(String),
+    #[error("{path}: {msg}")]
+    File { path: String, msg: String },
+    #[error("{0}")]
+    Mismatch(String),
+    #[error("{0}")]
+    Input(String),
+}
+
+impl SolveError {
+    fn io(path: &Path, e: impl std::fmt::Display) -> SolveError {
+        SolveError::File {
+            path: path.display().to_string(),
+            msg: e.to_string(),
+        }
+    }
+}
+
+/// A small-board start: each side fills its home row (`row1`) or its two nearest rows (`row2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Setup {
+    Row1,
+    Row2,
+}
+
+impl Setup {
+    /// `row1` or `row2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Setup::Row1 => "row1",
+            Setup::Row2 => "row2",
+        }
+    }
+
+    /// The start position of this setup on `dims`, White to move.
+    pub fn start(self, dims: Dims, variant: Variant) -> Result<Position, SolveError> {
+        let depth = match self {
+            Setup::Row1 => 1,
+            Setup::Row2 => 2,
+        };
+        setup::filled_rows(dims, depth, variant).ok_or_else(|| {
+            SolveError::Input(format!(
+                "setup {} needs at least {} rows; the board {dims} has {}",
+                self.name(),
+                2 * depth,
+                dims.rows
+            ))
+        })
+    }
+}
+
+/// A first move of the start and what it leads to.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FirstMove {
+    /// The move in canonical notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The game length in plies after this move at best play (this move included).
+    pub plies: u16,
+}
+
+/// What `ordo solve` reports about a solved small board.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameReport {
+    pub variant: String,
+    pub board: String,
+    pub setup: String,
+    /// `win`, `loss` or `draw`, for White, who moves first.
+    pub start: String,
+    /// The game length in plies at best play (`None` for a draw).
+    pub optimal_length: Option<u16>,
+    /// Every first move that keeps a forced win, quickest first.
+    pub winning_first_moves: Vec<FirstMove>,
+    /// Number of legal first moves.
+    pub first_moves: usize,
+    pub counts: Counts,
+    /// Whether the verification pass ran and passed (`None`: not run).
+    pub verified: Option<bool>,
+    /// Wall time of the solve (enumeration, retrograde, verification), seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the process, bytes (`None` where the system does not say).
+    pub peak_memory: Option<u64>,
+}
+
+/// Options of [`solve_game`].
+pub struct GameOptions<'a> {
+    /// Where the solved table goes; its checkpoint is the same path with `.partial` added.
+    /// `None`: nothing is written.
+    pub table: Option<PathBuf>,
+    /// Run the verification pass after solving (or on the loaded table).
+    pub verify: bool,
+    pub progress: &'a indicatif::ProgressBar,
+}
+
+fn partial_path(p: &Path) -> PathBuf {
+    let mut s = p.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
+/// `E`, or load the table if `opts.table` already holds it, or resume from its checkpoint.
+pub fn solve_game<E: Engine>(
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+    opts: &GameOptions,
+) -> Result<(Table, GameReport), SolveError> {
+    let clock = Instant::now();
+    let start_pos = setup.start(dims, variant)?;
+    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
+    let scope = setup.name();
+    let mut table = None;
+    let mut space = None;
+    if let Some(path) = &opts.table {
+        if path.exists() {
+            let t = Table::load(path)?;
+            t.expect(variant, dims, "game", scope)?;
+            table = Some(t);
+        } else {
+            let partial = partial_path(path);
+            if partial.exists() {
+                let t = Table::load(&partial)?;
+                t.expect(variant, dims, "game", scope)?;
+                opts.progress
+                    .set_message(format!("resuming from {}", partial.display()));
+                space = Some(t.space);
+            }
+        }
+    }
+    let table = match table {
+        Some(t) => t,
+        None => {
+            let space = match space {
+                Some(s) => s,
+                None => {
+                    let s = Space::reachable(&start, opts.progress)?;
+                    if let Some(path) = &opts.table {
+                        Table::new("game", scope, s.clone(), Vec::new(), None)
+                            .save(&partial_path(path))?;
+                    }
+                    s
+                }
+            };
+            let (values, counts) = retro::solve::<E>(&space, opts.progress)?;
+            let t = Table::new("game", scope, space, values, Some(counts));
+            if let Some(path) = &opts.table {
+                t.save(path)?;
+                let _ = std::fs::remove_file(partial_path(path));
+            }
+            t
+        }
+    };
+    let verified = if opts.verify {
+        Some(verify::verify::<E>(&table.space, &table.values, opts.progress)?.ok())
+    } else {
+        None
+    };
+    let report = game_report(
+        &table,
+        &start,
+        setup,
+        verified,
+        clock.elapsed().as_secs_f64(),
+    )?;
+    Ok((table, report))
+}
+
+/// The value of a position in a table, if the table holds it.
+pub fn probe<E: Engine>(table: &Table, e: &E) -> Option<Value> {
+    table
+        .space
+        .index(key_of(e))
+        .map(|i| Value::from_code(table.values[i]))
+}
+
+/// Every legal move of `e` with the value it leaves the opponent, best first for the mover:
+/// quickest win, then draws, then slowest loss.
+pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+    let mut out = Vec::new();
+    for m in e.legal_moves() {
+        let v = probe(table, &e.apply(&m)).ok_or_else(|| {
+            SolveError::Corrupt(format!(
+                "the successor after {} is not in the table",
+                format_move(&m)
+            ))
+        })?;
+        out.push((format_move(&m), v));
+    }
+    out.sort_by_key(|(m, v)| {
+        let rank = match *v {
+            Value::Loss(d) => (0, i32::from(d)),
+            Value::Draw => (1, 0),
+            Value::Win(d) => (2, -i32::from(d)),
+        };
+        (rank, m.clone())
+    });
+    Ok(out)
+}
+
+fn game_report<E: Engine>(
+    table: &Table,
+    start: &E,
+    setup: Setup,
+    verified: Option<bool>,
+    seconds: f64,
+) -> Result<GameReport, SolveError> {
+    let value = probe(table, start)
+        .ok_or_else(|| SolveError::Corrupt("the start is not in the table".into()))?;
+    let moves = rank_moves(table, start)?;
+    let winning_first_moves = moves
+        .iter()
+        .filter_map(|(m, v)| match v {
+            Value::Loss(d) => Some(FirstMove {
+                mv: m.clone(),
+                plies: d + 1,
+            }),
+            _ => None,
+        })
+        .collect();
+    let counts = table
+        .header
+        .counts
+        .clone()
+        .unwrap_or_else(|| tally(&table.values));
+    Ok(GameReport {
+        variant: table.header.variant.clone(),
+        board: table.header.board.clone(),
+        setup: setup.name().into(),
+        start: match value {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        }
+        .into(),
+        optimal_length: value.distance(),
+        winning_first_moves,
+        first_moves: moves.len(),
+        counts,
+        verified,
+        seconds,
+        peak_memory: peak_memory(),
+    })
+}
+
+/// Peak resident memory of this process in bytes (Linux: `VmHWM` of `/proc/self/status`).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

@@ -1,0 +1,130 @@
+//! Checks of a solved table that do not trust the solver.
+//!
+//! - [`verify`]: every stored value is recomputed from its successors' stored values,
+//!   generated afresh through [`Engine::legal_moves`] and [`Engine::apply`] (not the solver's
+//!   [`Engine::successors`] path), and must match. Together with the game-over positions being
+//!   losses in 0, this local consistency proves the whole table: the distances are a ranking
+//!   that certifies each win and loss, and a draw that hid a win would see a lost successor.
+//! - [`bounded`]: a plain depth-limited minimax, the independent second route used by the
+//!   tests (on the reference engine) for sampled positions of small boards.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::space::{key_of, Space};
+use super::value::Value;
+use super::SolveError;
+use crate::notation::format_position;
+use crate::rules::Engine;
+
+/// The outcome of a verification pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Positions recomputed.
+    pub checked: u64,
+    /// Positions whose stored value differs from the recomputed one.
+    pub mismatches: u64,
+    /// The first few mismatches: position, stored value, recomputed value.
+    pub examples: Vec<String>,
+}
+
+impl Verdict {
+    /// Whether every position matched.
+    pub fn ok(&self) -> bool {
+        self.mismatches == 0
+    }
+}
+
+/// Recompute every value of `values` (indexed by `space`) from its successors through `E`.
+pub fn verify<E: Engine>(
+    space: &Space,
+    values: &[u16],
+    progress: &indicatif::ProgressBar,
+) -> Result<Verdict, SolveError> {
+    if values.len() != space.len() {
+        return Err(SolveError::Corrupt(format!(
+            "{} values for {} positions",
+            values.len(),
+            space.len()
+        )));
+    }
+    let checked = AtomicU64::new(0);
+    let mismatches = AtomicU64::new(0);
+    let examples = Mutex::new(Vec::new());
+    (0..space.len())
+        .into_par_iter()
+        .try_for_each(|i| -> Result<(), SolveError> {
+            let e: E = space.load(i)?;
+            let mut succ = Vec::new();
+            for m in e.legal_moves() {
+                let k = key_of(&e.apply(&m));
+                let j = space.index(k).ok_or_else(|| {
+                    SolveError::Corrupt(format!("a successor of index {i} is not in the table"))
+                })?;
+                succ.push(Value::from_code(values[j]));
+            }
+            let want = Value::from_successors(succ);
+            let have = Value::from_code(values[i]);
+            if want != have {
+                mismatches.fetch_add(1, Ordering::Relaxed);
+                let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+                if ex.len() < 5 {
+                    ex.push(format!(
+                        "{}: stored {have}, successors give {want}",
+                        format_position(&e.to_position())
+                    ));
+                }
+            }
+            let c = checked.fetch_add(1, Ordering::Relaxed) + 1;
+            if c % (1 << 16) == 0 {
+                progress.set_message(format!("verifying: {c} of {} positions", space.len()));
+            }
+            Ok(())
+        })?;
+    let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
+    examples.sort();
+    Ok(Verdict {
+        checked: checked.into_inner(),
+        mismatches: mismatches.into_inner(),
+        examples,
+    })
+}
+
+/// The exact value of `e` if the game is decided within `depth` plies at best play, `None`
+/// if it is not (a draw, or a longer win or loss). Plain minimax, no table, no pruning.
+pub fn bounded<E: Engine>(e: &E, depth: u16) -> Option<Value> {
+    let moves = e.legal_moves();
+    if moves.is_empty() {
+        return Some(Value::Loss(0));
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut quickest_win: Option<u16> = None;
+    let mut slowest_loss: u16 = 0;
+    let mut unknown = false;
+    for m in &moves {
+        match bounded(&e.apply(m), depth - 1) {
+            Some(Value::Loss(d)) => {
+                quickest_win = Some(quickest_win.map_or(d + 1, |w| w.min(d + 1)))
+            }
+            Some(Value::Win(d)) => slowest_loss = slowest_loss.max(d + 1),
+            Some(Value::Draw) | None => unknown = true,
+        }
+    }
+    match quickest_win {
+        Some(w) => Some(Value::Win(w)),
+        None if unknown => None,
+        None => Some(Value::Loss(slowest_loss)),
+    }
+}
+
+/// What [`bounded`] must say about a position whose table value is `v`.
+pub fn bounded_expectation(v: Value, depth: u16) -> Option<Value> {
+    match v.distance() {
+        Some(d) if d <= depth => Some(v),
+        _ => None,
+    }
+}

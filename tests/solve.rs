@@ -1,0 +1,372 @@
+//! The retrograde solver (src/solve/): solved values of the smallest boards, fixed here after
+//! agreeing by two routes (the tables built on the reference engine and on the bitboard
+//! engine are identical, the verification pass recomputes every value through the reference
+//! engine, and a plain bounded minimax on the reference engine confirms sampled positions),
+//! plus the table file's checks and the command line.
+//!
+//! The values rest on the clauses of the whole game: ORDO-10.1 (home row) and ORDO-10.2 (no
+//! pieces) end it, ORDO-10.3 and ORDO-10.4 lose for want of a move, ORDO-3.3 lets play go on
+//! for ever (draws), ORDOX-5.1 counts an Ordo X turn as one move.
+
+mod common;
+
+use common::ordo_cmd;
+use ordo::bitboard::Bitboard;
+use ordo::diff::Rng;
+use ordo::reference::Reference;
+use ordo::rules::{Dims, Engine, Variant};
+use ordo::solve::{
+    bounded, bounded_expectation, solve_game, verify, GameOptions, GameReport, Setup, Table, Value,
+};
+
+/// (variant, board, positions, moves, won, lost, drawn, longest, start, length,
+/// winning first moves, first moves, stalemates) with the row1 setup.
+type Row = (
+    &'static str,
+    &'static str,
+    u64,
+    u64,
+    u64,
+    u64,
+    u64,
+    u16,
+    &'static str,
+    u16,
+    usize,
+    usize,
+    u64,
+);
+
+const SMALL_BOARDS: [Row; 8] = [
+    (
+        "classic", "3x3", 1599, 5014, 855, 744, 0, 6, "win", 3, 6, 8, 0,
+    ),
+    (
+        "classic", "4x3", 14147, 49886, 6841, 7306, 0, 7, "win", 3, 6, 12, 0,
+    ),
+    (
+        "classic", "3x4", 7271, 31232, 4299, 2584, 388, 13, "win", 3, 2, 9, 0,
+    ),
+    (
+        "classic", "4x4", 119276, 623989, 66736, 49502, 3038, 14, "win", 3, 4, 13, 0,
+    ),
+    ("x", "3x3", 798, 2581, 331, 467, 0, 4, "win", 3, 8, 10, 0),
+    (
+        "x", "4x3", 7782, 44257, 3104, 4678, 0, 5, "win", 3, 14, 16, 0,
+    ),
+    (
+        "x", "3x4", 3818, 22406, 2302, 1516, 0, 7, "win", 3, 2, 11, 0,
+    ),
+    (
+        "x", "4x4", 72936, 885921, 44736, 28200, 0, 9, "win", 3, 7, 17, 0,
+    ),
+];
+
+fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameReport) {
+    let bar = indicatif::ProgressBar::hidden();
+    let opts = GameOptions {
+        table: None,
+        verify: false,
+        progress: &bar,
+    };
+    solve_game::<E>(variant, dims, setup, &opts).expect("solves")
+}
+
+/// ORDO-10.1 .. ORDO-10.5, ORDO-3.3: the smallest boards, both games, fixed values checked
+/// by both engines, the reference verification pass and bounded minimax.
+#[test]
+fn smallest_boards_are_solved_alike_by_both_routes() {
+    let bar = indicatif::ProgressBar::hidden();
+    for (v, b, positions, edges, won, lost, drawn, longest, start, length, winning, first, stale) in
+        SMALL_BOARDS
+    {
+        let variant: Variant = v.parse().unwrap();
+        let dims: Dims = b.parse().unwrap();
+        let (fast, r) = solve::<Bitboard>(variant, dims, Setup::Row1);
+        let (plain, r2) = solve::<Reference>(variant, dims, Setup::Row1);
+        let what = format!("{v} {b}");
+        assert_eq!(
+            fast.space.keys(),
+            plain.space.keys(),
+            "{what}: same positions"
+        );
+        assert_eq!(fast.values, plain.values, "{what}: same values");
+        assert_eq!(r.counts, r2.counts, "{what}");
+        let c = &r.counts;
+        assert_eq!(
+            (
+                c.positions,
+                c.edges,
+                c.wins,
+                c.losses,
+                c.draws,
+                c.longest,
+                c.stalemates
+            ),
+            (positions, edges, won, lost, drawn, longest, stale),
+            "{what}: counts"
+        );
+        assert_eq!(
+            (
+                r.start.as_str(),
+                r.optimal_length,
+                r.winning_first_moves.len(),
+                r.first_moves
+            ),
+            (start, Some(length), winning, first),
+            "{what}: start"
+        );
+        assert_eq!(r.winning_first_moves[0].plies, length, "{what}");
+        let verdict = verify::<Reference>(&fast.space, &fast.values, &bar).unwrap();
+        assert!(verdict.ok(), "{what}: {verdict:?}");
+        assert_eq!(verdict.checked, positions);
+    }
+}
+
+/// ORDO-3.3, ORDO-10.1: a plain depth-limited minimax on the reference engine agrees with the
+/// table on sampled positions: the exact value when the game ends within the depth, "not
+/// decided" otherwise (draws included).
+#[test]
+fn bounded_minimax_confirms_sampled_positions() {
+    let mut rng = Rng::new(7);
+    for (v, b, depth) in [
+        ("classic", "3x3", 3),
+        ("classic", "4x3", 4),
+        ("classic", "3x4", 4),
+        ("classic", "4x4", 3),
+        ("x", "3x3", 3),
+        ("x", "3x4", 4),
+        ("x", "4x4", 3),
+    ] {
+        let variant: Variant = v.parse().unwrap();
+        let dims: Dims = b.parse().unwrap();
+        let (table, _) = solve::<Bitboard>(variant, dims, Setup::Row1);
+        // Positions decided within the depth, and the others, sampled alike.
+        let mut buckets: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for (i, &code) in table.values.iter().enumerate() {
+            let decided = bounded_expectation(Value::from_code(code), depth).is_some();
+            buckets[usize::from(decided)].push(i);
+        }
+        assert!(
+            buckets.iter().all(|b| !b.is_empty()),
+            "{v} {b}: nothing to sample"
+        );
+        let mut draws = 0;
+        for bucket in &buckets {
+            for _ in 0..25 {
+                let i = bucket[rng.below(bucket.len() as u64) as usize];
+                let stored = Value::from_code(table.values[i]);
+                let e: Reference = table.space.load(i).unwrap();
+                assert_eq!(
+                    bounded(&e, depth),
+                    bounded_expectation(stored, depth),
+                    "{v} {b} index {i}: table says {stored}"
+                );
+                draws += usize::from(stored == Value::Draw);
+            }
+        }
+        if v == "classic" && (b == "3x4" || b == "4x4") {
+            assert!(draws > 0, "{v} {b}: no draw sampled");
+        }
+    }
+}
+
+/// ORDO-3.3: a draw in classic 3x4 is a real draw: sideways play avoids any loss, and the
+/// drawn positions' successors include no loss for the opponent.
+#[test]
+fn ordo_3_3_drawn_positions_have_no_winning_move() {
+    let (table, _) = solve::<Bitboard>(Variant::Classic, "3x4".parse().unwrap(), Setup::Row1);
+    let mut seen = 0;
+    for i in 0..table.space.len() {
+        if table.values[i] != Value::Draw.code() {
+            continue;
+        }
+        let e: Bitboard = table.space.load(i).unwrap();
+        let succ: Vec<Value> = e
+            .legal_moves()
+            .iter()
+            .map(|m| ordo::solve::probe(&table, &e.apply(m)).unwrap())
+            .collect();
+        assert!(!succ.iter().any(|v| matches!(v, Value::Loss(_))));
+        assert!(succ.contains(&Value::Draw));
+        seen += 1;
+    }
+    assert_eq!(seen, 388);
+}
+
+/// The verification pass catches a single altered value.
+#[test]
+fn verification_catches_a_tampered_value() {
+    let bar = indicatif::ProgressBar::hidden();
+    let (mut table, _) = solve::<Bitboard>(Variant::X, "3x3".parse().unwrap(), Setup::Row1);
+    let i = table
+        .values
+        .iter()
+        .position(|&c| matches!(Value::from_code(c), Value::Win(3)))
+        .unwrap();
+    table.values[i] = Value::Win(5).code();
+    let verdict = verify::<Bitboard>(&table.space, &table.values, &bar).unwrap();
+    assert!(!verdict.ok());
+    assert!(verdict.mismatches >= 1);
+    assert!(
+        verdict.examples[0].contains("stored win in 5 plies"),
+        "{verdict:?}"
+    );
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ordo-solve-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Table files: a saved table loads back identical; a flipped byte, a truncation, another
+/// rules version or another game is refused with a reason.
+#[test]
+fn table_files_round_trip_and_refuse_damage() {
+    let dir = scratch("file");
+    let (table, _) = solve::<Bitboard>(Variant::Classic, "3x3".parse().unwrap(), Setup::Row1);
+    let path = dir.join("t.ordotb");
+    table.save(&path).unwrap();
+    let back = Table::load(&path).unwrap();
+    assert_eq!(back.space.keys(), table.space.keys());
+    assert_eq!(back.values, table.values);
+    assert_eq!(back.header, table.header);
+    back.expect(Variant::Classic, "3x3".parse().unwrap(), "game", "row1")
+        .unwrap();
+    let err = back
+        .expect(Variant::X, "3x3".parse().unwrap(), "game", "row1")
+        .unwrap_err();
+    assert!(err.to_string().contains("not x 3x3"), "{err}");
+
+    let bytes = std::fs::read(&path).unwrap();
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 3;
+    flipped[last] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    let err = Table::load(&path).unwrap_err().to_string();
+    assert!(err.contains("checksum mismatch"), "{err}");
+
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    let err = Table::load(&path).unwrap_err().to_string();
+    assert!(err.contains("truncated"), "{err}");
+
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let header_end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0;
+    let header = &text[..header_end];
+    let changed = header.replace("\"rules_version\":1", "\"rules_version\":999");
+    assert_ne!(changed, header);
+    let mut other = changed.into_bytes();
+    other.extend_from_slice(&bytes[header_end..]);
+    std::fs::write(&path, &other).unwrap();
+    let err = Table::load(&path).unwrap_err().to_string();
+    assert!(err.contains("rules version 999"), "{err}");
+
+    std::fs::write(&path, b"hello\n").unwrap();
+    let err = Table::load(&path).unwrap_err().to_string();
+    assert!(err.contains("not an Ordo table"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An interrupted run resumes from its checkpoint (the enumerated positions), and a finished
+/// table is loaded instead of solved again; the results are the same every way.
+#[test]
+fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
+    let dir = scratch("resume");
+    let bar = indicatif::ProgressBar::hidden();
+    let path = dir.join("x-4x3-row1.ordotb");
+    let (fresh, report) = solve::<Bitboard>(Variant::X, "4x3".parse().unwrap(), Setup::Row1);
+    // A checkpoint as an interrupted run leaves it: keys only.
+    Table::new("game", "row1", fresh.space.clone(), Vec::new(), None)
+        .save(&dir.join("x-4x3-row1.ordotb.partial"))
+        .unwrap();
+    let opts = GameOptions {
+        table: Some(path.clone()),
+        verify: true,
+        progress: &bar,
+    };
+    let dims: Dims = "4x3".parse().unwrap();
+    let (resumed, r2) = solve_game::<Bitboard>(Variant::X, dims, Setup::Row1, &opts).unwrap();
+    assert_eq!(resumed.values, fresh.values);
+    assert_eq!(r2.counts, report.counts);
+    assert_eq!(r2.verified, Some(true));
+    assert!(path.exists());
+    assert!(!dir.join("x-4x3-row1.ordotb.partial").exists());
+    let (loaded, r3) = solve_game::<Bitboard>(Variant::X, dims, Setup::Row1, &opts).unwrap();
+    assert_eq!(loaded.values, fresh.values);
+    assert_eq!(r3.winning_first_moves, report.winning_first_moves);
+    // A table of another setup under this name is refused, not reused.
+    let err = solve_game::<Bitboard>(
+        Variant::X,
+        dims,
+        Setup::Row2,
+        &GameOptions {
+            table: Some(path.clone()),
+            verify: false,
+            progress: &bar,
+        },
+    );
+    assert!(err.is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ordo solve` prints the value of the start and the winning first moves; bad input is one
+/// line on stderr and exit status 2.
+#[test]
+fn cli_solve_reports_and_refuses_bad_input() {
+    let o = ordo_cmd(&[
+        "solve",
+        "--variant",
+        "x",
+        "--board",
+        "3x3",
+        "--no-save",
+        "--verify",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("Ordo X 3x3 row1: White (to move) wins in 3 plies\n"),
+        "{out}"
+    );
+    assert!(out.contains("winning first moves: 8 of 10: "), "{out}");
+    assert!(out.contains("positions 798 "), "{out}");
+    assert!(out.contains("verified: every value recomputed"), "{out}");
+
+    let o = ordo_cmd(&["solve", "--board", "3x3", "--no-save", "--json"]);
+    let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((r.start.as_str(), r.optimal_length), ("win", Some(3)));
+
+    for (args, fragment) in [
+        (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),
+        (vec!["solve", "--board", "9x8"], "packs at most 63"),
+        (
+            vec!["solve", "--board", "4x3", "--setup", "row2"],
+            "needs at least 4 rows",
+        ),
+    ] {
+        let o = ordo_cmd(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(fragment), "{args:?}: {err}");
+    }
+    let dir = scratch("cli");
+    let bad = dir.join("bad.ordotb");
+    std::fs::write(&bad, b"ORDO-TABLE\n{}\n").unwrap();
+    let o = ordo_cmd(&["solve", "--board", "3x3", "--table", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.ordotb") && err.contains("unreadable header"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
