@@ -2,12 +2,15 @@
 //! rules. Every command runs on either engine through the [`Engine`] trait. Bad input of any
 //! kind ends with one line on stderr naming what and where, and exit status 2.
 
+mod analysis;
 mod check_game;
 mod conformance;
 mod explain;
 mod fuzz;
+mod problem;
 mod render;
 mod solve;
+mod tb;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -126,6 +129,12 @@ pub enum Command {
     /// Solve a small board: the value of the start, the winning first moves, every position
     /// reachable from it (retrograde analysis, src/solve/).
     Solve(solve::SolveArgs),
+    /// Endgame tablebases by material: build, verify, probe.
+    Tb(tb::TbArgs),
+    /// Problems: verify their claims, or compose new ones from the tables.
+    Problem(problem::ProblemArgs),
+    /// Tables of the analysis report (analysis/) from saved results.
+    Analysis(analysis::AnalysisArgs),
     /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
     Rules {
         /// A clause id such as ORDO-6.3.
@@ -232,6 +241,9 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Conform(args) => conformance::run_conform(args, out),
         Command::Fuzz(args) => fuzz::campaign::<Reference, Bitboard>(args, out),
         Command::Solve(args) => solve::run(args, out),
+        Command::Analysis(args) => analysis::run(args, out),
+        Command::Tb(args) => tb::run(args, out),
+        Command::Problem(args) => problem::run(args, out),
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
         Command::Show { at } => done(dispatch(at, |e| show(e, out))),
         Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),

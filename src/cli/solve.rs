@@ -159,11 +159,19 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
         }
         None => {}
     }
-    let mem = r
-        .peak_memory
-        .map(|b| format!(", peak memory {:.1} MB", b as f64 / 1e6))
-        .unwrap_or_default();
-    let _ = writeln!(out, "time {:.2} s{mem}", r.seconds);
+    let mut cost = Vec::new();
+    if let Some(s) = r.seconds {
+        cost.push(format!("solved in {s:.2} s"));
+    }
+    if let Some(b) = r.peak_memory {
+        cost.push(format!("peak memory {:.1} MB", b as f64 / 1e6));
+    }
+    if let Some(s) = r.verify_seconds {
+        cost.push(format!("verified in {s:.2} s"));
+    }
+    if !cost.is_empty() {
+        let _ = writeln!(out, "{}", cost.join(", "));
+    }
     if let Some(t) = table {
         let _ = writeln!(out, "table: {}", t.display());
     }

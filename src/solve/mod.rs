@@ -18,8 +18,10 @@
 //! split, and such a position is valued from its reconnecting successors like any other.
 
 mod file;
+pub mod problem;
 mod retro;
 mod space;
+pub mod tb;
 mod value;
 mod verify;
 
@@ -27,10 +29,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use file::{Header, Table, FORMAT};
-pub use retro::{solve as retrograde, successor_indices, tally, Counts};
-pub use space::{key_of, load, pack, unpack, Key, Space, MAX_SQUARES};
+pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
+pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
 pub use value::Value;
-pub use verify::{bounded, bounded_expectation, verify, Verdict};
+pub use verify::{bounded, bounded_expectation, verify, verify_graph, Verdict};
 
 use crate::notation::format_move;
 use crate::rules::{setup, Dims, Engine, Position, Variant};
@@ -119,9 +121,12 @@ pub struct GameReport {
     pub counts: Counts,
     /// Whether the verification pass ran and passed (`None`: not run).
     pub verified: Option<bool>,
-    /// Wall time of the solve (enumeration, retrograde, verification), seconds.
-    pub seconds: f64,
-    /// Peak resident memory of the process, bytes (`None` where the system does not say).
+    /// Wall time of the solve (enumeration and retrograde analysis) as the table records it,
+    /// seconds; `None` for a table that does not say.
+    pub seconds: Option<f64>,
+    /// Wall time of the verification pass of this run, seconds.
+    pub verify_seconds: Option<f64>,
+    /// Peak resident memory of the solving run, bytes (`None` where the system does not say).
     pub peak_memory: Option<u64>,
 }
 
@@ -185,8 +190,10 @@ pub fn solve_game<E: Engine>(
                     s
                 }
             };
-            let (values, counts) = retro::solve::<E>(&space, opts.progress)?;
-            let t = Table::new("game", scope, space, values, Some(counts));
+            let (values, counts) = retro::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
+            let mut t = Table::new("game", scope, space, values, Some(counts));
+            t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
+            t.header.peak_memory = peak_memory();
             if let Some(path) = &opts.table {
                 t.save(path)?;
                 let _ = std::fs::remove_file(partial_path(path));
@@ -194,18 +201,14 @@ pub fn solve_game<E: Engine>(
             t
         }
     };
+    let verify_clock = Instant::now();
     let verified = if opts.verify {
         Some(verify::verify::<E>(&table.space, &table.values, opts.progress)?.ok())
     } else {
         None
     };
-    let report = game_report(
-        &table,
-        &start,
-        setup,
-        verified,
-        clock.elapsed().as_secs_f64(),
-    )?;
+    let verify_seconds = verified.map(|_| verify_clock.elapsed().as_secs_f64());
+    let report = game_report(&table, &start, setup, verified, verify_seconds)?;
     Ok((table, report))
 }
 
@@ -246,7 +249,7 @@ fn game_report<E: Engine>(
     start: &E,
     setup: Setup,
     verified: Option<bool>,
-    seconds: f64,
+    verify_seconds: Option<f64>,
 ) -> Result<GameReport, SolveError> {
     let value = probe(table, start)
         .ok_or_else(|| SolveError::Corrupt("the start is not in the table".into()))?;
@@ -281,8 +284,9 @@ fn game_report<E: Engine>(
         first_moves: moves.len(),
         counts,
         verified,
-        seconds,
-        peak_memory: peak_memory(),
+        seconds: table.header.solve_ms.map(|ms| ms as f64 / 1000.0),
+        verify_seconds,
+        peak_memory: table.header.peak_memory,
     })
 }
 

@@ -1,35 +1,68 @@
-//! Retrograde analysis over a closed [`Space`], with cycles handled by counting.
+//! Retrograde analysis over a game graph, with cycles handled by counting.
 //!
-//! 1. Every position's successors are generated once (through the engine) and turned into
-//!    indices; a position without successors is lost for the side to move (the game is over,
-//!    ORDO-10.5, or it has no move, ORDO-10.3 / ORDO-10.4): loss in 0.
-//! 2. The reversed graph is built in compressed form (an offset per position, then the
-//!    predecessor indices, 4 bytes per distinct move).
-//! 3. The values spread backwards layer by layer, distance 0, 1, 2, ...: a predecessor of a
-//!    loss in `d` is a win in `d + 1` (the first layer to reach it gives the quickest win); a
-//!    predecessor all of whose successors are wins becomes, when its last one is reached, a
-//!    loss in `d + 1` (the last layer gives the slowest loss).
-//! 4. What no layer reaches is a draw: the side to move cannot be forced to lose and cannot
+//! 1. Every node's successors are generated once (through the engine) and located: in the
+//!    graph being solved (an index), or outside it with a value already known (a smaller
+//!    material slice of an endgame table, or a game already over). A node without
+//!    successors is lost for the side to move (the game is over, ORDO-10.5, or it has no
+//!    move, ORDO-10.3 / ORDO-10.4): loss in 0.
+//! 2. The reversed graph is built in compressed form (an offset per node, then the
+//!    predecessor indices, 4 bytes per distinct move inside the graph).
+//! 3. Values are settled in order of distance, 0, 1, 2, ... A node waiting in the bucket of
+//!    distance `d` is settled there unless an earlier bucket settled it: as a win if `d` is
+//!    odd, a loss if even (turns alternate, see [`Value`]). A settled loss in `d` puts every
+//!    predecessor in bucket `d + 1` (the first bucket to reach it gives the quickest win); a
+//!    settled win makes each predecessor count down its unsettled successors, and the last
+//!    one puts it in the bucket after the slowest of its wins, inside or outside the graph.
+//!    Known values outside seed the buckets from the start: a lost successor outside puts
+//!    the node in the bucket one further; a drawn one means the node can never be lost.
+//! 4. What no bucket reaches is a draw: the side to move cannot be forced to lose and cannot
 //!    force a win, so sideways play can go on for ever (ORDO-3.3).
 //!
-//! Each layer runs in parallel (rayon). Within a layer only one kind of update happens (all
-//! its positions have the same parity), so the result does not depend on thread timing.
+//! Each bucket runs in parallel (rayon). All nodes settled in one bucket have the same
+//! parity, so only one kind of update happens at a time and the result does not depend on
+//! thread timing.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::space::{key_of, Space};
 use super::value::Value;
 use super::SolveError;
 use crate::rules::{Engine, Status, WinReason};
 
-/// How the games of a space end and how the values came out.
+/// The code of an index that names no position (an endgame slice's index has gaps).
+pub const NO_POSITION: u16 = u16::MAX;
+
+/// Where a successor lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// In the graph being solved, at this index.
+    Inside(u32),
+    /// Outside it, with this value (for the side to move there).
+    Known(Value),
+}
+
+/// A game graph to solve: nodes are indices `0..len`, each a position or nothing.
+pub trait Graph: Sync {
+    type E: Engine;
+    /// Number of indices.
+    fn len(&self) -> usize;
+    /// Whether there are no indices.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The position of index `i`, `None` if the index names no position.
+    fn load(&self, i: usize) -> Result<Option<Self::E>, SolveError>;
+    /// Where a successor position lies.
+    fn locate(&self, e: &Self::E) -> Result<Target, SolveError>;
+}
+
+/// How the games of a graph end and how the values came out.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
-    /// Positions in the space.
+    /// Positions solved.
     pub positions: u64,
-    /// Distinct moves between them (edges of the game graph).
+    /// Distinct moves between them (edges of the game graph, inside it).
     pub edges: u64,
     /// Won for the side to move.
     pub wins: u64,
@@ -49,25 +82,41 @@ pub struct Counts {
     pub longest: u16,
 }
 
-/// Build the successor lists of `space` on engine `E` and solve it. Returns one value code
-/// per position ([`Value::code`]) and the counts.
-pub fn solve<E: Engine>(
-    space: &Space,
+/// What the first pass learns about one node.
+struct Node {
+    /// Distinct successors inside the graph (plus one if a drawn successor outside forbids
+    /// a loss).
+    inside: u32,
+    /// Slowest win among the successors outside (0: none).
+    ext_slowest_win: u16,
+}
+
+/// Solve `graph`: one value code per index ([`Value::code`], [`NO_POSITION`] for gaps) and
+/// the counts.
+pub fn solve<G: Graph>(
+    graph: &G,
     progress: &indicatif::ProgressBar,
 ) -> Result<(Vec<u16>, Counts), SolveError> {
-    let n = space.len();
-    let terminal_reasons: [AtomicU64; 4] = Default::default();
-    // 1. Out-degrees (distinct successors) and in-degrees.
+    let n = graph.len();
+    if n >= u32::MAX as usize {
+        return Err(SolveError::TooLarge(format!(
+            "{n} indices; at most 2^32 - 1"
+        )));
+    }
+    let terminal: [AtomicU64; 4] = Default::default();
+    let seeds: std::sync::Mutex<Vec<(u16, u32)>> = std::sync::Mutex::new(Vec::new());
     progress.set_message(format!("solving: successors of {n} positions"));
     let indegree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-    let remaining: Vec<AtomicU32> = (0..n)
+    let nodes: Vec<Option<Node>> = (0..n)
         .into_par_iter()
         .map_init(
-            || (Vec::new(), Vec::new()),
-            |(buf, idx), i| -> Result<AtomicU32, SolveError> {
-                successor_indices::<E>(space, i, buf, idx)?;
-                if idx.is_empty() {
-                    let e: E = space.load(i)?;
+            || (Vec::new(), Vec::new(), Vec::new()),
+            |(buf, idx, ext), i| -> Result<Option<Node>, SolveError> {
+                let Some(e) = graph.load(i)? else {
+                    return Ok(None);
+                };
+                successors(graph, &e, buf, idx, ext)?;
+                if idx.is_empty() && ext.is_empty() {
                     let slot = match e.status() {
                         Status::Won { reason, .. } => reason as usize,
                         Status::Ongoing => {
@@ -76,16 +125,53 @@ pub fn solve<E: Engine>(
                             )))
                         }
                     };
-                    terminal_reasons[slot].fetch_add(1, Ordering::Relaxed);
+                    terminal[slot].fetch_add(1, Ordering::Relaxed);
+                    seeds
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push((0, i as u32));
                 }
                 for &j in idx.iter() {
                     indegree[j as usize].fetch_add(1, Ordering::Relaxed);
                 }
-                Ok(AtomicU32::new(idx.len() as u32))
+                let quickest_ext_win = ext
+                    .iter()
+                    .filter_map(|v| match v {
+                        Value::Loss(d) => Some(d + 1),
+                        _ => None,
+                    })
+                    .min();
+                let ext_draw = ext.contains(&Value::Draw);
+                let ext_slowest_win = ext
+                    .iter()
+                    .filter_map(|v| match v {
+                        Value::Win(d) => Some(*d),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let mut seeds_here = Vec::new();
+                if let Some(w) = quickest_ext_win {
+                    seeds_here.push((w, i as u32));
+                }
+                let can_lose = quickest_ext_win.is_none() && !ext_draw;
+                if idx.is_empty() && !ext.is_empty() && can_lose {
+                    seeds_here.push((ext_slowest_win + 1, i as u32));
+                }
+                if !seeds_here.is_empty() {
+                    seeds
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .extend(seeds_here);
+                }
+                Ok(Some(Node {
+                    inside: idx.len() as u32 + u32::from(!can_lose),
+                    ext_slowest_win,
+                }))
             },
         )
         .collect::<Result<_, _>>()?;
-    // 2. The reversed graph.
+    // The reversed graph.
     let mut offsets = Vec::with_capacity(n + 1);
     let mut total = 0u64;
     offsets.push(0u64);
@@ -96,9 +182,12 @@ pub fn solve<E: Engine>(
     progress.set_message(format!("solving: {total} moves reversed"));
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     (0..n).into_par_iter().try_for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(buf, idx), i| -> Result<(), SolveError> {
-            successor_indices::<E>(space, i, buf, idx)?;
+        || (Vec::new(), Vec::new(), Vec::new()),
+        |(buf, idx, ext), i| -> Result<(), SolveError> {
+            let Some(e) = graph.load(i)? else {
+                return Ok(());
+            };
+            successors(graph, &e, buf, idx, ext)?;
             for &j in idx.iter() {
                 let slot = offsets[j as usize]
                     + u64::from(indegree[j as usize].fetch_add(1, Ordering::Relaxed));
@@ -108,25 +197,49 @@ pub fn solve<E: Engine>(
         },
     )?;
     drop(indegree);
-    // 3. Layers.
-    let values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
-    let mut layer: Vec<u32> = (0..n as u32)
-        .into_par_iter()
-        .filter(|&i| remaining[i as usize].load(Ordering::Relaxed) == 0)
+    let remaining: Vec<AtomicU32> = nodes
+        .iter()
+        .map(|nd| AtomicU32::new(nd.as_ref().map_or(0, |x| x.inside)))
         .collect();
-    layer
-        .par_iter()
-        .for_each(|&i| values[i as usize].store(Value::Loss(0).code(), Ordering::Relaxed));
-    let mut distance: u16 = 0;
-    let mut longest = 0;
-    while !layer.is_empty() {
-        longest = distance;
-        if distance == u16::MAX - 1 {
-            return Err(SolveError::TooLarge("a distance beyond 65534 plies".into()));
+    let slowest: Vec<u16> = nodes
+        .iter()
+        .map(|nd| nd.as_ref().map_or(0, |x| x.ext_slowest_win))
+        .collect();
+    let values: Vec<AtomicU16> = nodes
+        .iter()
+        .map(|nd| AtomicU16::new(if nd.is_some() { 0 } else { NO_POSITION }))
+        .collect();
+    drop(nodes);
+    // Buckets by distance.
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    let put = |buckets: &mut Vec<Vec<u32>>, d: u16, i: u32| {
+        let d = d as usize;
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
         }
-        let next_code = Value::at_distance(distance + 1).code();
-        let losing_layer = distance % 2 == 0;
-        let next: Vec<u32> = layer
+        buckets[d].push(i);
+    };
+    for (d, i) in seeds.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        put(&mut buckets, d, i);
+    }
+    let mut distance: usize = 0;
+    while distance < buckets.len() {
+        if distance >= NO_POSITION as usize - 2 {
+            return Err(SolveError::TooLarge("a distance beyond 65532 plies".into()));
+        }
+        let d = distance as u16;
+        let code = Value::at_distance(d).code();
+        let candidates = std::mem::take(&mut buckets[distance]);
+        let settled: Vec<u32> = candidates
+            .into_par_iter()
+            .filter(|&i| {
+                values[i as usize]
+                    .compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            })
+            .collect();
+        let losing = d % 2 == 0;
+        let next: Vec<(u16, u32)> = settled
             .par_iter()
             .flat_map_iter(|&p| {
                 let (lo, hi) = (
@@ -136,39 +249,33 @@ pub fn solve<E: Engine>(
                 let mut found = Vec::new();
                 for q in &preds[lo..hi] {
                     let q = q.load(Ordering::Relaxed);
-                    let v = &values[q as usize];
-                    if v.load(Ordering::Relaxed) != 0 {
+                    if values[q as usize].load(Ordering::Relaxed) != 0 {
                         continue;
                     }
-                    let resolved = if losing_layer {
-                        // Some move reaches a lost position: the quickest win.
-                        true
-                    } else {
-                        // One more successor known to be won; the last one makes a loss.
-                        remaining[q as usize].fetch_sub(1, Ordering::Relaxed) == 1
-                    };
-                    if resolved
-                        && v.compare_exchange(0, next_code, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    {
-                        found.push(q);
+                    if losing {
+                        found.push((d + 1, q));
+                    } else if remaining[q as usize].fetch_sub(1, Ordering::Relaxed) == 1 {
+                        found.push((d.max(slowest[q as usize]) + 1, q));
                     }
                 }
                 found
             })
             .collect();
+        for (t, q) in next {
+            put(&mut buckets, t, q);
+        }
+        if !settled.is_empty() {
+            progress.set_message(format!(
+                "solving: distance {d}, {} positions settled",
+                settled.len()
+            ));
+        }
         distance += 1;
-        progress.set_message(format!(
-            "solving: layer {distance}, {} positions decided",
-            next.len()
-        ));
-        layer = next;
     }
     let values: Vec<u16> = values.into_iter().map(AtomicU16::into_inner).collect();
     let mut counts = tally(&values);
     counts.edges = total;
-    counts.longest = longest;
-    let r = |w: WinReason| terminal_reasons[w as usize].load(Ordering::Relaxed);
+    let r = |w: WinReason| terminal[w as usize].load(Ordering::Relaxed);
     counts.over_home_row = r(WinReason::HomeRow);
     counts.over_no_pieces = r(WinReason::NoPieces);
     counts.cannot_reconnect = r(WinReason::CannotReconnect);
@@ -176,13 +283,14 @@ pub fn solve<E: Engine>(
     Ok((values, counts))
 }
 
-/// Wins, losses, draws and the longest distance of a value table.
+/// Wins, losses, draws and the longest distance of a value table (gaps skipped).
 pub fn tally(values: &[u16]) -> Counts {
-    let mut c = Counts {
-        positions: values.len() as u64,
-        ..Counts::default()
-    };
+    let mut c = Counts::default();
     for &code in values {
+        if code == NO_POSITION {
+            continue;
+        }
+        c.positions += 1;
         match Value::from_code(code) {
             Value::Win(d) => {
                 c.wins += 1;
@@ -198,26 +306,22 @@ pub fn tally(values: &[u16]) -> Counts {
     c
 }
 
-/// The distinct indices of the successors of position `i`, sorted, into `idx` (`buf` is
-/// scratch). A successor outside the space is an error: the space is not closed.
-pub fn successor_indices<E: Engine>(
-    space: &Space,
-    i: usize,
-    buf: &mut Vec<E>,
+/// The successors of `e`: distinct indices inside the graph, sorted, into `idx`; the values
+/// of those outside into `ext` (`buf` is scratch).
+fn successors<G: Graph>(
+    graph: &G,
+    e: &G::E,
+    buf: &mut Vec<G::E>,
     idx: &mut Vec<u32>,
+    ext: &mut Vec<Value>,
 ) -> Result<(), SolveError> {
-    let e: E = space.load(i)?;
     e.successors(buf);
     idx.clear();
+    ext.clear();
     for s in buf.iter() {
-        let k = key_of(s);
-        match space.index(k) {
-            Some(j) => idx.push(j as u32),
-            None => {
-                return Err(SolveError::Corrupt(format!(
-                    "a successor of index {i} is not in the table (key {k:#x})"
-                )))
-            }
+        match graph.locate(s)? {
+            Target::Inside(j) => idx.push(j),
+            Target::Known(v) => ext.push(v),
         }
     }
     idx.sort_unstable();

@@ -19,6 +19,8 @@ use super::SolveError;
 use crate::rules::{Color, Dims, Engine, Variant};
 
 /// A packed position: bits 0..63 White, 63..126 Black, bit 126 set when Black is to move.
+/// Only boards of at most [`MAX_SQUARES`] squares fit; larger boards must key positions by
+/// their full masks.
 pub type Key = u128;
 
 /// The largest board (in squares) whose positions pack into a [`Key`].
@@ -221,6 +223,44 @@ impl Space {
     /// Load the position of index `i` into an engine.
     pub fn load<E: Engine>(&self, i: usize) -> Result<E, SolveError> {
         load(self.dims, self.variant, self.keys[i])
+    }
+}
+
+/// A space as a closed game graph for [`super::retro::solve`]: every successor of a
+/// position in the space is in the space.
+pub struct SpaceGraph<'a, E> {
+    space: &'a Space,
+    engine: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<'a, E: Engine> SpaceGraph<'a, E> {
+    pub fn new(space: &'a Space) -> Self {
+        SpaceGraph {
+            space,
+            engine: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<E: Engine> super::retro::Graph for SpaceGraph<'_, E> {
+    type E = E;
+
+    fn len(&self) -> usize {
+        self.space.len()
+    }
+
+    fn load(&self, i: usize) -> Result<Option<E>, SolveError> {
+        self.space.load(i).map(Some)
+    }
+
+    fn locate(&self, e: &E) -> Result<super::retro::Target, SolveError> {
+        let k = key_of(e);
+        self.space
+            .index(k)
+            .map(|j| super::retro::Target::Inside(j as u32))
+            .ok_or_else(|| {
+                SolveError::Corrupt(format!("a successor is not in the table (key {k:#x})"))
+            })
     }
 }
 

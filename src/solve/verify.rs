@@ -13,7 +13,8 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::space::{key_of, Space};
+use super::retro::{Graph, Target, NO_POSITION};
+use super::space::{Space, SpaceGraph};
 use super::value::Value;
 use super::SolveError;
 use crate::notation::format_position;
@@ -43,43 +44,60 @@ pub fn verify<E: Engine>(
     values: &[u16],
     progress: &indicatif::ProgressBar,
 ) -> Result<Verdict, SolveError> {
-    if values.len() != space.len() {
+    verify_graph(&SpaceGraph::<E>::new(space), values, progress)
+}
+
+/// Recompute every value of `values` (one per index of `graph`) from its successors' values:
+/// stored ones inside the graph, known ones outside it.
+pub fn verify_graph<G: Graph>(
+    graph: &G,
+    values: &[u16],
+    progress: &indicatif::ProgressBar,
+) -> Result<Verdict, SolveError> {
+    if values.len() != graph.len() {
         return Err(SolveError::Corrupt(format!(
-            "{} values for {} positions",
+            "{} values for {} indices",
             values.len(),
-            space.len()
+            graph.len()
         )));
     }
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
-    (0..space.len())
+    let note = |text: String| {
+        mismatches.fetch_add(1, Ordering::Relaxed);
+        let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+        if ex.len() < 5 {
+            ex.push(text);
+        }
+    };
+    (0..graph.len())
         .into_par_iter()
         .try_for_each(|i| -> Result<(), SolveError> {
-            let e: E = space.load(i)?;
+            let Some(e) = graph.load(i)? else {
+                if values[i] != NO_POSITION {
+                    note(format!("index {i} names no position but holds a value"));
+                }
+                return Ok(());
+            };
             let mut succ = Vec::new();
             for m in e.legal_moves() {
-                let k = key_of(&e.apply(&m));
-                let j = space.index(k).ok_or_else(|| {
-                    SolveError::Corrupt(format!("a successor of index {i} is not in the table"))
-                })?;
-                succ.push(Value::from_code(values[j]));
+                succ.push(match graph.locate(&e.apply(&m))? {
+                    Target::Inside(j) => Value::from_code(values[j as usize]),
+                    Target::Known(v) => v,
+                });
             }
             let want = Value::from_successors(succ);
             let have = Value::from_code(values[i]);
-            if want != have {
-                mismatches.fetch_add(1, Ordering::Relaxed);
-                let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-                if ex.len() < 5 {
-                    ex.push(format!(
-                        "{}: stored {have}, successors give {want}",
-                        format_position(&e.to_position())
-                    ));
-                }
+            if want != have || values[i] == NO_POSITION {
+                note(format!(
+                    "{}: stored {have}, successors give {want}",
+                    format_position(&e.to_position())
+                ));
             }
             let c = checked.fetch_add(1, Ordering::Relaxed) + 1;
             if c % (1 << 16) == 0 {
-                progress.set_message(format!("verifying: {c} of {} positions", space.len()));
+                progress.set_message(format!("verifying: {c} of {} positions", graph.len()));
             }
             Ok(())
         })?;

@@ -1,0 +1,184 @@
+//! `ordo analysis games DIR`: the Markdown table of analysis/games.md, built from the JSON
+//! reports that `ordo solve --json` wrote (analysis/run.sh).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::CliError;
+use crate::solve::tb::SliceReport;
+use crate::solve::GameReport;
+
+/// Arguments of `ordo analysis`.
+#[derive(clap::Args, Debug)]
+pub struct AnalysisArgs {
+    #[command(subcommand)]
+    pub what: AnalysisCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum AnalysisCommand {
+    /// Tabulate the small-board solutions (JSON reports of `ordo solve --json`) in DIR.
+    Games { dir: PathBuf },
+    /// Tabulate endgame slices (JSON lines of `ordo tb build --json`) from FILES.
+    Tablebases { files: Vec<PathBuf> },
+}
+
+/// Run `ordo analysis`.
+pub fn run(args: &AnalysisArgs, out: &mut String) -> Result<u8, CliError> {
+    match &args.what {
+        AnalysisCommand::Games { dir } => games(dir, out).map(|()| 0),
+        AnalysisCommand::Tablebases { files } => tablebases(files, out).map(|()| 0),
+    }
+}
+
+fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let mut reports = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
+            .path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let r: GameReport = serde_json::from_str(&text)
+            .map_err(|e| CliError(format!("{}: not a solve report: {e}", path.display())))?;
+        reports.push(r);
+    }
+    let area = |b: &str| -> (usize, String) {
+        let n = b
+            .split_once('x')
+            .and_then(|(c, r)| Some(c.parse::<usize>().ok()? * r.parse::<usize>().ok()?))
+            .unwrap_or(0);
+        (n, b.to_string())
+    };
+    reports.sort_by_key(|r| (r.variant.clone(), r.setup.clone(), area(&r.board)));
+    let _ = writeln!(
+        out,
+        "| game | board | setup | start (White moves first) | plies | winning first moves | positions | moves | draws | stalemates | longest | solve s | peak MB | verified |"
+    );
+    let _ = writeln!(
+        out,
+        "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    );
+    for r in &reports {
+        let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
+        let start = match r.start.as_str() {
+            "win" => "White wins",
+            "loss" => "Black wins",
+            _ => "draw",
+        };
+        let plies = r.optimal_length.map_or("–".to_string(), |n| n.to_string());
+        let shown: Vec<String> = r
+            .winning_first_moves
+            .iter()
+            .take(4)
+            .map(|m| format!("`{}` ({})", m.mv, m.plies))
+            .collect();
+        let more = r.winning_first_moves.len().saturating_sub(4);
+        let winning = format!(
+            "{} of {}{}{}{}",
+            r.winning_first_moves.len(),
+            r.first_moves,
+            if shown.is_empty() { "" } else { ": " },
+            shown.join(", "),
+            if more > 0 {
+                format!(", +{more}")
+            } else {
+                String::new()
+            }
+        );
+        let c = &r.counts;
+        let _ = writeln!(
+            out,
+            "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.board,
+            r.setup,
+            c.positions,
+            c.edges,
+            c.draws,
+            c.stalemates,
+            c.longest,
+            r.seconds.map_or("–".into(), |s| format!("{s:.1}")),
+            r.peak_memory
+                .map_or("–".into(), |b| format!("{:.0}", b as f64 / 1e6)),
+            match r.verified {
+                Some(true) => "yes",
+                Some(false) => "FAILED",
+                None => "not run",
+            }
+        );
+    }
+    let with_draws = reports.iter().filter(|r| r.counts.draws > 0).count();
+    let stalemates: u64 = reports.iter().map(|r| r.counts.stalemates).sum();
+    let _ = writeln!(
+        out,
+        "\n{} of {} solved boards have drawn positions (infinite play); {} stalemate positions in all.",
+        with_draws,
+        reports.len(),
+        stalemates
+    );
+    let _ = writeln!(
+        out,
+        "\nReproduce a row: `cargo run --release -- solve --variant GAME --board BOARD --setup SETUP --verify` (GAME is `classic` or `x`)."
+    );
+    Ok(())
+}
+
+fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
+    let mut rows: Vec<SliceReport> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r: SliceReport = serde_json::from_str(line).map_err(|e| {
+                CliError(format!(
+                    "{} line {}: not a slice report: {e}",
+                    path.display(),
+                    n + 1
+                ))
+            })?;
+            rows.push(r);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| game | board | material | positions | won | lost | drawn | stalemates | cannot reconnect | longest (plies) | build s | peak MB | verified |"
+    );
+    let _ = writeln!(
+        out,
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    );
+    for r in &rows {
+        let c = &r.counts;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            if r.variant == "x" { "Ordo X" } else { "Ordo" },
+            r.board,
+            r.material,
+            c.positions,
+            c.wins,
+            c.losses,
+            c.draws,
+            c.stalemates,
+            c.cannot_reconnect,
+            c.longest,
+            r.seconds.map_or("–".into(), |s| format!("{s:.1}")),
+            r.peak_memory
+                .map_or("–".into(), |b| format!("{:.0}", b as f64 / 1e6)),
+            match r.verified {
+                Some(true) => "yes",
+                Some(false) => "FAILED",
+                None => "not run",
+            }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,141 @@
+//! `ordo problem verify|compose`: problems proved by the tables or by search
+//! (src/solve/problem.rs, spec/problems.md).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::tb::parse_material;
+use super::{CliError, EngineArg, VariantArg};
+use crate::bitboard::Bitboard;
+use crate::reference::Reference;
+use crate::rules::{Dims, Variant};
+use crate::solve::problem::{self, Method, ProblemReport};
+use crate::solve::tb;
+
+/// Arguments of `ordo problem`.
+#[derive(clap::Args, Debug)]
+pub struct ProblemArgs {
+    #[command(subcommand)]
+    pub what: ProblemCommand,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodArg {
+    /// The tables where they hold the material, search otherwise.
+    Auto,
+    /// Exact depth-limited search only.
+    Search,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum ProblemCommand {
+    /// Prove every problem of a file: each key wins within the stipulation, and with
+    /// only_keys no other first move does (exit 1 if a claim fails).
+    Verify {
+        file: PathBuf,
+        /// Folder of endgame slice files to use where they hold the material.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        #[arg(long, value_enum, default_value = "auto")]
+        method: MethodArg,
+        #[arg(long, value_enum, default_value = "bitboard")]
+        engine: EngineArg,
+        /// One JSON report per problem.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compose problems from a built slice: one winning first move, longest wins first.
+    Compose {
+        #[arg(long, value_enum, default_value = "classic")]
+        variant: VariantArg,
+        #[arg(long, default_value = "10x8")]
+        board: String,
+        /// The slice, WHITE,BLACK.
+        #[arg(long)]
+        material: String,
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// How many problems.
+        #[arg(long, default_value_t = 3)]
+        count: usize,
+    },
+}
+
+/// Run `ordo problem`.
+pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
+    match &args.what {
+        ProblemCommand::Verify {
+            file,
+            tables,
+            method,
+            engine,
+            json,
+        } => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+            let parsed = problem::parse_file(&text)
+                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+            if parsed.problems.is_empty() {
+                return Err(CliError(format!(
+                    "{}: no [[problem]] in the file",
+                    file.display()
+                )));
+            }
+            let dir = (*method == MethodArg::Auto).then_some(tables.as_path());
+            let mut all_sound = true;
+            for p in &parsed.problems {
+                let r = match engine {
+                    EngineArg::Bitboard => problem::verify::<Bitboard>(p, dir),
+                    EngineArg::Reference => problem::verify::<Reference>(p, dir),
+                }
+                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+                all_sound &= r.sound;
+                if *json {
+                    let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
+                } else {
+                    write_report(&r, out);
+                }
+            }
+            Ok(u8::from(!all_sound))
+        }
+        ProblemCommand::Compose {
+            variant,
+            board,
+            material,
+            dir,
+            count,
+        } => {
+            let dims: Dims = board
+                .parse()
+                .map_err(|e| CliError(format!("--board: {e}")))?;
+            let variant = Variant::from(*variant);
+            let m = parse_material(material)?;
+            let tb = tb::open(dims, variant, m, dir)?;
+            let problems = problem::compose::<Bitboard>(&tb, m, *count)?;
+            out.push_str(&problem::write_file(&problems)?);
+            Ok(0)
+        }
+    }
+}
+
+fn write_report(r: &ProblemReport, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "{}: {} ({} proof, {} nodes, {:.2} s){}",
+        r.id,
+        if r.sound { "sound" } else { "UNSOUND" },
+        match r.method {
+            Method::Table => "table",
+            Method::Search => "search",
+        },
+        r.proof_nodes,
+        r.seconds,
+        r.shortest
+            .map(|d| format!(", quickest win {d} plies"))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(out, "  winning first moves: {}", r.winning.join(" "));
+    for f in &r.faults {
+        let _ = writeln!(out, "  fault: {f}");
+    }
+}

@@ -1,0 +1,301 @@
+//! `ordo tb build|probe|verify`: endgame tablebases by material (src/solve/tb.rs).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{start_position, CliError, EngineArg, PositionArgs, VariantArg};
+use crate::bitboard::Bitboard;
+use crate::notation::format_move;
+use crate::reference::Reference;
+use crate::rules::{Dims, Engine, Variant};
+use crate::solve::tb::{self, Material, SliceGraph, SliceReport};
+use crate::solve::{verify_graph, Value};
+
+/// Arguments of `ordo tb`.
+#[derive(clap::Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    pub what: TbCommand,
+}
+
+/// Which slices: game, board, material bound, folder.
+#[derive(clap::Args, Debug)]
+pub struct Slices {
+    /// Game: classic or x.
+    #[arg(long, value_enum, default_value = "classic")]
+    pub variant: VariantArg,
+    /// Board, COLSxROWS.
+    #[arg(long, default_value = "10x8")]
+    pub board: String,
+    /// Largest material, WHITE,BLACK: every slice with 1..=WHITE White and 1..=BLACK Black
+    /// pieces.
+    #[arg(long, default_value = "2,2")]
+    pub max_pieces: String,
+    /// Folder of the slice files.
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+    /// Engine that generates the moves.
+    #[arg(long, value_enum, default_value = "bitboard")]
+    pub engine: EngineArg,
+    /// Print one JSON report per slice instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TbCommand {
+    /// Build every slice up to the material bound, fewer pieces first (existing slice files
+    /// are checked and reused, so an interrupted build resumes).
+    Build {
+        #[command(flatten)]
+        slices: Slices,
+        /// Recompute every value from its successors after building (exit 1 on a mismatch).
+        #[arg(long)]
+        verify: bool,
+    },
+    /// Recompute every value of the built slices from its successors (exit 1 on a mismatch).
+    Verify {
+        #[command(flatten)]
+        slices: Slices,
+    },
+    /// Value, distance and best moves of a position, from the slices in --dir.
+    Probe {
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Folder of the slice files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+    },
+}
+
+/// Parse `A,B`.
+pub fn parse_material(s: &str) -> Result<Material, CliError> {
+    let bad = || {
+        CliError(format!(
+            "--max-pieces '{s}': expected WHITE,BLACK such as 3,3"
+        ))
+    };
+    let (w, b) = s.split_once(',').ok_or_else(bad)?;
+    let white: u32 = w.trim().parse().map_err(|_| bad())?;
+    let black: u32 = b.trim().parse().map_err(|_| bad())?;
+    if white == 0 || black == 0 || white > 16 || black > 16 {
+        return Err(CliError(format!(
+            "--max-pieces '{s}': each side needs 1 to 16 pieces"
+        )));
+    }
+    Ok(Material { white, black })
+}
+
+/// Run `ordo tb`.
+pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
+    match &args.what {
+        TbCommand::Build { slices, verify } => build(slices, *verify, out),
+        TbCommand::Verify { slices } => verify(slices, out),
+        TbCommand::Probe { at, dir } => probe(at, dir, out),
+    }
+}
+
+fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliError> {
+    let dims: Dims = s
+        .board
+        .parse()
+        .map_err(|e| CliError(format!("--board: {e}")))?;
+    Ok((
+        dims,
+        Variant::from(s.variant),
+        parse_material(&s.max_pieces)?,
+    ))
+}
+
+fn spinner() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+    let (dims, variant, max) = parse_slices(s)?;
+    std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
+    let bar = spinner();
+    let mut lines = Vec::new();
+    let mut each = |r: &SliceReport| {
+        bar.suspend(|| eprintln!("{}", slice_line(r)));
+        lines.push(r.clone());
+    };
+    let result = match s.engine {
+        EngineArg::Bitboard => {
+            tb::build::<Bitboard>(dims, variant, max, &s.dir, verify, &bar, &mut each).map(|_| ())
+        }
+        EngineArg::Reference => {
+            tb::build::<Reference>(dims, variant, max, &s.dir, verify, &bar, &mut each).map(|_| ())
+        }
+    };
+    bar.finish_and_clear();
+    result?;
+    write_slices(&lines, s.json, out)?;
+    Ok(if lines.iter().any(|r| r.verified == Some(false)) {
+        1
+    } else {
+        0
+    })
+}
+
+fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
+    let (dims, variant, max) = parse_slices(s)?;
+    let tb = tb::open(dims, variant, max, &s.dir)?;
+    let bar = spinner();
+    let mut bad = 0;
+    for (m, (index, values)) in &tb.slices {
+        bar.set_message(format!("verifying slice {m}"));
+        let verdict = match s.engine {
+            EngineArg::Bitboard => {
+                verify_graph(&SliceGraph::<Bitboard>::new(&tb, index), values, &bar)?
+            }
+            EngineArg::Reference => {
+                verify_graph(&SliceGraph::<Reference>::new(&tb, index), values, &bar)?
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{m}: {} positions recomputed, {} mismatches{}",
+            verdict.checked,
+            verdict.mismatches,
+            verdict
+                .examples
+                .first()
+                .map(|e| format!(" (first: {e})"))
+                .unwrap_or_default()
+        );
+        bad += verdict.mismatches;
+    }
+    bar.finish_and_clear();
+    let _ = writeln!(
+        out,
+        "{}",
+        if bad == 0 {
+            "verified: every value matches its successors"
+        } else {
+            "VERIFICATION FAILED"
+        }
+    );
+    Ok(u8::from(bad > 0))
+}
+
+fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
+    let pos = start_position(at)?;
+    let m = Material {
+        white: pos.count(crate::rules::Color::White) as u32,
+        black: pos.count(crate::rules::Color::Black) as u32,
+    };
+    if m.white == 0 || m.black == 0 {
+        return Err(CliError(
+            "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
+        ));
+    }
+    let tb = tb::open(pos.dims(), pos.variant, m, dir)?;
+    let (value, moves) = match at.engine {
+        EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
+        EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,
+    };
+    let side = pos.to_move;
+    let _ = writeln!(
+        out,
+        "{}",
+        match value {
+            Value::Win(d) => format!("{side} to move wins in {}", plies(d)),
+            Value::Loss(0) => format!("{side} to move has lost: the game is over"),
+            Value::Loss(d) => format!("{side} to move loses in {}", plies(d)),
+            Value::Draw =>
+                format!("draw: {side} to move can neither be forced to lose nor force a win"),
+        }
+    );
+    let best: Vec<&(String, Value)> = moves
+        .iter()
+        .filter(|(_, v)| Some(*v) == moves.first().map(|(_, b)| *b))
+        .collect();
+    if !best.is_empty() {
+        let _ = writeln!(
+            out,
+            "best moves: {}",
+            best.iter()
+                .map(|(m, _)| m.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    for (m, v) in &moves {
+        let _ = writeln!(out, "{m}\t{}", after(*v));
+    }
+    Ok(0)
+}
+
+fn probe_with<E: Engine>(
+    tb: &tb::Tablebase,
+    pos: &crate::rules::Position,
+) -> Result<(Value, Vec<(String, Value)>), CliError> {
+    let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
+    let (v, moves) = tb::probe(tb, &e).map_err(|e| CliError(format!("--position: {e}")))?;
+    Ok((
+        v,
+        moves
+            .into_iter()
+            .map(|(m, v)| (format_move(&m), v))
+            .collect(),
+    ))
+}
+
+/// A move's outcome for the mover, from the value it leaves the opponent.
+fn after(v: Value) -> String {
+    match v {
+        Value::Loss(d) => format!("wins in {}", plies(d + 1)),
+        Value::Win(d) => format!("loses in {}", plies(d + 1)),
+        Value::Draw => "draws".into(),
+    }
+}
+
+fn slice_line(r: &SliceReport) -> String {
+    let c = &r.counts;
+    format!(
+        "{} {} {}: {} positions: {} won, {} lost, {} drawn, {} stalemates, longest {}{}{}",
+        r.variant,
+        r.board,
+        r.material,
+        c.positions,
+        c.wins,
+        c.losses,
+        c.draws,
+        c.stalemates,
+        plies(c.longest),
+        match (r.built, r.seconds) {
+            (true, Some(s)) => format!(", built in {s:.1} s"),
+            (false, _) => ", loaded".to_string(),
+            _ => String::new(),
+        },
+        match r.verified {
+            Some(true) => ", verified",
+            Some(false) => ", VERIFICATION FAILED",
+            None => "",
+        }
+    )
+}
+
+fn write_slices(lines: &[SliceReport], json: bool, out: &mut String) -> Result<(), CliError> {
+    for r in lines {
+        if json {
+            let _ = writeln!(out, "{}", serde_json::to_string(r)?);
+        } else {
+            let _ = writeln!(out, "{}", slice_line(r));
+        }
+    }
+    Ok(())
+}
+
+/// `1 ply`, `n plies`.
+pub fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}

@@ -1,0 +1,376 @@
+//! Problems: a position, a stipulation ("the side to move wins within N of its turns"), the
+//! claimed key moves and whether they are the only ones; proved by the tables where they
+//! cover the position, by exact depth-limited search otherwise. The file format is in
+//! spec/problems.md.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::Instant;
+
+use super::tb::{self, Material, Tablebase};
+use super::value::Value;
+use super::SolveError;
+use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::rules::{Color, Engine, Position};
+
+/// A problem file: a list of problems.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProblemFile {
+    #[serde(rename = "problem", default)]
+    pub problems: Vec<Problem>,
+}
+
+/// One problem.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Problem {
+    /// A short name.
+    pub id: String,
+    /// The position in the notation of spec/notation.md (board, side to move, game).
+    pub position: String,
+    /// `win in N`: the side to move wins within N of its own turns (2N - 1 plies).
+    pub stipulation: String,
+    /// The claimed key moves, in any spelling the notation accepts.
+    pub keys: Vec<String>,
+    /// The claim that no other first move wins within the stipulation.
+    #[serde(default)]
+    pub only_keys: bool,
+    /// Where the problem comes from.
+    pub source: String,
+}
+
+/// How a claim about one move was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Table,
+    Search,
+}
+
+/// The verdict on one problem.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProblemReport {
+    pub id: String,
+    /// Whether every claim holds.
+    pub sound: bool,
+    /// What failed, one line each.
+    pub faults: Vec<String>,
+    /// Every first move that wins within the stipulation.
+    pub winning: Vec<String>,
+    /// The quickest win in plies, where the tables say.
+    pub shortest: Option<u16>,
+    pub method: Method,
+    /// Nodes of the proof: positions searched, or table probes.
+    pub proof_nodes: u64,
+    pub seconds: f64,
+}
+
+/// Parse a problem file (TOML).
+pub fn parse_file(text: &str) -> Result<ProblemFile, SolveError> {
+    toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        SolveError::Input(format!(
+            "problem file{}: {}",
+            line.map(|l| format!(", line {l}")).unwrap_or_default(),
+            e.message().trim()
+        ))
+    })
+}
+
+/// The N of `win in N`.
+pub fn turns(stipulation: &str) -> Result<u16, SolveError> {
+    let bad = || {
+        SolveError::Input(format!(
+            "stipulation '{stipulation}': expected 'win in N' with N from 1 to 1000"
+        ))
+    };
+    let n = stipulation
+        .trim()
+        .strip_prefix("win in ")
+        .ok_or_else(bad)?
+        .trim()
+        .parse::<u16>()
+        .map_err(|_| bad())?;
+    if n == 0 || n > 1000 {
+        return Err(bad());
+    }
+    Ok(n)
+}
+
+/// A position's identity on any board (the packed [`super::Key`] holds only boards of up to
+/// 63 squares).
+type Seen = ([u128; 2], Color);
+
+fn seen_key<E: Engine>(e: &E) -> Seen {
+    (e.occupancy(), e.side_to_move())
+}
+
+/// Exact depth-limited search with a transposition memo: whether the side to move in `e`
+/// loses within `plies` plies whatever it does. `nodes` counts positions expanded.
+pub fn lost_within<E: Engine>(
+    e: &E,
+    plies: u16,
+    memo: &mut HashMap<(Seen, u16), bool>,
+    nodes: &mut u64,
+) -> bool {
+    let key = seen_key(e);
+    if let Some(&known) = memo.get(&(key, plies)) {
+        return known;
+    }
+    *nodes += 1;
+    let moves = e.legal_moves();
+    let lost = if moves.is_empty() {
+        true
+    } else if plies < 2 {
+        false
+    } else {
+        moves.iter().all(|m| {
+            let after = e.apply(m);
+            after
+                .legal_moves()
+                .iter()
+                .any(|r| lost_within(&after.apply(r), plies - 2, memo, nodes))
+        })
+    };
+    memo.insert((key, plies), lost);
+    lost
+}
+
+/// Walk the proof tree below a position the table says is lost in `d` plies: every move
+/// must lead to a win in fewer plies, each of whose positions has a move to a loss in one
+/// ply less, down to positions where the game is over. Checks each claim on the way (so a
+/// damaged table cannot prove a false key) and collects the distinct positions in `seen`.
+fn losing_tree<E: Engine>(
+    tb: &Tablebase,
+    e: &E,
+    d: u16,
+    seen: &mut HashSet<Seen>,
+) -> Result<(), String> {
+    if !seen.insert(seen_key(e)) {
+        return Ok(());
+    }
+    let moves = e.legal_moves();
+    if d == 0 {
+        return if moves.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} is said lost at once but has moves",
+                format_position(&e.to_position())
+            ))
+        };
+    }
+    for m in &moves {
+        let after = e.apply(m);
+        let v = tb
+            .value(after.occupancy(), after.side_to_move())
+            .map_err(|x| x.to_string())?;
+        let Some(Value::Win(w)) = v else {
+            return Err(format!(
+                "after {} in {} the table gives {v:?}, not a win",
+                format_move(m),
+                format_position(&e.to_position())
+            ));
+        };
+        if w >= d {
+            return Err(format!("a defence lasts {w} plies, not under {d}"));
+        }
+        if !seen.insert(seen_key(&after)) {
+            continue;
+        }
+        // The winner's move: one that leaves a loss in w - 1.
+        let reply = after.legal_moves().into_iter().find_map(|r| {
+            let next = after.apply(&r);
+            match tb.value(next.occupancy(), next.side_to_move()) {
+                Ok(Some(Value::Loss(l))) if l + 1 == w => Some(next),
+                _ => None,
+            }
+        });
+        let Some(next) = reply else {
+            return Err(format!(
+                "no move of {} reaches the promised loss",
+                format_position(&after.to_position())
+            ));
+        };
+        losing_tree(tb, &next, w - 1, seen)?;
+    }
+    Ok(())
+}
+
+/// Verify one problem: by the tables in `tables` if they hold its material, else by search.
+pub fn verify<E: Engine>(p: &Problem, tables: Option<&Path>) -> Result<ProblemReport, SolveError> {
+    let clock = Instant::now();
+    let where_ = |e: String| SolveError::Input(format!("problem {}: {e}", p.id));
+    let pos: Position = parse_position(&p.position).map_err(|e| where_(e.to_string()))?;
+    let n = turns(&p.stipulation).map_err(|e| where_(e.to_string()))?;
+    let plies = 2 * n - 1;
+    let e = E::from_position(&pos).map_err(|e| where_(e.to_string()))?;
+    let mut keys = Vec::new();
+    for k in &p.keys {
+        let mv = parse_move(k).map_err(|e| where_(format!("key {k}: {e}")))?;
+        let legal = e
+            .resolve(&mv)
+            .ok_or_else(|| where_(format!("key {k} is not a legal move")))?;
+        keys.push(format_move(&legal));
+    }
+    if keys.is_empty() {
+        return Err(where_("no key move given".into()));
+    }
+    let tb = tables.and_then(|dir| {
+        let m = Material {
+            white: pos.count(Color::White) as u32,
+            black: pos.count(Color::Black) as u32,
+        };
+        tb::open(pos.dims(), pos.variant, m, dir).ok()
+    });
+    let mut nodes = 0u64;
+    let mut shortest = None;
+    // For each first move: the plies to the win it leads to, if within the stipulation.
+    let mut results: Vec<(String, bool)> = Vec::new();
+    let method = match &tb {
+        Some(tb) => {
+            let (value, moves) = tb::probe(tb, &e)?;
+            if let Value::Win(d) = value {
+                shortest = Some(d);
+            }
+            let mut seen = HashSet::new();
+            for (m, v) in moves {
+                let wins = matches!(v, Value::Loss(d) if d < plies);
+                let name = format_move(&m);
+                if wins && keys.contains(&name) {
+                    // The key's proof tree, walked through the table.
+                    if let Value::Loss(d) = v {
+                        losing_tree(tb, &e.apply(&m), d, &mut seen)
+                            .map_err(|err| where_(format!("key {name}: {err}")))?;
+                    }
+                }
+                results.push((name, wins));
+            }
+            nodes = seen.len() as u64 + 1;
+            Method::Table
+        }
+        None => {
+            let mut memo = HashMap::new();
+            for m in e.legal_moves() {
+                let wins = lost_within(&e.apply(&m), plies - 1, &mut memo, &mut nodes);
+                results.push((format_move(&m), wins));
+            }
+            Method::Search
+        }
+    };
+    let winning: Vec<String> = results
+        .iter()
+        .filter(|(_, w)| *w)
+        .map(|(m, _)| m.clone())
+        .collect();
+    let mut faults = Vec::new();
+    for k in &keys {
+        if !winning.contains(k) {
+            faults.push(format!("the key {k} does not win within {n} turns"));
+        }
+    }
+    if p.only_keys {
+        for w in &winning {
+            if !keys.contains(w) {
+                faults.push(format!("{w} also wins within {n} turns (a cook)"));
+            }
+        }
+    }
+    Ok(ProblemReport {
+        id: p.id.clone(),
+        sound: faults.is_empty(),
+        faults,
+        winning,
+        shortest,
+        method,
+        proof_nodes: nodes,
+        seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Compose problems from the built slice `m`: positions whose side to move wins and has
+/// exactly one winning first move (at any distance, so "only one move wins" holds without
+/// qualification), longest wins first, at most `count`, no two that are mirror images.
+pub fn compose<E: Engine>(
+    tb: &Tablebase,
+    m: Material,
+    count: usize,
+) -> Result<Vec<Problem>, SolveError> {
+    let (index, values) = tb
+        .slices
+        .get(&m)
+        .ok_or_else(|| SolveError::Input(format!("slice {m} is not loaded")))?;
+    let mut candidates: Vec<(u16, usize)> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| match Value::from_code(c) {
+            Value::Win(d) if c != super::NO_POSITION && d >= 3 => Some((d, i)),
+            _ => None,
+        })
+        .collect();
+    candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out: Vec<Problem> = Vec::new();
+    let mut taken: Vec<Position> = Vec::new();
+    for (d, i) in candidates {
+        if out.len() >= count {
+            break;
+        }
+        let Some((occ, stm)) = index.unrank(i) else {
+            continue;
+        };
+        let Ok(e) = E::from_occupancy(tb.dims, tb.variant, stm, occ) else {
+            continue;
+        };
+        let (_, moves) = tb::probe(tb, &e)?;
+        let winners: Vec<_> = moves
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Loss(_)))
+            .collect();
+        if winners.len() != 1 {
+            continue;
+        }
+        let pos = e.to_position();
+        // No mirror images, and no two problems that meet after the key.
+        // (Also none that is another seen from the other chair.)
+        let after = e.apply(&winners[0].0).to_position();
+        let flipped = pos.colour_flipped();
+        if taken.iter().any(|t| {
+            [
+                &pos.mirrored(),
+                &after,
+                &after.mirrored(),
+                &flipped,
+                &flipped.mirrored(),
+            ]
+            .contains(&t)
+        }) {
+            continue;
+        }
+        taken.push(pos.clone());
+        taken.push(after);
+        let n = d.div_ceil(2);
+        out.push(Problem {
+            id: format!("{}-{}-{}-{}", tb.variant.name(), tb.dims, m, out.len() + 1),
+            position: format_position(&pos),
+            stipulation: format!("win in {n}"),
+            keys: vec![format_move(&winners[0].0)],
+            only_keys: true,
+            source: format!(
+                "composed by `ordo problem compose` from the {} {} {m} table: {} to move wins in {d} plies, and only this first move wins at all",
+                tb.variant.name(),
+                tb.dims,
+                stm
+            ),
+        });
+    }
+    Ok(out)
+}
+
+/// The problems as a TOML file.
+pub fn write_file(problems: &[Problem]) -> Result<String, SolveError> {
+    let file = ProblemFile {
+        problems: problems.to_vec(),
+    };
+    toml::to_string(&file).map_err(|e| SolveError::Input(e.to_string()))
+}

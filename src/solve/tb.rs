@@ -1,0 +1,590 @@
+//! Endgame tablebases: every position of a board with given material, slice by slice.
+//!
+//! A slice holds the positions with exactly `w` White and `b` Black pieces, in two halves by
+//! the side to move. The player who just moved is one group (ORDO-4.3 holds after every
+//! legal move), so its pieces are ranked among the connected sets of its size on the board
+//! (enumerated once, sorted, found by binary search); the side to move's pieces are ranked
+//! in the combinatorial number system among the squares left (classic Ordo, where it may be
+//! split, ORDO-9.3), or among the connected sets too (Ordo X, where a capture leaves the
+//! opponent one group, ORDOX-4.1). The index is the product of the two ranks: perfect in
+//! classic Ordo, with gaps for overlapping sets in Ordo X. Positions in which the side to
+//! move stands on its opponent's home row cannot arise (ORDO-2.3) and are gaps too.
+//!
+//! A capture leads into a slice with fewer pieces, which is built first (fewer pieces
+//! first, as chess tablebases are); a capture of the last piece ends the game (ORDO-10.2).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::file::{self, Header};
+use super::retro::{self, Counts, Graph, Target, NO_POSITION};
+use super::value::Value;
+use super::SolveError;
+use crate::rules::{Color, Dims, Engine, Variant};
+
+/// Material of a slice: White's and Black's piece counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Material {
+    pub white: u32,
+    pub black: u32,
+}
+
+impl std::fmt::Display for Material {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.white, self.black)
+    }
+}
+
+impl Material {
+    /// Every slice with 1..=`white` White and 1..=`black` Black pieces, fewer pieces first.
+    pub fn up_to(white: u32, black: u32) -> Vec<Material> {
+        let mut v: Vec<Material> = (1..=white)
+            .flat_map(|w| (1..=black).map(move |b| Material { white: w, black: b }))
+            .collect();
+        v.sort_by_key(|m| (m.white + m.black, m.white, m.black));
+        v
+    }
+
+    fn count(self, c: Color) -> u32 {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
+
+/// Binomial coefficients C(n, k) for n <= 128, k <= 16.
+struct Binomial([[u64; 17]; 129]);
+
+impl Binomial {
+    fn new() -> Binomial {
+        let mut t = [[0u64; 17]; 129];
+        for n in 0..=128 {
+            t[n][0] = 1;
+            for k in 1..=16.min(n) {
+                t[n][k] = t[n - 1][k - 1].saturating_add(if k < n { t[n - 1][k] } else { 0 });
+            }
+        }
+        Binomial(t)
+    }
+    fn c(&self, n: u32, k: u32) -> u64 {
+        if k > n || k > 16 {
+            0
+        } else {
+            self.0[n as usize][k as usize]
+        }
+    }
+}
+
+/// Every connected set (ORDO-4.1, neighbours in all eight directions) of `k` squares on
+/// `dims`, sorted.
+pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
+    let n = dims.len();
+    let nb: Vec<u128> = (0..n)
+        .map(|i| {
+            let sq = dims.square(i);
+            let mut m = 0u128;
+            for dc in -1i8..=1 {
+                for dr in -1i8..=1 {
+                    if (dc, dr) != (0, 0) {
+                        if let Some(t) = dims.offset(sq, dc, dr) {
+                            m |= 1u128 << dims.index(t);
+                        }
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    if k == 0 {
+        return vec![0];
+    }
+    let mut level: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
+    for _ in 1..k {
+        let mut next = Vec::new();
+        for &set in &level {
+            let mut around = 0u128;
+            let mut s = set;
+            while s != 0 {
+                let i = s.trailing_zeros() as usize;
+                around |= nb[i];
+                s &= s - 1;
+            }
+            around &= !set;
+            while around != 0 {
+                let i = around.trailing_zeros();
+                next.push(set | 1u128 << i);
+                around &= around - 1;
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        level = next;
+    }
+    level
+}
+
+/// The index of one slice.
+pub struct SliceIndex {
+    dims: Dims,
+    variant: Variant,
+    material: Material,
+    /// Connected sets of White's and Black's sizes.
+    conn: [Vec<u128>; 2],
+    /// Size of each half: [Black to move (White connected), White to move].
+    half: [u64; 2],
+    binomial: Binomial,
+}
+
+impl SliceIndex {
+    pub fn new(dims: Dims, variant: Variant, material: Material) -> Result<SliceIndex, SolveError> {
+        if material.white == 0
+            || material.black == 0
+            || material.white + material.black > dims.len() as u32
+        {
+            return Err(SolveError::Input(format!(
+                "material {material} does not fit a table of the {dims} board"
+            )));
+        }
+        if material.white > 16 || material.black > 16 {
+            return Err(SolveError::TooLarge(format!(
+                "material {material}: at most 16 pieces a side"
+            )));
+        }
+        let conn = [
+            connected_sets(dims, material.white),
+            connected_sets(dims, material.black),
+        ];
+        let binomial = Binomial::new();
+        let n = dims.len() as u32;
+        let other = |mover: Color| -> u64 {
+            let stm = mover.opponent();
+            match variant {
+                Variant::Classic => binomial.c(n - material.count(mover), material.count(stm)),
+                Variant::X => conn[stm as usize].len() as u64,
+            }
+        };
+        let half = [
+            conn[0].len() as u64 * other(Color::White),
+            conn[1].len() as u64 * other(Color::Black),
+        ];
+        let total = half[0].saturating_add(half[1]);
+        if total >= u32::MAX as u64 {
+            return Err(SolveError::TooLarge(format!(
+                "slice {material} of {variant} on {dims} has {total} indices; at most 2^32 - 1"
+            )));
+        }
+        Ok(SliceIndex {
+            dims,
+            variant,
+            material,
+            conn,
+            half,
+            binomial,
+        })
+    }
+
+    /// Number of indices.
+    pub fn len(&self) -> usize {
+        (self.half[0] + self.half[1]) as usize
+    }
+
+    /// Whether the slice is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// The occupancy and side to move of index `i`; `None` for a gap of the index.
+    pub fn unrank(&self, i: usize) -> Option<([u128; 2], Color)> {
+        let mut i = i as u64;
+        let stm = if i < self.half[0] {
+            Color::Black
+        } else {
+            i -= self.half[0];
+            Color::White
+        };
+        let mover = stm.opponent();
+        let per = self.half[1 - stm as usize] / self.conn[mover as usize].len().max(1) as u64;
+        let (ci, oi) = (i / per, i % per);
+        let mover_set = self.conn[mover as usize][ci as usize];
+        let stm_set = match self.variant {
+            Variant::Classic => self.unrank_combination(oi, self.material.count(stm), mover_set),
+            Variant::X => self.conn[stm as usize][oi as usize],
+        };
+        if stm_set & mover_set != 0 {
+            return None;
+        }
+        let mut occ = [0u128; 2];
+        occ[mover as usize] = mover_set;
+        occ[stm as usize] = stm_set;
+        Some((occ, stm))
+    }
+
+    /// The index of a position of this material, `None` if the index has no place for it
+    /// (the player who just moved is split, or in Ordo X the side to move is).
+    pub fn rank(&self, occ: [u128; 2], stm: Color) -> Option<usize> {
+        let mover = stm.opponent();
+        let ci = self.conn[mover as usize]
+            .binary_search(&occ[mover as usize])
+            .ok()? as u64;
+        let (oi, per) = match self.variant {
+            Variant::Classic => (
+                self.rank_combination(occ[stm as usize], occ[mover as usize]),
+                self.binomial.c(
+                    self.dims.len() as u32 - self.material.count(mover),
+                    self.material.count(stm),
+                ),
+            ),
+            Variant::X => (
+                self.conn[stm as usize]
+                    .binary_search(&occ[stm as usize])
+                    .ok()? as u64,
+                self.conn[stm as usize].len() as u64,
+            ),
+        };
+        let base = if stm == Color::Black { 0 } else { self.half[0] };
+        Some((base + ci * per + oi) as usize)
+    }
+
+    /// Rank of `set` among the subsets of its size of the squares outside `skip`.
+    fn rank_combination(&self, set: u128, skip: u128) -> u64 {
+        let mut r = 0;
+        let mut s = set;
+        let mut k = 1;
+        while s != 0 {
+            let sq = s.trailing_zeros();
+            let below = if sq == 0 {
+                0
+            } else {
+                skip & ((1u128 << sq) - 1)
+            };
+            let p = sq - below.count_ones();
+            r += self.binomial.c(p, k);
+            k += 1;
+            s &= s - 1;
+        }
+        r
+    }
+
+    /// The subset of `k` squares outside `skip` whose rank is `r`.
+    fn unrank_combination(&self, mut r: u64, k: u32, skip: u128) -> u128 {
+        let free: Vec<u32> = (0..self.dims.len() as u32)
+            .filter(|&q| skip >> q & 1 == 0)
+            .collect();
+        let mut set = 0u128;
+        let mut hi = free.len() as u32;
+        for j in (1..=k).rev() {
+            // The largest p < hi with C(p, j) <= r.
+            let mut p = hi - 1;
+            while self.binomial.c(p, j) > r {
+                p -= 1;
+            }
+            r -= self.binomial.c(p, j);
+            set |= 1u128 << free[p as usize];
+            hi = p;
+        }
+        set
+    }
+}
+
+/// The solved slices of one game and board, for lookups from bigger slices and probes.
+pub struct Tablebase {
+    pub dims: Dims,
+    pub variant: Variant,
+    pub slices: BTreeMap<Material, (SliceIndex, Vec<u16>)>,
+}
+
+impl Tablebase {
+    pub fn new(dims: Dims, variant: Variant) -> Tablebase {
+        Tablebase {
+            dims,
+            variant,
+            slices: BTreeMap::new(),
+        }
+    }
+
+    /// The value of the position `occ`/`stm` in the loaded slices. A side to move without
+    /// pieces has lost (ORDO-10.2); `None` if its slice is not loaded.
+    pub fn value(&self, occ: [u128; 2], stm: Color) -> Result<Option<Value>, SolveError> {
+        if occ[stm as usize] == 0 {
+            return Ok(Some(Value::Loss(0)));
+        }
+        let m = Material {
+            white: occ[0].count_ones(),
+            black: occ[1].count_ones(),
+        };
+        let Some((index, values)) = self.slices.get(&m) else {
+            return Ok(None);
+        };
+        let i = index.rank(occ, stm).ok_or_else(|| {
+            SolveError::Input(format!(
+                "the position has no place in the {m} table: the player who just moved must be one group{}",
+                if self.variant == Variant::X { ", and in Ordo X the side to move too" } else { "" }
+            ))
+        })?;
+        match values[i] {
+            NO_POSITION => Err(SolveError::Input(
+                "the position cannot arise (ORDO-2.3)".into(),
+            )),
+            code => Ok(Some(Value::from_code(code))),
+        }
+    }
+
+    /// The file of a slice under `dir`.
+    pub fn path(dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
+        dir.join(format!("tb-{}-{}-{}.ordotb", variant.name(), dims, m))
+    }
+
+    /// Load the slice `m` from `dir`, checking its header.
+    pub fn load_slice(&mut self, dir: &Path, m: Material) -> Result<Header, SolveError> {
+        let path = Self::path(dir, self.variant, self.dims, m);
+        if !path.exists() {
+            return Err(SolveError::File {
+                path: path.display().to_string(),
+                msg: format!(
+                    "no such slice; build it with: ordo tb build --variant {} --board {} --max-pieces {},{} --dir {}",
+                    self.variant.name(),
+                    self.dims,
+                    m.white,
+                    m.black,
+                    dir.display()
+                ),
+            });
+        }
+        let (header, _keys, values) = file::load_raw(&path)?;
+        let index = SliceIndex::new(self.dims, self.variant, m)?;
+        let want = (
+            self.variant.name(),
+            self.dims.to_string(),
+            "endgame",
+            m.to_string(),
+        );
+        let have = (
+            header.variant.as_str(),
+            header.board.clone(),
+            header.kind.as_str(),
+            header.scope.clone(),
+        );
+        if want != have || values.len() != index.len() {
+            return Err(SolveError::File {
+                path: path.display().to_string(),
+                msg: format!(
+                    "holds {} {} {} {} with {} values, expected {} {} endgame {m} with {}",
+                    have.0,
+                    have.1,
+                    have.2,
+                    have.3,
+                    values.len(),
+                    want.0,
+                    want.1,
+                    index.len()
+                ),
+            });
+        }
+        if !header.solved {
+            return Err(SolveError::File {
+                path: path.display().to_string(),
+                msg: "holds no values".into(),
+            });
+        }
+        self.slices.insert(m, (index, values));
+        Ok(header)
+    }
+}
+
+/// One slice as a game graph for the retrograde analysis: positions of this material inside,
+/// captures leading into the smaller slices of `tb` (already solved).
+pub struct SliceGraph<'a, E> {
+    tb: &'a Tablebase,
+    index: &'a SliceIndex,
+    engine: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<'a, E: Engine> SliceGraph<'a, E> {
+    pub fn new(tb: &'a Tablebase, index: &'a SliceIndex) -> Self {
+        SliceGraph {
+            tb,
+            index,
+            engine: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<E: Engine> Graph for SliceGraph<'_, E> {
+    type E = E;
+
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    fn load(&self, i: usize) -> Result<Option<E>, SolveError> {
+        let Some((occ, stm)) = self.index.unrank(i) else {
+            return Ok(None);
+        };
+        match E::from_occupancy(self.index.dims, self.index.variant, stm, occ) {
+            Ok(e) => Ok(Some(e)),
+            // ORDO-2.3: the side to move on its opponent's home row cannot arise.
+            Err(crate::rules::PositionError::SideToMoveOnHomeRow { .. }) => Ok(None),
+            Err(e) => Err(SolveError::Corrupt(format!("index {i}: {e}"))),
+        }
+    }
+
+    fn locate(&self, e: &E) -> Result<Target, SolveError> {
+        let occ = e.occupancy();
+        let stm = e.side_to_move();
+        let m = Material {
+            white: occ[0].count_ones(),
+            black: occ[1].count_ones(),
+        };
+        if m == self.index.material && occ[stm as usize] != 0 {
+            return self
+                .index
+                .rank(occ, stm)
+                .map(|j| Target::Inside(j as u32))
+                .ok_or_else(|| {
+                    SolveError::Corrupt(format!(
+                        "a successor has no place in the {m} slice: {:x?}",
+                        occ
+                    ))
+                });
+        }
+        match self.tb.value(occ, stm)? {
+            Some(v) => Ok(Target::Known(v)),
+            None => Err(SolveError::Corrupt(format!(
+                "a capture leads into the {m} slice, which is not built"
+            ))),
+        }
+    }
+}
+
+/// What building (or loading) one slice gave.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SliceReport {
+    pub variant: String,
+    pub board: String,
+    pub material: String,
+    /// Index entries (positions plus gaps).
+    pub entries: u64,
+    pub counts: Counts,
+    /// Wall time of the build, seconds (as recorded in the file).
+    pub seconds: Option<f64>,
+    /// Peak resident memory of the building process when the slice was done, bytes.
+    pub peak_memory: Option<u64>,
+    /// Whether this run built the slice (false: loaded from its file).
+    pub built: bool,
+    /// Verification of this run, if asked for.
+    pub verified: Option<bool>,
+}
+
+/// Build (or load, where a valid file exists) every slice up to `max` in `dir`, fewer
+/// pieces first; each slice is written atomically as soon as it is solved, so an
+/// interrupted build resumes at the first missing slice. With `verify`, every slice is
+/// recomputed from its successors afterwards.
+pub fn build<E: Engine>(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    dir: &Path,
+    verify: bool,
+    progress: &indicatif::ProgressBar,
+    mut each: impl FnMut(&SliceReport),
+) -> Result<(Tablebase, Vec<SliceReport>), SolveError> {
+    let mut tb = Tablebase::new(dims, variant);
+    let mut reports = Vec::new();
+    for m in Material::up_to(max.white, max.black) {
+        let path = Tablebase::path(dir, variant, dims, m);
+        let clock = std::time::Instant::now();
+        let (header, built) = if path.exists() {
+            (tb.load_slice(dir, m)?, false)
+        } else {
+            progress.set_message(format!("slice {m}"));
+            let index = SliceIndex::new(dims, variant, m)?;
+            let (values, counts) = retro::solve(&SliceGraph::<E>::new(&tb, &index), progress)?;
+            let mut header = file::header(
+                "endgame",
+                &m.to_string(),
+                variant,
+                dims,
+                index.len(),
+                &[],
+                &values,
+                Some(counts),
+            );
+            header.solve_ms = Some(clock.elapsed().as_millis() as u64);
+            header.peak_memory = super::peak_memory();
+            file::save_raw(&path, &header, &[], &values)?;
+            tb.slices.insert(m, (index, values));
+            (header, true)
+        };
+        let verified = if verify {
+            let (index, values) = &tb.slices[&m];
+            progress.set_message(format!("verifying slice {m}"));
+            Some(
+                super::verify::verify_graph(&SliceGraph::<E>::new(&tb, index), values, progress)?
+                    .ok(),
+            )
+        } else {
+            None
+        };
+        let report = SliceReport {
+            variant: variant.name().into(),
+            board: dims.to_string(),
+            material: m.to_string(),
+            entries: header.entries,
+            counts: header.counts.clone().unwrap_or_default(),
+            seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
+            peak_memory: header.peak_memory,
+            built,
+            verified,
+        };
+        each(&report);
+        reports.push(report);
+    }
+    Ok((tb, reports))
+}
+
+/// Load every slice a probe of a position with material `m` may need: `m` and all smaller.
+pub fn open(
+    dims: Dims,
+    variant: Variant,
+    m: Material,
+    dir: &Path,
+) -> Result<Tablebase, SolveError> {
+    let mut tb = Tablebase::new(dims, variant);
+    for s in Material::up_to(m.white, m.black) {
+        tb.load_slice(dir, s)?;
+    }
+    Ok(tb)
+}
+
+/// The value of `e` and every legal move with the value it leaves the opponent, best first
+/// (quickest win, then draws, then slowest loss).
+pub fn probe<E: Engine>(
+    tb: &Tablebase,
+    e: &E,
+) -> Result<(Value, Vec<(crate::rules::Move, Value)>), SolveError> {
+    let value = tb
+        .value(e.occupancy(), e.side_to_move())?
+        .ok_or_else(|| SolveError::Input("no table holds this material".into()))?;
+    let mut moves = Vec::new();
+    for m in e.legal_moves() {
+        let s = e.apply(&m);
+        let v = tb
+            .value(s.occupancy(), s.side_to_move())?
+            .ok_or_else(|| SolveError::Corrupt("a successor's slice is not loaded".into()))?;
+        moves.push((m, v));
+    }
+    moves.sort_by_key(|(m, v)| {
+        let rank = match *v {
+            Value::Loss(d) => (0, i32::from(d)),
+            Value::Draw => (1, 0),
+            Value::Win(d) => (2, -i32::from(d)),
+        };
+        (rank, crate::notation::format_move(m))
+    });
+    Ok((value, moves))
+}

@@ -1,0 +1,302 @@
+//! Endgame tablebases (src/solve/tb.rs): the material index, slices built alike on both
+//! engines, the verification pass, agreement with the whole-game tables of the same board,
+//! bounded minimax on sampled positions, and the command line.
+//!
+//! Clauses: ORDO-4.1 and ORDO-4.3 (the player who just moved is one group, the index's
+//! premise), ORDOX-4.1 (in Ordo X the side to move is one group too), ORDO-2.3 (the side to
+//! move never stands on its opponent's home row), ORDO-10.1 / ORDO-10.2 (the ends a capture
+//! or an arrival makes).
+
+mod common;
+
+use common::ordo_cmd;
+use ordo::bitboard::Bitboard;
+use ordo::diff::Rng;
+use ordo::reference::Reference;
+use ordo::rules::{Dims, Engine, Variant};
+use ordo::solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase};
+use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ordo-tb-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn build<E: Engine>(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    dir: &std::path::Path,
+) -> Tablebase {
+    let bar = indicatif::ProgressBar::hidden();
+    tb::build::<E>(dims, variant, max, dir, false, &bar, |_| {})
+        .expect("builds")
+        .0
+}
+
+/// ORDO-4.1: connected sets counted by hand: 80 squares, 268 neighbouring pairs on 10 x 8
+/// (72 across, 70 up, 126 diagonal); on 3 x 3, 8 of the 9 squares' pairs... all 20 pairs
+/// of neighbours.
+#[test]
+fn ordo_4_1_connected_sets_are_enumerated_exactly() {
+    let d: Dims = "10x8".parse().unwrap();
+    assert_eq!(connected_sets(d, 1).len(), 80);
+    assert_eq!(connected_sets(d, 2).len(), 72 + 70 + 126);
+    let small: Dims = "3x3".parse().unwrap();
+    assert_eq!(connected_sets(small, 2).len(), 6 + 6 + 8);
+    assert_eq!(connected_sets(small, 9).len(), 1);
+    // Every set is connected and of the right size; none repeats.
+    let sets = connected_sets("4x4".parse().unwrap(), 4);
+    assert!(sets.windows(2).all(|w| w[0] < w[1]));
+    assert!(sets.iter().all(|s| s.count_ones() == 4));
+}
+
+/// The index is a bijection between its non-gap entries and the positions it covers.
+#[test]
+fn slice_index_ranks_and_unranks() {
+    for (variant, board, w, b) in [
+        (Variant::Classic, "4x4", 3, 2),
+        (Variant::Classic, "5x3", 2, 3),
+        (Variant::X, "4x4", 3, 3),
+        (Variant::Classic, "10x8", 2, 1),
+    ] {
+        let dims: Dims = board.parse().unwrap();
+        let idx = SliceIndex::new(dims, variant, Material { white: w, black: b }).unwrap();
+        let mut seen = 0;
+        for i in 0..idx.len() {
+            if let Some((occ, stm)) = idx.unrank(i) {
+                assert_eq!(occ[0].count_ones(), w);
+                assert_eq!(occ[1].count_ones(), b);
+                assert_eq!(occ[0] & occ[1], 0);
+                assert_eq!(idx.rank(occ, stm), Some(i), "{board} {i}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 0);
+        if variant == Variant::Classic {
+            assert_eq!(seen, idx.len(), "classic indices have no gaps");
+        }
+    }
+}
+
+/// A tablebase holding all material of a small board agrees with the whole-game table of
+/// that board on every position the game can reach: two different indices and graphs, one
+/// value per position (ORDO-3.3: values depend on the position only).
+#[test]
+fn tablebase_agrees_with_the_game_tables() {
+    let bar = indicatif::ProgressBar::hidden();
+    for (variant, board) in [
+        (Variant::Classic, "4x4"),
+        (Variant::X, "4x4"),
+        (Variant::Classic, "3x4"),
+    ] {
+        let dims: Dims = board.parse().unwrap();
+        let dir = scratch(&format!("agree-{}-{board}", variant.name()));
+        let n = dims.cols as u32;
+        let tb = build::<Bitboard>(dims, variant, Material { white: n, black: n }, &dir);
+        let opts = GameOptions {
+            table: None,
+            verify: false,
+            progress: &bar,
+        };
+        let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
+        for (i, &k) in game.space.keys().iter().enumerate() {
+            let (occ, stm) = ordo::solve::unpack(k);
+            let in_tb = tb
+                .value(occ, stm)
+                .unwrap()
+                .expect("every material is built");
+            assert_eq!(
+                in_tb,
+                Value::from_code(game.values[i]),
+                "{} {board}: key {k:#x}",
+                variant.name()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Slices built on the reference engine equal those built on the bitboard engine, and the
+/// verification pass through the reference engine finds every value consistent.
+#[test]
+fn slices_are_built_alike_on_both_engines_and_verify() {
+    let bar = indicatif::ProgressBar::hidden();
+    for variant in Variant::ALL {
+        let dims: Dims = "5x4".parse().unwrap();
+        let max = Material { white: 2, black: 2 };
+        let (d1, d2) = (
+            scratch(&format!("fast-{variant}")),
+            scratch(&format!("plain-{variant}")),
+        );
+        let fast = build::<Bitboard>(dims, variant, max, &d1);
+        let plain = build::<Reference>(dims, variant, max, &d2);
+        for (m, (_, values)) in &fast.slices {
+            assert_eq!(values, &plain.slices[m].1, "{variant} {m}");
+            let (index, _) = &fast.slices[m];
+            let verdict = ordo::solve::verify_graph(
+                &tb::SliceGraph::<Reference>::new(&fast, index),
+                values,
+                &bar,
+            )
+            .unwrap();
+            assert!(verdict.ok(), "{variant} {m}: {verdict:?}");
+        }
+        let _ = std::fs::remove_dir_all(&d1);
+        let _ = std::fs::remove_dir_all(&d2);
+    }
+}
+
+/// Bounded minimax on the reference engine agrees with sampled slice entries of the
+/// standard board (exact within the depth, undecided beyond it).
+#[test]
+fn bounded_minimax_confirms_sampled_slice_positions() {
+    let dims = Dims::STANDARD;
+    let mut rng = Rng::new(11);
+    for variant in Variant::ALL {
+        let dir = scratch(&format!("minimax-{variant}"));
+        let tb = build::<Bitboard>(dims, variant, Material { white: 2, black: 2 }, &dir);
+        let (index, values) = &tb.slices[&Material { white: 2, black: 2 }];
+        // Ordo X turns have two steps, so its trees are far wider.
+        let depth = if variant == Variant::X { 2 } else { 3 };
+        let mut checked = [0; 2];
+        let mut tries = 0;
+        while checked.iter().any(|&c| c < 10) && tries < 20_000 {
+            tries += 1;
+            let i = rng.below(index.len() as u64) as usize;
+            let Some((occ, stm)) = index.unrank(i) else {
+                continue;
+            };
+            let Ok(e) = Reference::from_occupancy(dims, variant, stm, occ) else {
+                continue;
+            };
+            let stored = Value::from_code(values[i]);
+            let expect = bounded_expectation(stored, depth);
+            let slot = usize::from(expect.is_some());
+            if checked[slot] >= 10 {
+                continue;
+            }
+            assert_eq!(
+                bounded(&e, depth),
+                expect,
+                "{variant} 2v2 index {i}: {stored}"
+            );
+            checked[slot] += 1;
+        }
+        assert!(checked[1] >= 10, "{variant}: {checked:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Building resumes: slice files already present are loaded (and checked), not rebuilt; a
+/// damaged slice file is refused with its name.
+#[test]
+fn building_resumes_and_refuses_damaged_slices() {
+    let dims: Dims = "4x4".parse().unwrap();
+    let dir = scratch("resume");
+    let bar = indicatif::ProgressBar::hidden();
+    let max = Material { white: 2, black: 2 };
+    let (_, first) =
+        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, false, &bar, |_| {}).unwrap();
+    assert!(first.iter().all(|r| r.built));
+    let p = Tablebase::path(&dir, Variant::Classic, dims, max);
+    std::fs::remove_file(&p).unwrap();
+    let (_, second) =
+        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, true, &bar, |_| {}).unwrap();
+    let built: Vec<bool> = second.iter().map(|r| r.built).collect();
+    assert_eq!(built, vec![false, false, false, true]);
+    assert!(second.iter().all(|r| r.verified == Some(true)));
+    assert_eq!(first.last().unwrap().counts, second.last().unwrap().counts);
+    let mut bytes = std::fs::read(&p).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 1;
+    std::fs::write(&p, &bytes).unwrap();
+    let err = tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, false, &bar, |_| {})
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("tb-classic-4x4-2v2.ordotb") && err.contains("checksum"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ordo tb build`, `verify` and `probe` on the command line; bad input exits 2 with one line.
+#[test]
+fn cli_tb_build_verify_probe() {
+    let dir = scratch("cli");
+    let d = dir.to_str().unwrap();
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        d,
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("classic 4x4 2v2: "),
+        "{out}"
+    );
+    let o = ordo_cmd(&[
+        "tb",
+        "verify",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        d,
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("verified: every value matches"), "{out}");
+    // White a1 b1, Black c4 d4 (each on its home row), White to move.
+    let o = ordo_cmd(&[
+        "tb",
+        "probe",
+        "--position",
+        "2BB/4/4/WW2 w classic",
+        "--dir",
+        d,
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.starts_with("White to move wins in 1 ply\n"), "{out}");
+    assert!(out.contains("\na1-a2\tloses in 2 plies\n"), "{out}");
+    assert!(out.contains("best moves: "), "{out}");
+    for (args, fragment) in [
+        (
+            vec!["tb", "build", "--max-pieces", "3"],
+            "expected WHITE,BLACK",
+        ),
+        (vec!["tb", "build", "--max-pieces", "0,2"], "1 to 16 pieces"),
+        (
+            vec![
+                "tb",
+                "probe",
+                "--position",
+                "2BB/4/4/WWW1 w classic",
+                "--dir",
+                d,
+            ],
+            "tb-classic-4x4-3v2.ordotb",
+        ),
+    ] {
+        let o = ordo_cmd(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(fragment), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
