@@ -14,10 +14,7 @@ use ordo::solve::problem::{self, Method, Problem};
 use ordo::solve::tb::{self, Material};
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ordo-problem-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch(&format!("problem-{name}"))
 }
 
 fn tables(dir: &std::path::Path, variant: Variant, board: &str, max: Material) -> tb::Tablebase {

@@ -493,6 +493,10 @@ pub fn build<E: Engine>(
     progress: &indicatif::ProgressBar,
     mut each: impl FnMut(&SliceReport),
 ) -> Result<(Tablebase, Vec<SliceReport>), SolveError> {
+    // Refuse an impossible bound before building anything.
+    for m in Material::up_to(max.white, max.black) {
+        check_size(dims, variant, m)?;
+    }
     let mut tb = Tablebase::new(dims, variant);
     let mut reports = Vec::new();
     for m in Material::up_to(max.white, max.black) {
@@ -545,6 +549,26 @@ pub fn build<E: Engine>(
         reports.push(report);
     }
     Ok((tb, reports))
+}
+
+/// Whether the slice `m` fits the index (fewer than 2^32 entries), decided without
+/// enumerating connected sets where a simple bound already settles it.
+pub fn check_size(dims: Dims, variant: Variant, m: Material) -> Result<(), SolveError> {
+    let b = Binomial::new();
+    let n = dims.len() as u32;
+    let bound = b
+        .c(n, m.white)
+        .saturating_mul(b.c(n.saturating_sub(m.white), m.black))
+        .saturating_mul(2);
+    if bound < u32::MAX as u64 {
+        return Ok(());
+    }
+    if m.white > 6 || m.black > 6 {
+        return Err(SolveError::TooLarge(format!(
+            "slice {m} of {variant} on {dims} is beyond the index (at most 2^32 - 1 entries)"
+        )));
+    }
+    SliceIndex::new(dims, variant, m).map(|_| ())
 }
 
 /// Load every slice a probe of a position with material `m` may need: `m` and all smaller.

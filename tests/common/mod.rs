@@ -155,3 +155,11 @@ pub fn ordo_cmd(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run ordo")
 }
+
+/// A fresh, empty temporary folder for one test (`tag` keeps tests apart).
+pub fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ordo-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
