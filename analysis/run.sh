@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Solve the small boards of issue 5 and keep each report as JSON in analysis/games/.
-# Tables go to tables/ (reused if present, resumed if interrupted). Then analysis/games.md
-# is rebuilt from the JSON files.
+# Everything in analysis/: solve the small boards (one JSON report each in analysis/games/),
+# build the 10 x 8 endgame tables (JSON lines in analysis/tablebases/), then rebuild
+# analysis/games.md and analysis/tablebases.md from the JSON. Tables go to tables/ (reused if
+# present, resumed if interrupted); every table is verified before its report is kept.
 #
-#   bash analysis/run.sh            # the targets: row1 3x3..5x5, row2 3x4..5x4 and 4x5
+#   bash analysis/run.sh            # row1 3x3..5x5, row2 3x4..5x4 and 4x5; 10x8 classic to
+#                                   # 3 against 3, Ordo X to 4 against 4
 #   bash analysis/run.sh --stretch  # also row1 6x5, 5x6, 6x6 and row2 5x5, 6x5
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,19 @@ for variant in classic x; do
     for b in $boards_row1; do solve "$variant" "$b" row1; done
     for b in $boards_row2; do solve "$variant" "$b" row2; done
 done
+tablebase() {
+    local variant=$1 max=$2
+    local out="analysis/tablebases/$variant-10x8.jsonl"
+    echo "building $variant 10x8 up to $max"
+    "$ordo" tb build --variant "$variant" --board 10x8 --max-pieces "$max" --verify --json >"$out.tmp"
+    mv "$out.tmp" "$out"
+}
+mkdir -p analysis/tablebases
+tablebase classic 3,3
+tablebase x 4,4
 "$ordo" analysis games analysis/games >analysis/games.md.tmp
 mv analysis/games.md.tmp analysis/games.md
-echo "analysis/games.md rebuilt"
+"$ordo" analysis tablebases analysis/tablebases/classic-10x8.jsonl analysis/tablebases/x-10x8.jsonl \
+    >analysis/tablebases.md.tmp
+mv analysis/tablebases.md.tmp analysis/tablebases.md
+echo "analysis/games.md and analysis/tablebases.md rebuilt"

@@ -11,6 +11,8 @@
 //! - [`notation`]: the position and move notation of `spec/notation.md`.
 //! - [`adjudicate`]: the clause-by-clause verdict on one proposed move, independent of the
 //!   engines.
+//! - [`solve`]: the retrograde solver: whole-game tables of small boards, endgame tablebases
+//!   by material, verification, problems.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -23,6 +25,21 @@
 //! let next = start.play(&parse_move("a2:a3-a3").unwrap()).unwrap();
 //! assert_eq!(next.status(), Status::Ongoing);
 //! assert!(!format_move(&next.legal_moves()[0]).is_empty());
+//! ```
+//!
+//! The solver runs on either engine:
+//!
+//! ```
+//! use ordo::bitboard::Bitboard;
+//! use ordo::rules::Variant;
+//! use ordo::solve::{solve_game, GameOptions, Setup};
+//!
+//! let bar = indicatif::ProgressBar::hidden();
+//! let opts = GameOptions { table: None, verify: true, progress: &bar };
+//! let (_table, report) =
+//!     solve_game::<Bitboard>(Variant::X, "4x4".parse().unwrap(), Setup::Row1, &opts).unwrap();
+//! assert_eq!((report.start.as_str(), report.optimal_length), ("win", Some(3)));
+//! assert_eq!(report.verified, Some(true));
 //! ```
 
 pub mod adjudicate;

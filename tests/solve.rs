@@ -215,10 +215,7 @@ fn verification_catches_a_tampered_value() {
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ordo-solve-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch(&format!("solve-{name}"))
 }
 
 /// Table files: a saved table loads back identical; a flipped byte, a truncation, another
@@ -369,4 +366,46 @@ fn cli_solve_reports_and_refuses_bad_input() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// analysis/: every saved small-board report was verified, and analysis/games.md and
+/// analysis/tablebases.md are exactly what `ordo analysis` makes of the saved JSON.
+#[test]
+fn the_analysis_report_matches_its_json() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
+    let mut n = 0;
+    for entry in std::fs::read_dir(root.join("games")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let r: GameReport = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(r.verified, Some(true), "{}", path.display());
+        n += 1;
+    }
+    assert!(n >= 26, "{n} reports");
+    let games = ordo_cmd(&["analysis", "games", root.join("games").to_str().unwrap()]);
+    assert_eq!(games.status.code(), Some(0));
+    let saved = std::fs::read_to_string(root.join("games.md")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&games.stdout),
+        saved,
+        "rerun analysis/run.sh"
+    );
+    let tb = ordo_cmd(&[
+        "analysis",
+        "tablebases",
+        root.join("tablebases/classic-10x8.jsonl").to_str().unwrap(),
+        root.join("tablebases/x-10x8.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(tb.status.code(), Some(0));
+    let saved = std::fs::read_to_string(root.join("tablebases.md")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&tb.stdout),
+        saved,
+        "rerun analysis/run.sh"
+    );
+    assert!(saved
+        .lines()
+        .all(|l| !l.contains("FAILED") && !l.contains("not run")));
 }

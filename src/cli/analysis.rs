@@ -58,11 +58,11 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     reports.sort_by_key(|r| (r.variant.clone(), r.setup.clone(), area(&r.board)));
     let _ = writeln!(
         out,
-        "| game | board | setup | start (White moves first) | plies | winning first moves | positions | moves | draws | stalemates | longest | solve s | peak MB | verified |"
+        "| game | board | setup | start (White moves first) | plies | winning first moves | positions | moves | draws | stalemates | longest | solve s | peak MB | verified | reproduce |"
     );
     let _ = writeln!(
         out,
-        "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
+        "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
     );
     for r in &reports {
         let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
@@ -94,7 +94,7 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify` |",
             r.board,
             r.setup,
             c.positions,
@@ -102,14 +102,12 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
             c.draws,
             c.stalemates,
             c.longest,
-            r.seconds.map_or("–".into(), |s| format!("{s:.1}")),
-            r.peak_memory
-                .map_or("–".into(), |b| format!("{:.0}", b as f64 / 1e6)),
-            match r.verified {
-                Some(true) => "yes",
-                Some(false) => "FAILED",
-                None => "not run",
-            }
+            seconds(r.seconds),
+            megabytes(r.peak_memory),
+            verified(r.verified),
+            r.variant,
+            r.board,
+            r.setup
         );
     }
     let with_draws = reports.iter().filter(|r| r.counts.draws > 0).count();
@@ -123,7 +121,7 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     );
     let _ = writeln!(
         out,
-        "\nReproduce a row: `cargo run --release -- solve --variant GAME --board BOARD --setup SETUP --verify` (GAME is `classic` or `x`)."
+        "\n`ordo` stands for `cargo run --release --`; `bash analysis/run.sh` runs every row."
     );
     Ok(())
 }
@@ -149,17 +147,17 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
     }
     let _ = writeln!(
         out,
-        "| game | board | material | positions | won | lost | drawn | stalemates | cannot reconnect | longest (plies) | build s | peak MB | verified |"
+        "| game | board | material | positions | won | lost | drawn | stalemates | cannot reconnect | longest (plies) | build s | peak MB | verified | reproduce |"
     );
     let _ = writeln!(
         out,
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
     );
     for r in &rows {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify` |",
             if r.variant == "x" { "Ordo X" } else { "Ordo" },
             r.board,
             r.material,
@@ -170,15 +168,34 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
             c.stalemates,
             c.cannot_reconnect,
             c.longest,
-            r.seconds.map_or("–".into(), |s| format!("{s:.1}")),
-            r.peak_memory
-                .map_or("–".into(), |b| format!("{:.0}", b as f64 / 1e6)),
-            match r.verified {
-                Some(true) => "yes",
-                Some(false) => "FAILED",
-                None => "not run",
-            }
+            seconds(r.seconds),
+            megabytes(r.peak_memory),
+            verified(r.verified),
+            r.variant,
+            r.board,
+            r.material.replace('v', ",")
         );
     }
+    let _ = writeln!(
+        out,
+        "\n`ordo` stands for `cargo run --release --`; a build makes every smaller slice first (or loads it from `tables/`)."
+    );
     Ok(())
+}
+
+/// Table cells shared by both reports.
+fn seconds(s: Option<f64>) -> String {
+    s.map_or("–".into(), |s| format!("{s:.1}"))
+}
+
+fn megabytes(b: Option<u64>) -> String {
+    b.map_or("–".into(), |b| format!("{:.0}", b as f64 / 1e6))
+}
+
+fn verified(v: Option<bool>) -> &'static str {
+    match v {
+        Some(true) => "yes",
+        Some(false) => "FAILED",
+        None => "not run",
+    }
 }

@@ -1,0 +1,34 @@
+//! The retrograde solver: whole-game solutions of 4 x 4 (row1) in both games, enumeration,
+//! retrograde analysis and the verification pass, all threads. Throughput is in positions
+//! per second. Run: `cargo bench --bench solve`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ordo::bitboard::Bitboard;
+use ordo::rules::Variant;
+use ordo::solve::{solve_game, verify, GameOptions, Setup};
+
+fn solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    let bar = indicatif::ProgressBar::hidden();
+    for variant in Variant::ALL {
+        let opts = GameOptions {
+            table: None,
+            verify: false,
+            progress: &bar,
+        };
+        let dims = "4x4".parse().unwrap();
+        let (table, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
+        group.throughput(Throughput::Elements(table.space.len() as u64));
+        group.bench_function(format!("{variant}/4x4-row1"), |b| {
+            b.iter(|| solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap())
+        });
+        group.bench_function(format!("{variant}/4x4-row1-verify"), |b| {
+            b.iter(|| verify::<Bitboard>(&table.space, &table.values, &bar).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solve);
+criterion_main!(benches);
