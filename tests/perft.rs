@@ -65,3 +65,16 @@ mod reference {
 mod bitboard {
     engine_tests!(ordo::bitboard::Bitboard);
 }
+
+/// The deeper figures of spec/perft.md: classic perft(5) from the standard start, which only
+/// the bitboard engine reaches (two threads, a few seconds), and its perft(4) split by first
+/// move, which must sum to the reference engine's published 11,501,158 (ORDO-2.2, ORDO-10.5).
+#[test]
+fn bitboard_classic_perft_5_published_figure() {
+    use ordo::bitboard::Bitboard;
+    let e: Bitboard = load(&setup::standard(Variant::Classic));
+    assert_eq!(e.perft_threads(5, 2), 724_821_826);
+    let rows = e.divide(4);
+    assert_eq!(rows.len(), 56);
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 11_501_158);
+}
