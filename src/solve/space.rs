@@ -71,9 +71,16 @@ pub fn mix(key: Key) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Memory the solver needs per position, roughly (measured: 65 to 70 bytes on the solved
-/// boards, plus the enumeration's hash set).
-pub const BYTES_PER_POSITION: u64 = 100;
+/// Memory the whole-game solver needs per position at its peak, with some margin. Most of it
+/// is the reversed move graph (4 bytes a move), so it depends on the game: measured peaks are
+/// 65 to 70 bytes a position in classic Ordo (about 7 moves each) and 163 to 185 in Ordo X
+/// (about 30 moves each) on the boards of `analysis/games.md`.
+pub fn bytes_per_position(variant: Variant) -> u64 {
+    match variant {
+        Variant::Classic => 80,
+        Variant::X => 200,
+    }
+}
 
 /// Memory available to this process now, bytes (Linux: `MemAvailable` of `/proc/meminfo`).
 pub fn available_memory() -> Option<u64> {
@@ -153,9 +160,10 @@ impl Space {
                 dims.len()
             )));
         }
-        // About 100 bytes per position while solving (key, working arrays, moves, the set
-        // below): stop early rather than exhaust the machine.
-        let budget = available_memory().map_or(u64::MAX, |b| b / 10 * 8 / BYTES_PER_POSITION);
+        // Stop early rather than exhaust the machine: the solve that follows needs about
+        // `bytes_per_position` for each position found here.
+        let per_position = bytes_per_position(variant);
+        let budget = available_memory().map_or(u64::MAX, |b| b / 10 * 8 / per_position);
         let first = key_of(start);
         let mut seen: HashSet<Key> = HashSet::from([first]);
         let mut frontier = vec![first];
@@ -186,7 +194,7 @@ impl Space {
                 }
                 if seen.len() as u64 > budget {
                     return Err(SolveError::TooLarge(format!(
-                        "more than {} reachable positions on {dims} (depth {depth} so far): solving needs about {BYTES_PER_POSITION} bytes each, more than 80% of the memory available",
+                        "more than {} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, more than 80% of the memory available",
                         seen.len()
                     )));
                 }
