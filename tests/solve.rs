@@ -383,29 +383,28 @@ fn the_analysis_report_matches_its_json() {
         assert_eq!(r.verified, Some(true), "{}", path.display());
         n += 1;
     }
-    assert!(n >= 26, "{n} reports");
-    let games = ordo_cmd(&["analysis", "games", root.join("games").to_str().unwrap()]);
-    assert_eq!(games.status.code(), Some(0));
-    let saved = std::fs::read_to_string(root.join("games.md")).unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&games.stdout),
-        saved,
-        "rerun analysis/run.sh"
-    );
-    let tb = ordo_cmd(&[
-        "analysis",
-        "tablebases",
-        root.join("tablebases/classic-10x8.jsonl").to_str().unwrap(),
-        root.join("tablebases/x-10x8.jsonl").to_str().unwrap(),
-    ]);
-    assert_eq!(tb.status.code(), Some(0));
-    let saved = std::fs::read_to_string(root.join("tablebases.md")).unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&tb.stdout),
-        saved,
-        "rerun analysis/run.sh"
-    );
-    assert!(saved
-        .lines()
-        .all(|l| !l.contains("FAILED") && !l.contains("not run")));
+    assert!(n >= 29, "{n} reports");
+    let games = root.join("games");
+    let classic = root.join("tablebases/classic-10x8.jsonl");
+    let x = root.join("tablebases/x-10x8.jsonl");
+    let reports: [(&[&std::path::Path], &str); 2] =
+        [(&[&games], "games"), (&[&classic, &x], "tablebases")];
+    for (inputs, kind) in reports {
+        let mut args = vec!["analysis", kind];
+        args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+        let made = ordo_cmd(&args);
+        assert_eq!(made.status.code(), Some(0), "{kind}");
+        let saved = std::fs::read_to_string(root.join(format!("{kind}.md"))).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&made.stdout),
+            saved,
+            "{kind}.md: rerun analysis/run.sh"
+        );
+        assert!(
+            saved
+                .lines()
+                .all(|l| !l.contains("FAILED") && !l.contains("not run")),
+            "{kind}.md"
+        );
+    }
 }

@@ -493,9 +493,12 @@ pub fn build<E: Engine>(
     progress: &indicatif::ProgressBar,
     mut each: impl FnMut(&SliceReport),
 ) -> Result<(Tablebase, Vec<SliceReport>), SolveError> {
-    // Refuse an impossible bound before building anything.
+    // Size every slice before building any, so an impossible bound is refused at once.
+    // `SliceIndex::new` is exact and refuses a slice beyond the index; slices come fewer
+    // pieces first, so the first refusal comes before any larger slice is enumerated.
+    let mut indexes = BTreeMap::new();
     for m in Material::up_to(max.white, max.black) {
-        check_size(dims, variant, m)?;
+        indexes.insert(m, SliceIndex::new(dims, variant, m)?);
     }
     let mut tb = Tablebase::new(dims, variant);
     let mut reports = Vec::new();
@@ -506,7 +509,7 @@ pub fn build<E: Engine>(
             (tb.load_slice(dir, m)?, false)
         } else {
             progress.set_message(format!("slice {m}"));
-            let index = SliceIndex::new(dims, variant, m)?;
+            let index = indexes.remove(&m).expect("every slice was sized above");
             let (values, counts) = retro::solve(&SliceGraph::<E>::new(&tb, &index), progress)?;
             let mut header = file::header(
                 "endgame",
@@ -549,26 +552,6 @@ pub fn build<E: Engine>(
         reports.push(report);
     }
     Ok((tb, reports))
-}
-
-/// Whether the slice `m` fits the index (fewer than 2^32 entries), decided without
-/// enumerating connected sets where a simple bound already settles it.
-pub fn check_size(dims: Dims, variant: Variant, m: Material) -> Result<(), SolveError> {
-    let b = Binomial::new();
-    let n = dims.len() as u32;
-    let bound = b
-        .c(n, m.white)
-        .saturating_mul(b.c(n.saturating_sub(m.white), m.black))
-        .saturating_mul(2);
-    if bound < u32::MAX as u64 {
-        return Ok(());
-    }
-    if m.white > 6 || m.black > 6 {
-        return Err(SolveError::TooLarge(format!(
-            "slice {m} of {variant} on {dims} is beyond the index (at most 2^32 - 1 entries)"
-        )));
-    }
-    SliceIndex::new(dims, variant, m).map(|_| ())
 }
 
 /// Load every slice a probe of a position with material `m` may need: `m` and all smaller.
