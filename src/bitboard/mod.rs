@@ -18,7 +18,7 @@
 //!   root moves on a rayon pool ([`Bitboard::perft_threads`]).
 //!
 //! It shares only the vocabulary of [`crate::rules`] with the reference engine, never its
-//! code, so that `tests/differential.rs` compares two independent readings of the clauses.
+//! code, so that `tests/it/differential.rs` compares two independent readings of the clauses.
 
 mod conn;
 mod encoding;

@@ -1,6 +1,6 @@
 //! The seedable generator of the conformance kit: the crate's SplitMix64 ([`crate::diff::Rng`]).
 //! The committed random vectors and `ordo conform --seed` playouts depend on its exact
-//! sequence: tests/conformance.rs regenerates the vectors and compares them with the committed
+//! sequence: tests/it/conformance.rs regenerates the vectors and compares them with the committed
 //! files, so a change to the generator cannot pass unnoticed.
 
 pub use crate::diff::Rng;

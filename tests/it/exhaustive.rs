@@ -4,9 +4,7 @@
 //! player is never without a legal move (ORDO-10.4 never decides) and an Ordo X sideways step
 //! always has a follow-up (ORDOX-3.3 never removes one).
 
-mod common;
-
-use common::one_group;
+use crate::common::one_group;
 use ordo::rules::{Color, Dims, Engine, Position, Status, Step, Variant};
 
 fn check<E: Engine>() {

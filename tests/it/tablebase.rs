@@ -7,9 +7,7 @@
 //! move never stands on its opponent's home row), ORDO-10.1 / ORDO-10.2 (the ends a capture
 //! or an arrival makes).
 
-mod common;
-
-use common::ordo_cmd;
+use crate::common::ordo_cmd;
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -18,7 +16,7 @@ use ordo::solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase};
 use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    common::scratch(&format!("tb-{name}"))
+    crate::common::scratch(&format!("tb-{name}"))
 }
 
 fn build<E: Engine>(

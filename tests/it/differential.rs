@@ -4,7 +4,7 @@
 //! turn, ORDOX-5.1; canonical ordo ends and tie choices, spec/notation.md), the position after
 //! every legal move, the status with winner and reason (ORDO-10.1 to ORDO-10.5), and perft.
 //!
-//! Positions come from random playouts of the reference engine (`common::playout_starts()`:
+//! Positions come from random playouts of the reference engine (`crate::common::playout_starts()`:
 //! the standard 10 x 8 start, the 8 x 8 variant and small boards, both games) and from random
 //! set-up positions on boards of 2..=8 x 2..=8 in which each colour is one group or scattered,
 //! either side moves, in both games. Both proptest and quickcheck drive the same checks.
@@ -13,11 +13,9 @@
 //! depth 2 on the big boards, and to depth 1 (the move list) for the large Ordo X positions,
 //! whose thousands of turns make the reference engine's deeper counts take minutes.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::{playout, playout_starts};
+use crate::common::{playout, playout_starts};
 use ordo::bitboard::Bitboard;
 use ordo::notation::{format_move, format_position, parse_move};
 use ordo::reference::Reference;
@@ -452,7 +450,7 @@ proptest! {
 // quickcheck
 // ------------------------------------------------------------------------------------------
 
-use common::Playout;
+use crate::common::Playout;
 
 impl Arbitrary for Setup {
     fn arbitrary(g: &mut Gen) -> Self {
@@ -553,9 +551,9 @@ fn published_perft() {
     assert_eq!(c8.perft(3), 103_376);
     let x8 = Bitboard::from_position(&setup::chess_board(Variant::X)).unwrap();
     assert_eq!(x8.perft(2), 1_687_230);
-    let small = common::fen("BBBB/4/4/WWWW w x");
+    let small = crate::common::fen("BBBB/4/4/WWWW w x");
     assert_eq!(Bitboard::from_position(&small).unwrap().perft(4), 240_206);
-    let small = common::fen("BBBB/4/4/WWWW w classic");
+    let small = crate::common::fen("BBBB/4/4/WWWW w classic");
     assert_eq!(Bitboard::from_position(&small).unwrap().perft(4), 10_286);
 }
 
@@ -565,10 +563,10 @@ fn published_perft() {
 #[test]
 fn x_tie_choices_and_removal() {
     // b3xb4 splits a4 | c4: a tie.
-    let tie = common::pos(Variant::X, 3, 5, 'w', "b3", "a4 b4 c4");
+    let tie = crate::common::pos(Variant::X, 3, 5, 'w', "b3", "a4 b4 c4");
     check(&tie, 3);
     let b = Bitboard::from_position(&tie).unwrap();
-    let moves = common::move_set(&b);
+    let moves = crate::common::move_set(&b);
     assert!(
         moves.contains("b3xb4/a4") && moves.contains("b3xb4/c4"),
         "{moves:?}"
@@ -578,7 +576,7 @@ fn x_tie_choices_and_removal() {
     assert_eq!(kept_a.pieces(Color::Black).len(), 1);
     assert_eq!(kept_a.pieces(Color::Black)[0].to_string(), "a4");
     // c3xc4 splits a4 b4 | d4: the smaller group goes, no choice.
-    let unequal = common::pos(Variant::X, 4, 5, 'w', "c3", "a4 b4 c4 d4");
+    let unequal = crate::common::pos(Variant::X, 4, 5, 'w', "c3", "a4 b4 c4 d4");
     check(&unequal, 3);
     let b = Bitboard::from_position(&unequal).unwrap();
     let after = b.apply(&parse_move("c3xc4").unwrap()).to_position();
@@ -594,10 +592,10 @@ fn x_tie_choices_and_removal() {
 /// that ends the game as a one-step turn.
 #[test]
 fn x_sideways_turns() {
-    let p = common::pos(Variant::X, 4, 4, 'w', "a2", "b2");
+    let p = crate::common::pos(Variant::X, 4, 4, 'w', "a2", "b2");
     check(&p, 3);
     let b = Bitboard::from_position(&p).unwrap();
-    let moves = common::move_set(&b);
+    let moves = crate::common::move_set(&b);
     assert!(moves.contains("a2xb2"), "{moves:?}");
     let after = b.apply(&parse_move("a2xb2").unwrap());
     assert_eq!(
@@ -613,13 +611,13 @@ fn x_sideways_turns() {
 /// or loses when it cannot.
 #[test]
 fn classic_split_players() {
-    check(&common::fen("4/W1BW/W3 w classic"), 3);
+    check(&crate::common::fen("4/W1BW/W3 w classic"), 3);
     check(
-        &common::pos(Variant::Classic, 5, 5, 'w', "a3 c3 e3", "c5"),
+        &crate::common::pos(Variant::Classic, 5, 5, 'w', "a3 c3 e3", "c5"),
         3,
     );
     check(
-        &common::pos(Variant::Classic, 5, 5, 'b', "a1 e1", "a4 b4 d4 e4"),
+        &crate::common::pos(Variant::Classic, 5, 5, 'b', "a1 e1", "a4 b4 d4 e4"),
         3,
     );
 }

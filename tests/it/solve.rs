@@ -8,9 +8,7 @@
 //! pieces) end it, ORDO-10.3 and ORDO-10.4 lose for want of a move, ORDO-3.3 lets play go on
 //! for ever (draws), ORDOX-5.1 counts an Ordo X turn as one move.
 
-mod common;
-
-use common::ordo_cmd;
+use crate::common::ordo_cmd;
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -215,7 +213,7 @@ fn verification_catches_a_tampered_value() {
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    common::scratch(&format!("solve-{name}"))
+    crate::common::scratch(&format!("solve-{name}"))
 }
 
 /// Table files: a saved table loads back identical; a flipped byte, a truncation, another

@@ -7,11 +7,9 @@
 //! 2 x pieces x (rows - 1) turns because every turn makes forward progress (ORDOX-1.2,
 //! ORDOX-3.1), and the notation round-trips on every legal move and position.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::{one_group, playout, playout_starts};
+use crate::common::{one_group, playout, playout_starts};
 use ordo::notation::{format_move, format_position, parse_move, parse_position};
 use ordo::reference::Reference;
 use ordo::rules::{
@@ -208,7 +206,7 @@ proptest! {
 }
 
 /// A random playout for quickcheck: which start, and the move choices.
-use common::Playout;
+use crate::common::Playout;
 
 #[test]
 fn quickcheck_playout_positions() {

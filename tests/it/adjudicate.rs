@@ -10,13 +10,11 @@
 //!   membership in the engines' legal move lists (reference and bitboard), and for legal moves
 //!   its result position and status equal the engines'.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 use std::time::Instant;
 
-use common::{playout, playout_starts, pos};
+use crate::common::{playout, playout_starts, pos};
 use ordo::adjudicate::{
     adjudicate, candidate_moves, candidate_moves_limited, canonical_spelling, groups_after_capture,
     Verdict,
@@ -990,7 +988,7 @@ proptest! {
     }
 }
 
-use common::Playout;
+use crate::common::Playout;
 
 /// The same property driven by quickcheck, on the 10 x 8 and 8 x 8 starts' playouts and the
 /// small boards alike.

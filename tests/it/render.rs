@@ -4,8 +4,6 @@
 //! turns), captured and removed pieces (ORDO-6.3, ORDOX-4.1), every board size (ORDO-1.5) — and
 //! the Unicode board is checked for labels, piece counts and a snapshot.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
@@ -217,7 +215,7 @@ fn svg_two_step_turn() {
 /// ORDO-6.3, ORDOX-4.1: captured and removed pieces are marked on the given squares.
 #[test]
 fn svg_captured_and_removed() {
-    let pos = common::pos(Variant::X, 6, 6, 'w', "c3 a1", "d4 f6 e6");
+    let pos = crate::common::pos(Variant::X, 6, 6, 'w', "c3 a1", "d4 f6 e6");
     let notes = Annotations {
         captured: vec![sq("d4")],
         removed: vec![sq("f6"), sq("e6")],
@@ -303,7 +301,7 @@ fn svg_escapes_text() {
 /// A move whose pieces would leave the board is still drawn; its arrow stops at the edge.
 #[test]
 fn svg_off_board_landing() {
-    let pos = common::pos(Variant::Classic, 3, 3, 'w', "a1 a2 a3", "c3");
+    let pos = crate::common::pos(Variant::Classic, 3, 3, 'w', "a1 a2 a3", "c3");
     let doc_text = svg_of(&pos, Some("a1:a3-a2"), &Annotations::default());
     let doc = parse(&doc_text);
     assert_eq!(
@@ -371,7 +369,7 @@ fn unicode_standard_start() {
 /// A snapshot of a small position with a two-step Ordo X turn, a capture and a removal.
 #[test]
 fn unicode_snapshot() {
-    let pos = common::pos(Variant::X, 4, 4, 'w', "a1 b2", "c2 c4 d4");
+    let pos = crate::common::pos(Variant::X, 4, 4, 'w', "a1 b2", "c2 c4 d4");
     let mv = parse_move("b2-c2,c2-c3").unwrap();
     let notes = Annotations {
         captured: vec![sq("c2")],

@@ -2,9 +2,7 @@
 //! every engine. Counts are of turns, not positions (ORDOX-5.1), and a finished game has no
 //! moves (ORDO-10.5).
 
-mod common;
-
-use common::{fen, load};
+use crate::common::{fen, load};
 use ordo::rules::{setup, Engine, Variant};
 
 fn standard_classic<E: Engine>() {

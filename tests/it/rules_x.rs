@@ -1,9 +1,7 @@
 //! Hand-written tests of the Ordo X clauses (`ORDOX-…`) and of the end-of-game clauses in Ordo
 //! X, each naming the clause it covers. Generic over the engine, instantiated below.
 
-mod common;
-
-use common::{is_legal, load, move_set, one_group, play_line, pos};
+use crate::common::{is_legal, load, move_set, one_group, play_line, pos};
 use ordo::notation::{format_move, parse_move};
 use ordo::rules::{setup, Color, Engine, Heading, Status, Variant, WinReason};
 
@@ -90,7 +88,7 @@ fn ordox_2_3_single_file_into_vacated_squares<E: Engine>() {
         "the leading piece would land on a4"
     );
     let p = play_line(&e, &["a1:a2-a2"]).to_position();
-    assert_eq!(common::squares(&p, Color::White), "a2 a3");
+    assert_eq!(crate::common::squares(&p, Color::White), "a2 a3");
 }
 
 /// ORDOX-3.2: each step must leave the mover one group, even if the second step would
@@ -153,7 +151,7 @@ fn ordox_1_2_never_backward_even_split<E: Engine>() {
 
 /// ORDOX-3.5, ORDO-10.3: a split Ordo X player with no reconnecting turn loses.
 fn ordox_3_5_split_without_reconnection_loses<E: Engine>() {
-    let e: E = load(&common::fen("4/WBBW/4 w x"));
+    let e: E = load(&crate::common::fen("4/WBBW/4 w x"));
     assert!(e.legal_moves().is_empty());
     assert_eq!(
         e.status(),
@@ -171,7 +169,7 @@ fn ordox_4_1_smaller_groups_are_removed<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     assert!(is_legal(&e, "c2xc3"));
     let p = play_line(&e, &["c2xc3"]).to_position();
-    assert_eq!(common::squares(&p, Color::Black), "a4 b4");
+    assert_eq!(crate::common::squares(&p, Color::Black), "a4 b4");
     // The same capture in classic Ordo removes only c3 (ORDO-9.3).
     let c: E = load(&pos(Variant::Classic, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     let q = play_line(&c, &["c2xc3"]).to_position();
@@ -209,7 +207,7 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
 fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
     let e: E = load(&pos(X, 6, 6, 'w', "c3 d3", "a5 b5 c5 d4 e5 f5"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    assert_eq!(common::squares(&p, Color::Black), "a5 b5 c5");
+    assert_eq!(crate::common::squares(&p, Color::Black), "a5 b5 c5");
 }
 
 /// ORDOX-4.1, ORDOX-4.2, the two examples of 004 § Ordo X in words: a capture that splits the
@@ -218,7 +216,7 @@ fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
 fn ordox_4_2_examples_of_004<E: Engine>() {
     let e: E = load(&pos(X, 7, 7, 'w', "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 e3"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    assert_eq!(common::squares(&p, Color::Black), "a5 b5 c5 a6 b6");
+    assert_eq!(crate::common::squares(&p, Color::Black), "a5 b5 c5 a6 b6");
     let t: E = load(&pos(
         X,
         7,

@@ -4,9 +4,7 @@
 //!
 //! Clauses: ORDO-10.1 to ORDO-10.4 (what a win is), ORDOX-5.1 (an Ordo X turn is one move).
 
-mod common;
-
-use common::ordo_cmd;
+use crate::common::ordo_cmd;
 use ordo::bitboard::Bitboard;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Variant};
@@ -14,7 +12,7 @@ use ordo::solve::problem::{self, Method, Problem};
 use ordo::solve::tb::{self, Material};
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    common::scratch(&format!("problem-{name}"))
+    crate::common::scratch(&format!("problem-{name}"))
 }
 
 fn tables(dir: &std::path::Path, variant: Variant, board: &str, max: Material) -> tb::Tablebase {

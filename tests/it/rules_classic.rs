@@ -1,9 +1,7 @@
 //! Hand-written tests of the classic Ordo clauses (`ORDO-…`), each naming the clause it covers.
 //! Every test is generic over the engine and instantiated below for each engine.
 
-mod common;
-
-use common::{is_legal, load, move_set, play_line, pos};
+use crate::common::{is_legal, load, move_set, play_line, pos};
 use ordo::notation::{format_move, parse_move};
 use ordo::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
 
@@ -163,7 +161,7 @@ fn ordo_4_3_moves_keep_the_group_connected<E: Engine>() {
 fn ordo_4_2_single_piece_is_a_group<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c2", "a5"));
     assert_eq!(move_set(&e).len(), 11);
-    assert!(common::one_group(&e.to_position(), Color::White));
+    assert!(crate::common::one_group(&e.to_position(), Color::White));
 }
 
 /// ORDO-8.1, ORDO-6.1: a classic singleton goes forward, diagonally forward or sideways, any
@@ -227,7 +225,7 @@ fn ordo_6_4_capture_removes_the_piece<E: Engine>() {
 fn ordo_7_1_ordo_pieces_move_together<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "a1 b1 c1", "e5"));
     let p = play_line(&e, &["a1:c1-a3"]).to_position();
-    assert_eq!(common::squares(&p, Color::White), "a3 b3 c3");
+    assert_eq!(crate::common::squares(&p, Color::White), "a3 b3 c3");
     // The notation accepts the ends in either order: c1:a1-c3 is the same move.
     let same = e.play(&parse_move("c1:a1-c3").unwrap()).unwrap();
     assert_eq!(same.to_position(), p);
@@ -278,7 +276,7 @@ fn ordo_8_2_classic_ordo_directions<E: Engine>() {
 /// sideways.
 fn ordo_9_2_backward_moves_when_split<E: Engine>() {
     let e: E = load(&pos(C, 5, 7, 'w', "a5 b5 c3", "e7"));
-    assert!(!common::one_group(&e.to_position(), Color::White));
+    assert!(!crate::common::one_group(&e.to_position(), Color::White));
     assert!(
         is_legal(&e, "a5:b5-a4"),
         "horizontal ordo backward, reconnecting"
@@ -288,7 +286,7 @@ fn ordo_9_2_backward_moves_when_split<E: Engine>() {
     for m in e.legal_moves() {
         let after = e.apply(&m).to_position();
         assert!(
-            common::one_group(&after, Color::White),
+            crate::common::one_group(&after, Color::White),
             "ORDO-9.1: {} does not reconnect",
             format_move(&m)
         );
@@ -322,10 +320,10 @@ fn ordo_9_3_classic_split_removes_nothing<E: Engine>() {
     let after = play_line(&e, &["c2xc3"]);
     let p = after.to_position();
     assert_eq!(p.count(Color::Black), 2);
-    assert!(!common::one_group(&p, Color::Black));
+    assert!(!crate::common::one_group(&p, Color::Black));
     assert_eq!(after.status(), Status::Ongoing);
     for m in after.legal_moves() {
-        assert!(common::one_group(
+        assert!(crate::common::one_group(
             &after.apply(&m).to_position(),
             Color::Black
         ));
@@ -380,8 +378,8 @@ fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
 /// ORDO-10.3, ORDO-9.1: a split player with no reconnecting move loses at once, even with
 /// backward moves allowed.
 fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
-    let e: E = load(&common::fen("4/W1BW/W3 w classic"));
-    assert!(!common::one_group(&e.to_position(), Color::White));
+    let e: E = load(&crate::common::fen("4/W1BW/W3 w classic"));
+    assert!(!crate::common::one_group(&e.to_position(), Color::White));
     assert!(e.legal_moves().is_empty());
     assert_eq!(
         e.status(),
