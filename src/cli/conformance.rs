@@ -68,9 +68,15 @@ pub struct ConformArgs {
     /// Longest wait for one reply, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub timeout_ms: u64,
-    /// Write one SVG diagram per disagreement into this directory.
+    /// Write one SVG diagram per detailed finding into this directory.
     #[arg(long)]
     pub svg_dir: Option<PathBuf>,
+    /// Check only these games and boards, e.g. `classic:10x8,x:10x8` (`x:*`: every board).
+    #[arg(long, value_name = "GAME:BOARD,...")]
+    pub only: Option<String>,
+    /// Print the whole report as one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The library's name for an engine of this crate.
@@ -132,7 +138,14 @@ pub fn run_engine(args: &EngineArgs, _out: &mut String) -> Result<u8, CliError> 
 
 /// Run `ordo conform`.
 pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError> {
+    let only = match &args.only {
+        Some(text) => {
+            Some(conform::support::parse_only(text).map_err(|e| CliError(format!("--only: {e}")))?)
+        }
+        None => None,
+    };
     let opts = conform::Options {
+        only,
         command: args.engine.clone(),
         vectors: args.vectors.clone(),
         playouts: args.playouts,
@@ -141,9 +154,25 @@ pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError>
         timeout: Duration::from_millis(args.timeout_ms),
         svg_dir: args.svg_dir.clone(),
     };
-    match conform::run(&opts, out) {
-        Ok(true) => Ok(0),
-        Ok(false) => Ok(1),
-        Err(e) => Err(CliError(e)),
+    let report = conform::run(&opts).map_err(|e| CliError(conform_flag(e)))?;
+    if args.json {
+        let json =
+            serde_json::to_string_pretty(&report).map_err(|e| CliError(format!("--json: {e}")))?;
+        out.push_str(&json);
+        out.push('\n');
+    } else {
+        out.push_str(&report.text());
+    }
+    Ok(if report.passed() { 0 } else { 1 })
+}
+
+/// A conform error in the words of the command line: the flag it is about.
+fn conform_flag(e: conform::ConformError) -> String {
+    use conform::ConformError as E;
+    match e {
+        E::EmptyCommand => format!("--engine: {e}"),
+        E::ZeroTimeout => format!("--timeout-ms: {e}"),
+        E::Vectors(_) => format!("--vectors: {e}"),
+        E::SvgDir { .. } => format!("--svg-dir: {e}"),
     }
 }

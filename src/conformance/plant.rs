@@ -11,16 +11,26 @@
 //! | `victim-chooses` | lists a tie capture once, without `/keep` | ORDOX-4.2 |
 //! | `no-loss-without-moves` | reports `ongoing` for a player without a legal move | ORDO-10.3, ORDO-10.4 |
 //! | `maximal-runs-only` | drops ordo steps that move only part of a longer line | ORDO-5.2 |
+//! | `classic-10x8-only` | plays only classic Ordo on 10 x 8, refuses everything else, declares nothing (correct where it plays) | — |
+//! | `classic-10x8-declared` | the same, but declares `capabilities classic:10x8` and answers `error unsupported` | — |
+//! | `refuses-play` | answers `play` of any move, even one it has just listed, with `error illegal-move` | — (the engine contradicts itself) |
+//! | `no-backward-ordo-when-split` | drops only the backward moves of horizontal ordos of a split player | ORDO-9.2 |
+//! | `removes-adjacent-only` | after an Ordo X capture removes only the groups touching the captured square | ORDOX-4.1 |
+//! | `sideways-last-capture-continues` | a sideways step that captures the last piece still needs a forward step | ORDOX-3.4 |
+//! | `no-pieces-first` | when a move both reaches the home row and takes the last piece, reports `no-pieces` | ORDO-10.5 |
 
 use std::collections::BTreeSet;
 
 use clap::ValueEnum;
 
+use super::protocol::GameBoard;
 use super::vectors::is_sub_run;
 use crate::adjudicate::adjudicate;
 use crate::notation::format_move;
+use crate::reference::groups;
 use crate::reference::is_one_group;
-use crate::rules::{Direction, Engine, Heading, Move, Position, Status, Step, WinReason};
+use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
+use crate::rules::{Variant, WinReason};
 
 /// A planted deviation.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +45,22 @@ pub enum Plant {
     NoLossWithoutMoves,
     /// Only maximal lines are ordos: breaks ORDO-5.2.
     MaximalRunsOnly,
+    /// Plays only classic Ordo on 10 x 8 and declares nothing: correct where it plays.
+    #[value(name = "classic-10x8-only")]
+    Classic10x8Only,
+    /// Plays only classic Ordo on 10 x 8 and says so with `capabilities`.
+    #[value(name = "classic-10x8-declared")]
+    Classic10x8Declared,
+    /// Refuses to play any move, listed or not.
+    RefusesPlay,
+    /// A split player's horizontal ordos get no backward move: breaks ORDO-9.2.
+    NoBackwardOrdoWhenSplit,
+    /// After a capture only the groups touching the captured square go: breaks ORDOX-4.1.
+    RemovesAdjacentOnly,
+    /// A sideways capture of the last piece still needs a forward step: breaks ORDOX-3.4.
+    SidewaysLastCaptureContinues,
+    /// Reports `no-pieces` where the home row and the last capture coincide: breaks ORDO-10.5.
+    NoPiecesFirst,
 }
 
 impl Plant {
@@ -46,10 +72,17 @@ impl Plant {
             Plant::VictimChooses => "victim-chooses",
             Plant::NoLossWithoutMoves => "no-loss-without-moves",
             Plant::MaximalRunsOnly => "maximal-runs-only",
+            Plant::Classic10x8Only => "classic-10x8-only",
+            Plant::Classic10x8Declared => "classic-10x8-declared",
+            Plant::RefusesPlay => "refuses-play",
+            Plant::NoBackwardOrdoWhenSplit => "no-backward-ordo-when-split",
+            Plant::RemovesAdjacentOnly => "removes-adjacent-only",
+            Plant::SidewaysLastCaptureContinues => "sideways-last-capture-continues",
+            Plant::NoPiecesFirst => "no-pieces-first",
         }
     }
 
-    /// The clause the plant breaks.
+    /// The clause the plant breaks (empty for the plants that break none).
     pub fn clause(self) -> &'static str {
         match self {
             Plant::OrdoCaptures => "ORDO-7.2",
@@ -57,17 +90,53 @@ impl Plant {
             Plant::VictimChooses => "ORDOX-4.2",
             Plant::NoLossWithoutMoves => "ORDO-10.3",
             Plant::MaximalRunsOnly => "ORDO-5.2",
+            Plant::Classic10x8Only | Plant::Classic10x8Declared => "",
+            Plant::RefusesPlay => "",
+            Plant::NoBackwardOrdoWhenSplit => "ORDO-9.2",
+            Plant::RemovesAdjacentOnly => "ORDOX-4.1",
+            Plant::SidewaysLastCaptureContinues => "ORDOX-3.4",
+            Plant::NoPiecesFirst => "ORDO-10.5",
         }
     }
 
     /// Every plant.
-    pub const ALL: [Plant; 5] = [
+    pub const ALL: [Plant; 12] = [
         Plant::OrdoCaptures,
         Plant::NoBackwardWhenSplit,
         Plant::VictimChooses,
         Plant::NoLossWithoutMoves,
         Plant::MaximalRunsOnly,
+        Plant::Classic10x8Only,
+        Plant::Classic10x8Declared,
+        Plant::RefusesPlay,
+        Plant::NoBackwardOrdoWhenSplit,
+        Plant::RemovesAdjacentOnly,
+        Plant::SidewaysLastCaptureContinues,
+        Plant::NoPiecesFirst,
     ];
+
+    /// Whether the planted engine plays the game and board of `pos`.
+    pub fn supports(self, pos: &Position) -> bool {
+        match self {
+            Plant::Classic10x8Only | Plant::Classic10x8Declared => {
+                pos.variant == Variant::Classic && pos.dims() == Dims::STANDARD
+            }
+            _ => true,
+        }
+    }
+
+    /// What the planted engine answers to `capabilities`: `None` when it does not know the
+    /// request.
+    pub fn capabilities(self) -> Option<Vec<GameBoard>> {
+        match self {
+            Plant::Classic10x8Only => None,
+            Plant::Classic10x8Declared => Some(vec![GameBoard {
+                variant: Variant::Classic,
+                dims: Some(Dims::STANDARD),
+            }]),
+            _ => Some(everything()),
+        }
+    }
 
     /// The planted move list, from the correct engine `e`.
     pub fn moves<E: Engine>(self, e: &E) -> Vec<Move> {
@@ -109,11 +178,22 @@ impl Plant {
                 }
                 out
             }
-            Plant::NoLossWithoutMoves => base,
             Plant::MaximalRunsOnly => base
                 .into_iter()
                 .filter(|m| !moves_a_sub_run(e, m))
                 .collect(),
+            Plant::NoBackwardOrdoWhenSplit => base
+                .into_iter()
+                .filter(|m| !m.steps().any(|s| is_backward_ordo(&pos, s)))
+                .collect(),
+            Plant::SidewaysLastCaptureContinues => base
+                .into_iter()
+                .flat_map(|m| match last_capture_sideways(&pos, &m) {
+                    Some(step) => continuations(e, step),
+                    None => vec![m],
+                })
+                .collect(),
+            _ => base,
         }
     }
 
@@ -122,8 +202,12 @@ impl Plant {
         let base = e.status();
         // Only the plants that drop moves can leave a player with none.
         let planted_none = || {
-            matches!(self, Plant::NoBackwardWhenSplit | Plant::MaximalRunsOnly)
-                && self.moves(e).is_empty()
+            matches!(
+                self,
+                Plant::NoBackwardWhenSplit
+                    | Plant::MaximalRunsOnly
+                    | Plant::NoBackwardOrdoWhenSplit
+            ) && self.moves(e).is_empty()
         };
         match (self, base) {
             (
@@ -133,6 +217,16 @@ impl Plant {
                     ..
                 },
             ) => Status::Ongoing,
+            (
+                Plant::NoPiecesFirst,
+                Status::Won {
+                    winner,
+                    reason: WinReason::HomeRow,
+                },
+            ) if e.to_position().pieces(winner.opponent()).is_empty() => Status::Won {
+                winner,
+                reason: WinReason::NoPieces,
+            },
             (_, Status::Ongoing) if planted_none() => {
                 let pos = e.to_position();
                 let me = pos.to_move;
@@ -152,6 +246,22 @@ impl Plant {
     /// The position after the planted engine plays `mv` (any accepted spelling), or `None` when
     /// the planted engine does not consider it legal.
     pub fn play<E: Engine>(self, e: &E, mv: &Move) -> Option<Position> {
+        match self {
+            Plant::RefusesPlay => return None,
+            Plant::RemovesAdjacentOnly => {
+                let m = e.resolve(mv)?;
+                let after = e.apply(&m).to_position();
+                return Some(restore_far_groups(&e.to_position(), &m, after));
+            }
+            Plant::SidewaysLastCaptureContinues if mv.second.is_some() => {
+                let pos = e.to_position();
+                if let Some(step) = last_capture_sideways(&pos, &Move::single(mv.first)) {
+                    let listed = continuations(e, step).contains(&mv.canonical(e.dims()));
+                    return listed.then(|| play_continuation(e, mv));
+                }
+            }
+            _ => {}
+        }
         let planted = self.moves(e);
         let listed = |m: &Move| planted.iter().any(|p| p == m);
         if let Some(m) = e.resolve(mv) {
@@ -303,4 +413,106 @@ fn apply_ordo_capture(pos: &Position, step: &Step) -> Position {
     }
     out.to_move = me.opponent();
     out
+}
+
+/// `classic:* x:*`.
+fn everything() -> Vec<GameBoard> {
+    [Variant::Classic, Variant::X]
+        .into_iter()
+        .map(|variant| GameBoard {
+            variant,
+            dims: None,
+        })
+        .collect()
+}
+
+/// Whether `s` moves a horizontal ordo backward (only a split classic player may, ORDO-9.2).
+fn is_backward_ordo(pos: &Position, s: &Step) -> bool {
+    s.is_ordo()
+        && s.direction()
+            .is_some_and(|(d, _)| d.heading(pos.to_move) == Heading::Backward)
+}
+
+/// The step of `m` when `m` is an Ordo X turn of one sideways single step that captures the
+/// opponent's last piece (the turn ends there, ORDOX-3.4).
+fn last_capture_sideways(pos: &Position, m: &Move) -> Option<Step> {
+    let step = m.first;
+    let sideways = step
+        .direction()
+        .is_some_and(|(d, _)| d.heading(pos.to_move) == Heading::Sideways);
+    let last = pos.pieces(pos.to_move.opponent()).len() == 1;
+    let capture = matches!(step, Step::Single { capture: true, .. });
+    (pos.variant == Variant::X && m.second.is_none() && sideways && last && capture).then_some(step)
+}
+
+/// The planted turns that go on after `step`: `step` then one square straight forward with any
+/// piece of the mover that has an empty square there.
+fn continuations<E: Engine>(e: &E, step: Step) -> Vec<Move> {
+    let pos = e.to_position();
+    let me = pos.to_move;
+    let mid = e.apply(&Move::single(step)).to_position();
+    let dims = pos.dims();
+    let mut out = Vec::new();
+    for from in mid.pieces(me) {
+        let Some(to) = dims.offset(from, 0, me.forward()) else {
+            continue;
+        };
+        if mid.get(to).is_none() {
+            let second = Step::Single {
+                from,
+                to,
+                capture: false,
+                keep: None,
+            };
+            out.push(Move::double(step, second));
+        }
+    }
+    out
+}
+
+/// The position after a planted continuation: the first step as the rules play it, then the
+/// forward step moved by hand.
+fn play_continuation<E: Engine>(e: &E, mv: &Move) -> Position {
+    let mut p = e.apply(&Move::single(mv.first)).to_position();
+    if let Some(Step::Single { from, to, .. }) = mv.second {
+        p.set(from, None);
+        p.set(to, Some(e.to_position().to_move));
+    }
+    p
+}
+
+/// `after` with every removed group of the victim put back unless it touches a square the move
+/// captured on: the planted reading of ORDOX-4.1 that removes only adjacent groups.
+fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Position {
+    let me = before.to_move;
+    let victim: Color = me.opponent();
+    let captured: Vec<_> = m
+        .steps()
+        .filter(|s| matches!(s, Step::Single { capture: true, .. }))
+        .map(|s| s.target())
+        .collect();
+    if captured.is_empty() {
+        return after;
+    }
+    let mut left = before.clone();
+    for &sq in &captured {
+        left.set(sq, None);
+    }
+    for group in groups(&left, victim) {
+        let removed = group.iter().all(|&sq| after.get(sq).is_none());
+        let touches = group
+            .iter()
+            .any(|&sq| captured.iter().any(|&c| touching(sq, c)));
+        if removed && !touches {
+            for &sq in &group {
+                after.set(sq, Some(victim));
+            }
+        }
+    }
+    after
+}
+
+/// Whether two squares touch, orthogonally or diagonally (ORDO-4.1).
+fn touching(a: crate::rules::Square, b: crate::rules::Square) -> bool {
+    a != b && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1
 }

@@ -4,7 +4,7 @@
 //! One request per line, one reply per line, UTF-8, `\n` line ends (a `\r` before it is
 //! ignored). The client starts with `ordo 1`; the engine answers `ordo 1 ok name <name>`.
 
-use crate::rules::{Color, Status, WinReason};
+use crate::rules::{Color, Dims, Position, Status, Variant, WinReason};
 
 /// The protocol version this crate speaks.
 pub const VERSION: u32 = 1;
@@ -34,12 +34,14 @@ pub mod codes {
     pub const BAD_MOVE: &str = "bad-move";
     /// `play` with a move that is not legal in the current position.
     pub const ILLEGAL_MOVE: &str = "illegal-move";
+    /// A game or board the engine does not play (see `capabilities`).
+    pub const UNSUPPORTED: &str = "unsupported";
     /// A request line longer than the engine accepts.
     pub const LINE_TOO_LONG: &str = "line-too-long";
     /// A request line that is not UTF-8.
     pub const BAD_ENCODING: &str = "bad-encoding";
     /// Every code, for documentation checks.
-    pub const ALL: [&str; 10] = [
+    pub const ALL: [&str; 11] = [
         NO_HANDSHAKE,
         UNSUPPORTED_VERSION,
         UNKNOWN_COMMAND,
@@ -48,6 +50,7 @@ pub mod codes {
         INVALID_POSITION,
         BAD_MOVE,
         ILLEGAL_MOVE,
+        UNSUPPORTED,
         LINE_TOO_LONG,
         BAD_ENCODING,
     ];
@@ -150,6 +153,89 @@ pub fn parse_handshake_reply(line: &str, version: u32) -> Option<String> {
     Some(name.trim().to_string())
 }
 
+/// One game on one board, or on every board (`None`): a token of a `capabilities` reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameBoard {
+    /// The game.
+    pub variant: Variant,
+    /// The board; `None` for every board ORDO-1.5 allows (`*`).
+    pub dims: Option<Dims>,
+}
+
+impl GameBoard {
+    /// The game and board of a position.
+    pub fn of(pos: &Position) -> GameBoard {
+        GameBoard {
+            variant: pos.variant,
+            dims: Some(pos.dims()),
+        }
+    }
+
+    /// Whether this token covers `other` (a `*` board covers every board of its game).
+    pub fn covers(&self, other: &GameBoard) -> bool {
+        self.variant == other.variant && (self.dims.is_none() || self.dims == other.dims)
+    }
+}
+
+impl std::fmt::Display for GameBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let game = match self.variant {
+            Variant::Classic => "classic",
+            Variant::X => "x",
+        };
+        match self.dims {
+            Some(d) => write!(f, "{game}:{}x{}", d.cols, d.rows),
+            None => write!(f, "{game}:*"),
+        }
+    }
+}
+
+impl std::str::FromStr for GameBoard {
+    type Err = String;
+
+    /// `classic:10x8`, `x:*`, …
+    fn from_str(s: &str) -> Result<GameBoard, String> {
+        let (game, board) = s
+            .split_once(':')
+            .ok_or_else(|| format!("'{}' is not <game>:<board>", s.escape_debug()))?;
+        let variant = game.parse::<Variant>().map_err(|_| {
+            format!(
+                "unknown game '{}': expected classic or x",
+                game.escape_debug()
+            )
+        })?;
+        let dims = match board {
+            "*" => None,
+            b => Some(b.parse::<Dims>()?),
+        };
+        Ok(GameBoard { variant, dims })
+    }
+}
+
+/// The reply to `capabilities`.
+pub fn capabilities_reply(tokens: &[GameBoard]) -> String {
+    let words: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
+    format!("capabilities {}", words.join(" "))
+        .trim_end()
+        .to_string()
+}
+
+/// Read a `capabilities …` reply; `None` when the line is not one, `Some(Err)` when a token
+/// does not read.
+pub fn parse_capabilities_reply(line: &str) -> Option<Result<Vec<GameBoard>, String>> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "capabilities" {
+        return None;
+    }
+    Some(words.map(str::parse).collect())
+}
+
+/// Read an error reply: its code, or `None` when the line is not `error <code> …`.
+pub fn error_code(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    (words.next()? == "error").then(|| words.next().unwrap_or(""))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +269,15 @@ mod tests {
         assert_eq!(parse_handshake_reply("ordo 12 ok", 1), None);
         assert_eq!(parse_handshake_reply("garbage", 1), None);
         assert_eq!(error_reply("bad-move", "a\nb"), "error bad-move a b");
+        let caps = parse_capabilities_reply("capabilities classic:10x8 x:*")
+            .unwrap()
+            .unwrap();
+        assert_eq!(capabilities_reply(&caps), "capabilities classic:10x8 x:*");
+        assert!(caps[1].covers(&"x:5x5".parse().unwrap()));
+        assert!(!caps[0].covers(&"classic:8x8".parse().unwrap()));
+        assert!(parse_capabilities_reply("capabilities chess:8x8")
+            .unwrap()
+            .is_err());
+        assert_eq!(error_code("error unsupported 5x5"), Some("unsupported"));
     }
 }

@@ -7,7 +7,8 @@
 use std::io::{self, BufRead, Read, Write};
 
 use super::plant::Plant;
-use super::protocol::{codes, error_reply, status_reply, MAX_REQUEST, VERSION};
+use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
+use super::protocol::{MAX_REQUEST, VERSION};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
@@ -197,10 +198,11 @@ impl Server {
                 Ok(()) => format!("position {}", format_position(&self.state.position())),
             },
             "perft" => self.perft(&args),
+            "capabilities" => self.capabilities(&args),
             other => error_reply(
                 codes::UNKNOWN_COMMAND,
                 &format!(
-                    "'{}' is not a request (ordo, variant, position, moves, play, status, show, perft, quit)",
+                    "'{}' is not a request (ordo, capabilities, variant, position, moves, play, status, show, perft, quit)",
                     other.escape_debug()
                 ),
             ),
@@ -270,7 +272,43 @@ impl Server {
         }
     }
 
+    /// `capabilities`: every game on every board, or what a planted engine declares.
+    fn capabilities(&self, args: &[&str]) -> String {
+        let caps = match self.plant {
+            Some(p) => p.capabilities(),
+            None => Some(vec![
+                GameBoard {
+                    variant: Variant::Classic,
+                    dims: None,
+                },
+                GameBoard {
+                    variant: Variant::X,
+                    dims: None,
+                },
+            ]),
+        };
+        match (caps, no_args("capabilities", args)) {
+            (None, _) => error_reply(
+                codes::UNKNOWN_COMMAND,
+                "'capabilities' is not a request of this engine",
+            ),
+            (Some(_), Err(e)) => e,
+            (Some(c), Ok(())) => capabilities_reply(&c),
+        }
+    }
+
     fn set(&mut self, pos: &Position) -> String {
+        if let Some(p) = self.plant.filter(|p| !p.supports(pos)) {
+            let what = format!(
+                "this engine plays only classic Ordo on 10x8, not {}",
+                GameBoard::of(pos)
+            );
+            // A planted engine that declares nothing refuses the way a plain program would.
+            return match p.capabilities() {
+                Some(_) => error_reply(codes::UNSUPPORTED, &what),
+                None => error_reply(codes::INVALID_POSITION, &what),
+            };
+        }
         match load(self.choice, self.plant, pos) {
             Ok(s) => {
                 self.state = s;

@@ -4,6 +4,8 @@
 //! everything they expose — legal moves in canonical notation, the position after every move,
 //! and the status with its reason.
 
+pub mod shrink;
+
 use std::fmt;
 
 use crate::notation::{format_move, format_position, parse_move, parse_position};
@@ -361,32 +363,11 @@ pub fn check_notation(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Shrink a divergence: remove pieces one at a time, keeping each removal after which the
-/// position is still valid and `still_diverges` holds, until no single removal keeps it.
+/// Shrink a divergence with [`shrink::shrink`]: remove pieces one at a time while the
+/// position stays valid and `still_diverges` holds.
 pub fn minimize(
     d: &Divergence,
     still_diverges: impl Fn(&Position) -> Option<Divergence>,
 ) -> Divergence {
-    let mut best = d.clone();
-    loop {
-        let mut improved = false;
-        for sq in best.position.dims().squares() {
-            if best.position.get(sq).is_none() {
-                continue;
-            }
-            let mut p = best.position.clone();
-            p.set(sq, None);
-            if p.validate().is_err() {
-                continue;
-            }
-            if let Some(smaller) = still_diverges(&p) {
-                best = smaller;
-                improved = true;
-                break;
-            }
-        }
-        if !improved {
-            return best;
-        }
-    }
+    shrink::shrink((d.position.clone(), d.clone()), usize::MAX, still_diverges).1
 }

@@ -127,7 +127,7 @@ pub const MAX_SIDE: u8 = 16;
 pub const MAX_SQUARES: usize = 128;
 
 /// Board dimensions: columns x rows (ORDO-1.1, ORDO-1.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Dims {
     pub cols: u8,
     pub rows: u8,

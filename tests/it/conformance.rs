@@ -8,9 +8,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
-use ordo::conformance::plant::Plant;
 use ordo::conformance::vectors::{self, Located, Vector};
 use ordo::rules::clauses;
 
@@ -34,38 +32,6 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-/// `ordo conform` on `engine` with few playouts; returns the exit status, the report and the
-/// time taken.
-fn conform(engine: &str, extra: &[&str]) -> (Option<i32>, String, Duration) {
-    let dir = vector_dir();
-    let mut args = vec![
-        "conform",
-        "--engine",
-        engine,
-        "--vectors",
-        dir.to_str().unwrap(),
-        "--playouts",
-        "2",
-        "--plies",
-        "8",
-    ];
-    args.extend_from_slice(extra);
-    let start = Instant::now();
-    let o = ordo(&args);
-    (o.status.code(), text(&o), start.elapsed())
-}
-
-/// The main clauses of the summary's "disagreements by clause" table, most frequent first.
-fn main_clauses(report: &str) -> Vec<String> {
-    report
-        .lines()
-        .skip_while(|l| !l.contains("disagreements by clause"))
-        .skip(1)
-        .take_while(|l| l.starts_with("    "))
-        .filter_map(|l| l.split_whitespace().next().map(String::from))
-        .collect()
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -356,148 +322,4 @@ fn engine_serves_both_engines_and_hides_the_plants() {
     assert!(!help.contains("plant"), "{help}");
     let o = ordo(&["engine", "--plant", "nonsense"]);
     assert_eq!(o.status.code(), Some(2));
-}
-
-// ---- ordo conform ----
-
-#[test]
-fn conform_passes_our_own_engines() {
-    for engine in ["reference", "bitboard"] {
-        let cmd = format!("'{ORDO}' engine --engine {engine}");
-        let (code, report, _) = conform(&cmd, &[]);
-        assert_eq!(code, Some(0), "{report}");
-        assert!(report.contains("verdict: PASS"), "{report}");
-        assert!(report.contains("disagreements: 0"), "{report}");
-    }
-}
-
-#[test]
-fn conform_catches_each_planted_deviation() {
-    let svg = temp_dir("svg");
-    for plant in Plant::ALL {
-        let cmd = format!("'{ORDO}' engine --plant {}", plant.name());
-        let mut extra = vec!["--timeout-ms", "20000"];
-        let svg_arg = svg.join(plant.name());
-        if plant == Plant::OrdoCaptures {
-            extra.extend(["--svg-dir", svg_arg.to_str().unwrap()]);
-        }
-        let (code, report, _) = conform(&cmd, &extra);
-        assert_eq!(code, Some(1), "{}: {report}", plant.name());
-        if plant == Plant::OrdoCaptures {
-            let n: usize = report
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("disagreements: "))
-                .and_then(|n| n.parse().ok())
-                .unwrap();
-            let written = std::fs::read_dir(&svg_arg).unwrap().count();
-            assert_eq!(written, n, "one SVG per disagreement");
-        }
-        let main = main_clauses(&report);
-        assert_eq!(
-            main.first().map(String::as_str),
-            Some(plant.clause()),
-            "{}: {report}",
-            plant.name()
-        );
-        assert!(report.contains("minimized: "), "{report}");
-        assert!(
-            report.contains("engine failures: 0 crash(es), 0 hang(s)"),
-            "{report}"
-        );
-        let reading = match plant {
-            Plant::VictimChooses => Some("of clause ORDOX-4.2"),
-            Plant::NoLossWithoutMoves => Some("of clause ORDO-10.3"),
-            Plant::MaximalRunsOnly => Some("of clause ORDO-5.2"),
-            Plant::OrdoCaptures | Plant::NoBackwardWhenSplit => None,
-        };
-        match reading {
-            Some(r) => assert!(
-                report.contains("engine follows reading") && report.contains(r),
-                "{}: {report}",
-                plant.name()
-            ),
-            None => assert!(!report.contains("engine follows reading"), "{report}"),
-        }
-    }
-    let svgs: Vec<_> = std::fs::read_dir(svg.join("ordo-captures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(!svgs.is_empty());
-    for p in svgs {
-        let doc = std::fs::read_to_string(&p).unwrap();
-        assert!(doc.contains("<svg"), "{}", p.display());
-    }
-    let _ = std::fs::remove_dir_all(&svg);
-}
-
-#[test]
-fn conform_survives_a_crash() {
-    let (code, report, took) = conform("read x; exit 3", &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(report.contains("crash"), "{report}");
-    assert!(report.contains("exited with status 3"), "{report}");
-    assert!(took < Duration::from_secs(20), "{took:?}");
-}
-
-#[test]
-fn conform_survives_a_hang() {
-    let (code, report, took) = conform("sleep 100", &["--timeout-ms", "300"]);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(
-        report.contains("hang: no reply to 'ordo 1' within 300 ms"),
-        "{report}"
-    );
-    assert!(took < Duration::from_secs(20), "{took:?}");
-}
-
-#[test]
-fn conform_survives_garbage() {
-    let (code, report, took) = conform("yes garbage", &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(report.contains("garbage: the handshake"), "{report}");
-    assert!(took < Duration::from_secs(20), "{took:?}");
-}
-
-/// An engine that shakes hands and then never answers: each hang is killed, the engine
-/// restarted, until conform gives up; all within a bounded time.
-#[test]
-fn conform_restarts_an_engine_that_hangs_later() {
-    let engine = "read x; echo 'ordo 1 ok name sleepy'; sleep 100";
-    let (code, report, took) = conform(engine, &["--timeout-ms", "300"]);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(report.contains("hang: no reply to 'position"), "{report}");
-    assert!(report.contains("restart(s)"), "{report}");
-    assert!(report.contains("STOPPED"), "{report}");
-    assert!(took < Duration::from_secs(40), "{took:?}");
-}
-
-/// An engine that answers with the wrong kind of reply mid-run: reported as garbage per
-/// position, and the run goes on to the end or stops after too many.
-#[test]
-fn conform_reports_garbage_answers_mid_run() {
-    let engine = "read x; echo 'ordo 1 ok name echo'; while read l; do echo \"what is $l\"; done";
-    let (code, report, took) = conform(engine, &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
-    assert!(report.contains("garbage: 'position"), "{report}");
-    assert!(report.contains("answered garbage"), "{report}");
-    assert!(took < Duration::from_secs(40), "{took:?}");
-}
-
-#[test]
-fn conform_rejects_bad_arguments() {
-    let o = ordo(&[
-        "conform",
-        "--engine",
-        "true",
-        "--vectors",
-        "/nonexistent/ordo/vectors",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    let o = ordo(&["conform", "--engine", "  "]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let o = ordo(&["conform"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

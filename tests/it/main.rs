@@ -5,6 +5,7 @@
 mod adjudicate;
 mod cli;
 mod common;
+mod conform;
 mod conformance;
 mod diff_oracle;
 mod differential;

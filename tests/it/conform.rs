@@ -1,0 +1,345 @@
+//! `ordo conform` against our own engines and against every planted deviation: a correct
+//! engine passes (also one that plays only classic Ordo on 10 x 8, declared or not), and every
+//! planted fault is caught and named by its main clause or known reading. Also the engine
+//! failures conform must survive, the `--only` and `--json` options, and the protocol probes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use ordo::conformance::plant::Plant;
+use serde_json::Value;
+
+const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
+
+fn vector_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec/conformance")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// `ordo conform` on `engine` with few playouts: exit status, output, time taken.
+fn conform(engine: &str, extra: &[&str]) -> (Option<i32>, String, Duration) {
+    let dir = vector_dir();
+    let mut args = vec![
+        "conform",
+        "--engine",
+        engine,
+        "--vectors",
+        dir.to_str().unwrap(),
+        "--playouts",
+        "3",
+        "--plies",
+        "12",
+    ];
+    args.extend_from_slice(extra);
+    let start = Instant::now();
+    let o = Command::new(ORDO).args(&args).output().expect("run ordo");
+    (o.status.code(), text(&o), start.elapsed())
+}
+
+/// The JSON report of `ordo conform --json`.
+fn conform_json(engine: &str, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut extra = extra.to_vec();
+    extra.push("--json");
+    let (code, out, _) = conform(engine, &extra);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    (code, v)
+}
+
+fn planted(p: Plant) -> String {
+    format!("'{ORDO}' engine --plant {}", p.name())
+}
+
+/// The main clauses of every finding, most frequent first.
+fn main_clauses(v: &Value) -> Vec<String> {
+    let mut count: std::collections::BTreeMap<String, usize> = Default::default();
+    for f in v["findings"].as_array().unwrap() {
+        for c in f["main"].as_array().unwrap() {
+            *count.entry(c.as_str().unwrap().to_string()).or_default() += 1;
+        }
+    }
+    let mut rows: Vec<(String, usize)> = count.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    rows.into_iter().map(|r| r.0).collect()
+}
+
+fn readings(v: &Value) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["readings"].as_array().unwrap().clone())
+        .map(|r| r["clause"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn kinds(v: &Value) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn conform_passes_our_own_engines() {
+    for engine in ["reference", "bitboard"] {
+        let cmd = format!("'{ORDO}' engine --engine {engine}");
+        let (code, report, _) = conform(&cmd, &[]);
+        assert_eq!(code, Some(0), "{report}");
+        assert!(report.contains("verdict: PASS"), "{report}");
+        assert!(report.contains("findings: 0"), "{report}");
+        assert!(
+            report.contains("effects of moves: checked with 'show'"),
+            "{report}"
+        );
+    }
+}
+
+/// ORDO-2.3, ORDO-1.5: an engine that plays only classic Ordo on 10 x 8 and is correct there
+/// passes by default, whether it declares it (`capabilities`) or only refuses the rest; each
+/// unsupported game and board is reported, never as a disagreement.
+#[test]
+fn ordo_2_3_a_correct_classic_10x8_engine_passes_by_default() {
+    for p in [Plant::Classic10x8Only, Plant::Classic10x8Declared] {
+        let (code, v) = conform_json(&planted(p), &[]);
+        assert_eq!(code, Some(0), "{}: {v:#}", p.name());
+        assert_eq!(v["verdict"], "PASS");
+        assert_eq!(v["findings"].as_array().unwrap().len(), 0);
+        let unsupported: Vec<&str> = v["unsupported"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u[0].as_str().unwrap())
+            .collect();
+        assert!(unsupported.contains(&"x:10x8"), "{unsupported:?}");
+        assert!(unsupported.contains(&"classic:4x4"), "{unsupported:?}");
+        assert!(!unsupported.contains(&"classic:10x8"), "{unsupported:?}");
+        assert!(v["compared"].as_u64().unwrap() > 20, "{v:#}");
+        let declared = &v["declared"];
+        match p {
+            Plant::Classic10x8Declared => assert_eq!(declared[0], "classic:10x8"),
+            _ => assert!(declared.is_null()),
+        }
+    }
+}
+
+/// `--only` narrows the check by hand: only classic 10 x 8 positions are compared.
+#[test]
+fn only_narrows_the_games_and_boards() {
+    let cmd = format!("'{ORDO}' engine");
+    let (code, v) = conform_json(&cmd, &["--only", "classic:10x8"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert!(v["unsupported"].as_array().unwrap().is_empty(), "{v:#}");
+    let total = v["vectors_total"].as_u64().unwrap();
+    let skipped = v["vectors_not_compared"].as_u64().unwrap();
+    assert!(skipped > 0 && skipped < total, "{v:#}");
+    let (code, out, _) = conform(&cmd, &["--only", "chess:8x8"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("--only"), "{out}");
+}
+
+/// Every planted fault is caught: the verdict fails and the most frequent main clause (or the
+/// reading) is the clause the plant breaks.
+#[test]
+fn conform_catches_each_planted_deviation() {
+    for p in Plant::ALL {
+        if matches!(p, Plant::Classic10x8Only | Plant::Classic10x8Declared) {
+            continue;
+        }
+        let (code, v) = conform_json(&planted(p), &["--timeout-ms", "20000"]);
+        assert_eq!(code, Some(1), "{}: {v:#}", p.name());
+        assert_eq!(v["verdict"], "FAIL");
+        let h = &v["health"];
+        assert_eq!(
+            (h["crashes"].as_u64(), h["hangs"].as_u64()),
+            (Some(0), Some(0))
+        );
+        if p == Plant::RefusesPlay {
+            let k = kinds(&v);
+            assert!(k.iter().any(|k| k == "play-refused"), "{k:?}");
+            continue;
+        }
+        let main = main_clauses(&v);
+        assert_eq!(
+            main.first().map(String::as_str),
+            Some(p.clause()),
+            "{}: {main:?}",
+            p.name()
+        );
+        let reading = match p {
+            Plant::VictimChooses => Some("ORDOX-4.2"),
+            Plant::NoLossWithoutMoves => Some("ORDO-10.3"),
+            Plant::MaximalRunsOnly => Some("ORDO-5.2"),
+            Plant::SidewaysLastCaptureContinues => Some("ORDOX-3.4"),
+            Plant::RemovesAdjacentOnly => Some("ORDOX-4.1"),
+            _ => None,
+        };
+        let r = readings(&v);
+        match reading {
+            Some(c) => assert!(r.iter().any(|x| x == c), "{}: {r:?}", p.name()),
+            None => assert!(r.is_empty(), "{}: {r:?}", p.name()),
+        }
+    }
+}
+
+/// ORDOX-4.1: the removal fault changes no move name; only the position read back with
+/// `show` reveals it, as an effect finding.
+#[test]
+fn ordox_4_1_removal_is_caught_by_its_effect() {
+    let (_, v) = conform_json(&planted(Plant::RemovesAdjacentOnly), &[]);
+    let k = kinds(&v);
+    assert!(!k.is_empty() && k.iter().all(|k| k == "effect"), "{k:?}");
+}
+
+/// ORDO-10.5: a status that differs only in its reason says so and cites the ruling.
+#[test]
+fn ordo_10_5_reason_only_status_difference() {
+    let (code, report, _) = conform(&planted(Plant::NoPiecesFirst), &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("same winner, reason differs"), "{report}");
+    assert!(report.contains("[ORDO-10.5]"), "{report}");
+}
+
+/// ORDO-9.2: a missing backward ordo of a split player is ORDO-9.2, not the maximal-run
+/// reading of ORDO-5.2.
+#[test]
+fn ordo_9_2_missing_backward_ordos_are_not_the_maximal_run_reading() {
+    let (_, v) = conform_json(&planted(Plant::NoBackwardOrdoWhenSplit), &[]);
+    assert_eq!(
+        main_clauses(&v).first().map(String::as_str),
+        Some("ORDO-9.2")
+    );
+    assert!(!readings(&v).iter().any(|r| r == "ORDO-5.2"), "{v:#}");
+}
+
+/// The report puts the summary first and collapses identical findings into one line.
+#[test]
+fn the_report_is_summary_first_and_collapsed() {
+    let (_, report, _) = conform(&planted(Plant::VictimChooses), &[]);
+    let verdict = report.find("verdict: FAIL").unwrap();
+    let summary = report.find("SUMMARY").unwrap();
+    let findings = report.find("FINDINGS (identical ones collapsed)").unwrap();
+    assert!(verdict < summary && summary < findings, "{report}");
+    let collapsed = report
+        .lines()
+        .find(|l| l.contains("× [ORDOX-4.2]"))
+        .unwrap_or_else(|| panic!("{report}"));
+    let n: usize = collapsed.trim().split('×').next().unwrap().parse().unwrap();
+    assert!(n > 1, "{collapsed}");
+}
+
+/// A malformed request answered with the wrong code is a protocol finding; an engine that
+/// refuses an accepted spelling of a move likewise.
+#[test]
+fn protocol_probes_check_error_codes_and_spellings() {
+    // An engine that answers every request it does not know with `error bad-arguments`.
+    let dir = std::env::temp_dir().join(format!("ordo-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("wrap.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n'{ORDO}' engine | sed -u 's/^error unknown-command/error bad-arguments/'\n"
+        ),
+    )
+    .unwrap();
+    let (code, v) = conform_json(&format!("sh '{}'", script.display()), &[]);
+    assert_eq!(code, Some(1), "{v:#}");
+    let protocol: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "protocol")
+        .collect();
+    assert!(
+        protocol
+            .iter()
+            .any(|f| f["summary"].as_str().unwrap().contains("frobnicate")),
+        "{v:#}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn conform_survives_a_crash() {
+    let (code, report, took) = conform("read x; exit 3", &["--timeout-ms", "2000"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("crash"), "{report}");
+    assert!(report.contains("exited with status 3"), "{report}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn conform_survives_a_hang() {
+    let (code, report, took) = conform("sleep 100", &["--timeout-ms", "300"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        report.contains("hang — no reply to 'ordo 1' within 300 ms"),
+        "{report}"
+    );
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn conform_survives_garbage() {
+    let (code, report, took) = conform("yes garbage", &["--timeout-ms", "2000"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("garbage — the handshake"), "{report}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// An engine that shakes hands and then never answers: each hang is killed, the engine
+/// restarted, until conform gives up; all within a bounded time.
+#[test]
+fn conform_restarts_an_engine_that_hangs_later() {
+    let engine = "read x; echo 'ordo 1 ok name sleepy'; sleep 100";
+    let (code, report, took) = conform(engine, &["--timeout-ms", "300"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("hang — no reply to"), "{report}");
+    assert!(report.contains("restart(s)"), "{report}");
+    assert!(report.contains("STOPPED"), "{report}");
+    assert!(took < Duration::from_secs(60), "{took:?}");
+}
+
+/// An engine that answers with the wrong kind of reply mid-run: reported as garbage, and the
+/// run goes on to the end or stops after too many.
+#[test]
+fn conform_reports_garbage_answers_mid_run() {
+    let engine = "read x; echo 'ordo 1 ok name echo'; while read l; do echo \"what is $l\"; done";
+    let (code, report, took) = conform(engine, &["--timeout-ms", "2000"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("garbage —"), "{report}");
+    assert!(report.contains("garbage"), "{report}");
+    assert!(took < Duration::from_secs(40), "{took:?}");
+}
+
+#[test]
+fn conform_rejects_bad_arguments() {
+    let o = Command::new(ORDO)
+        .args([
+            "conform",
+            "--engine",
+            "true",
+            "--vectors",
+            "/nonexistent/ordo/vectors",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for args in [&["conform", "--engine", "  "][..], &["conform"][..]] {
+        let o = Command::new(ORDO).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    }
+}
