@@ -20,8 +20,10 @@
 //!
 //! Everything here is deterministic for a given seed: the vectors regenerate byte for byte.
 
+pub mod cases;
 pub mod client;
 pub mod conform;
+pub mod oracles;
 pub mod plant;
 pub mod protocol;
 pub mod server;
