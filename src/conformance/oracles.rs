@@ -1,4 +1,4 @@
-//! The [`CaseOracle`](super::cases::CaseOracle)s of this crate: any [`Engine`] (the reference
+//! The [`CaseOracle`]s of this crate: any [`Engine`] (the reference
 //! and the bitboard engine) and the adjudicator. They live here, outside the engines, so that
 //! the engines and the adjudicator never import one another.
 
