@@ -25,7 +25,7 @@ use crate::reference::{is_one_group, Reference};
 use crate::rules::{setup, Color, Dims, Engine, Heading, Move, Position, Status, Step, Variant};
 use crate::rules::{Square, WinReason};
 
-/// The file of hand-picked vectors.
+/// The file of vectors generated from the case suite (`spec/cases/`).
 pub const CLAUSES_FILE: &str = "clauses.jsonl";
 /// The file of random playout vectors.
 pub const PLAYOUTS_FILE: &str = "playouts.jsonl";
