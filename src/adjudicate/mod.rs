@@ -208,3 +208,10 @@ pub fn canonical_spelling(pos: &Position, mv: &Move) -> Option<Move> {
     }
     report.outcome.map(|o| o.canonical)
 }
+
+/// The status of `pos` (ORDO-10.1 to ORDO-10.5), by this module's own search for a legal move:
+/// a win of the player who has just moved, else ongoing when the side to move has a legal move,
+/// else a loss of the side to move (ORDO-10.4 when it is one group, ORDO-10.3 when split).
+pub fn status(pos: &Position) -> Status {
+    turn::status_of(pos)
+}

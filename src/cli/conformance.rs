@@ -1,10 +1,12 @@
 //! `ordo conformance`, `ordo engine`, `ordo conform`: the conformance kit's commands
 //! (`src/conformance/`, `spec/conformance/README.md`, `spec/protocol.md`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{CliError, EngineArg};
+use crate::conformance::cases::{self, Case, SuiteReport};
+use crate::conformance::oracles::{AdjudicatorOracle, EngineOracle};
 use crate::conformance::plant::Plant;
 use crate::conformance::server::{serve, EngineChoice, Server};
 use crate::conformance::{conform, vectors};
@@ -19,19 +21,40 @@ pub struct ConformanceArgs {
 /// What `ordo conformance` does.
 #[derive(clap::Subcommand, Debug)]
 pub enum ConformanceAction {
-    /// Rebuild the vector files from the reference engine (each file written atomically).
+    /// Rebuild the vector files from the case suite and the reference engine (each file
+    /// written atomically).
     Generate {
         /// Directory of the vector files.
         #[arg(long, default_value = "spec/conformance")]
         dir: PathBuf,
+        /// Directory of the case suite (default: the suite built into the program).
+        #[arg(long)]
+        cases: Option<PathBuf>,
     },
-    /// Check an engine of this crate against the vector files: moves, status and perft.
+    /// Check an engine of this crate against the vector files (moves, status, perft) and the
+    /// case suite.
     Check {
         /// Engine to check.
         #[arg(long, value_enum, default_value = "reference")]
         engine: EngineArg,
         /// Directory of the vector files.
         #[arg(long, default_value = "spec/conformance")]
+        dir: PathBuf,
+        /// Directory of the case suite (default: the suite built into the program).
+        #[arg(long)]
+        cases: Option<PathBuf>,
+    },
+    /// Run the case suite against the adjudicator (verdicts, clauses, effects, status).
+    CheckAdjudicator {
+        /// Directory of the case suite (default: the suite built into the program).
+        #[arg(long)]
+        cases: Option<PathBuf>,
+    },
+    /// Recompute the bulk data (`moves`, `perft`) of the case files from the reference engine,
+    /// in place (each file written atomically); hand-written entries are kept as they are.
+    FillCases {
+        /// Directory of the case suite.
+        #[arg(long, default_value = cases::SUITE_DIR)]
         dir: PathBuf,
     },
 }
@@ -87,40 +110,107 @@ fn choice(e: EngineArg) -> EngineChoice {
     }
 }
 
+/// The case suite of `--cases DIR`, or the one built into the program.
+fn suite(dir: &Option<PathBuf>) -> Result<Vec<Case>, CliError> {
+    match dir {
+        Some(d) => cases::load_dir(d).map_err(|e| CliError(format!("--cases: {e}"))),
+        None => cases::embedded().map_err(|e| CliError(format!("built-in case suite: {e}"))),
+    }
+}
+
 /// Run `ordo conformance`.
 pub fn run_conformance(args: &ConformanceArgs, out: &mut String) -> Result<u8, CliError> {
     match &args.action {
-        ConformanceAction::Generate { dir } => {
-            let written = vectors::generate(dir).map_err(CliError)?;
+        ConformanceAction::Generate { dir, cases } => {
+            let written = vectors::generate(dir, &suite(cases)?).map_err(CliError)?;
             for (path, n) in written {
                 out.push_str(&format!("wrote {} ({n} vectors)\n", path.display()));
             }
             Ok(0)
         }
-        ConformanceAction::Check { engine, dir } => {
-            let all = vectors::read_dir(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
-            let mismatches = match engine {
-                EngineArg::Reference => vectors::check::<crate::reference::Reference>(&all),
-                EngineArg::Bitboard => vectors::check::<crate::bitboard::Bitboard>(&all),
+        ConformanceAction::Check { engine, dir, cases } => {
+            let suite = suite(cases)?;
+            let vectors_ok = check_vectors(*engine, dir, out)?;
+            let report = match engine {
+                EngineArg::Reference => cases::run_suite(
+                    &suite,
+                    &mut EngineOracle::<crate::reference::Reference>::new(),
+                ),
+                EngineArg::Bitboard => cases::run_suite(
+                    &suite,
+                    &mut EngineOracle::<crate::bitboard::Bitboard>::new(),
+                ),
             };
-            for m in &mismatches {
-                out.push_str(&format!(
-                    "MISMATCH {} ({} line {}): {}\n",
-                    m.id, m.file, m.line, m.what
-                ));
-            }
-            let failed: std::collections::BTreeSet<&str> =
-                mismatches.iter().map(|m| m.id.as_str()).collect();
-            out.push_str(&format!(
-                "{} engine: {} of {} vectors match, {} differ\n",
-                choice(*engine).name(),
-                all.len() - failed.len(),
-                all.len(),
-                failed.len()
-            ));
-            Ok(if mismatches.is_empty() { 0 } else { 1 })
+            Ok(if print_report(&report, out) && vectors_ok {
+                0
+            } else {
+                1
+            })
+        }
+        ConformanceAction::CheckAdjudicator { cases } => {
+            let report = cases::run_suite(&suite(cases)?, &mut AdjudicatorOracle);
+            Ok(if print_report(&report, out) { 0 } else { 1 })
+        }
+        ConformanceAction::FillCases { dir } => fill_cases(dir, out),
+    }
+}
+
+/// Print a suite report (failures, then the summary); whether it passed.
+fn print_report(report: &SuiteReport, out: &mut String) -> bool {
+    for f in &report.failures {
+        out.push_str(&format!("{f}\n"));
+    }
+    out.push_str(&format!("{}\n", report.summary()));
+    report.passed()
+}
+
+/// Check an engine against the vector files; whether every vector matches.
+fn check_vectors(engine: EngineArg, dir: &Path, out: &mut String) -> Result<bool, CliError> {
+    let all = vectors::read_dir(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
+    let mismatches = match engine {
+        EngineArg::Reference => vectors::check::<crate::reference::Reference>(&all),
+        EngineArg::Bitboard => vectors::check::<crate::bitboard::Bitboard>(&all),
+    };
+    for m in &mismatches {
+        out.push_str(&format!(
+            "MISMATCH {} ({} line {}): {}\n",
+            m.id, m.file, m.line, m.what
+        ));
+    }
+    let failed: std::collections::BTreeSet<&str> =
+        mismatches.iter().map(|m| m.id.as_str()).collect();
+    out.push_str(&format!(
+        "{} engine: {} of {} vectors match, {} differ\n",
+        choice(engine).name(),
+        all.len() - failed.len(),
+        all.len(),
+        failed.len()
+    ));
+    Ok(mismatches.is_empty())
+}
+
+/// `ordo conformance fill-cases`: rewrite every case file of `dir` with fresh bulk data.
+fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError(format!("--dir: {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let filled = cases::fill_bulk(&name.unwrap_or_default(), &text)?;
+        if filled != text {
+            crate::render::write_atomically(&path, &filled)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            out.push_str(&format!("updated {}\n", path.display()));
         }
     }
+    let suite = cases::load_dir(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
+    out.push_str(&format!("{} cases\n", suite.len()));
+    Ok(0)
 }
 
 /// Run `ordo engine` (it talks on stdin/stdout itself).

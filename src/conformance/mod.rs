@@ -2,9 +2,13 @@
 //! external engine.
 //!
 //! What it owns:
+//! - [`cases`]: the case suite of `spec/cases/*.toml` (hand-stated move sets, illegal moves with
+//!   the clauses they break, the positions moves produce, statuses, perft), its loader, and the
+//!   one harness that runs it against any [`cases::CaseOracle`]; [`oracles`] implements that
+//!   trait for both engines and the adjudicator;
 //! - [`vectors`]: the test vectors of `spec/conformance/` (JSON Lines, one position per line
-//!   with its sorted canonical move list, status and perft counts): the hand-picked list, one or
-//!   more per clause of `spec/clauses.toml`, the seeded random playouts, and the code that
+//!   with its sorted canonical move list, status and perft counts): one per case of the suite,
+//!   the seeded random playouts, and the code that
 //!   rebuilds the files from the reference engine (`ordo conformance generate`) or checks an
 //!   engine of this crate against them (`ordo conformance check`);
 //! - [`protocol`]: the line protocol of `spec/protocol.md` — requests, replies, error codes —
@@ -20,8 +24,10 @@
 //!
 //! Everything here is deterministic for a given seed: the vectors regenerate byte for byte.
 
+pub mod cases;
 pub mod client;
 pub mod conform;
+pub mod oracles;
 pub mod plant;
 pub mod protocol;
 pub mod server;

@@ -1,13 +1,14 @@
 //! The conformance vectors of `spec/conformance/` (format: `spec/conformance/README.md`).
 //!
 //! Two files, JSON Lines, one position per line:
-//! - `clauses.jsonl`: the hand-picked positions of [`hand_picked`], at least one for every
-//!   clause of `spec/clauses.toml` and for every situation a ruling decides;
+//! - `clauses.jsonl`: one vector per case of the case suite (`spec/cases/*.toml`,
+//!   [`super::cases`]): at least one for every clause of `spec/clauses.toml` and for every
+//!   situation a ruling decides, on small boards and on the standard 10 x 8 board;
 //! - `playouts.jsonl`: positions reached by seeded random playouts ([`random_picks`]) from the
 //!   standard start, the 8 x 8 start and small boards, in both games.
 //!
-//! Only the positions, the clauses they exercise and their notes are written by hand; the
-//! expected moves, status and perft counts are computed by the reference engine
+//! Only the positions, the clauses they exercise and their notes come from the suite; the
+//! moves, status and perft counts of a vector are computed by the reference engine
 //! ([`build_vector`]), so `ordo conformance generate` rebuilds both files byte for byte.
 
 use std::collections::BTreeSet;
@@ -17,13 +18,14 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::cases::Case;
 use super::Rng;
-use crate::notation::{format_move, format_position, parse_position, parse_square};
+use crate::notation::{format_move, format_position, parse_position};
 use crate::reference::{is_one_group, Reference};
 use crate::rules::{setup, Color, Dims, Engine, Heading, Move, Position, Status, Step, Variant};
 use crate::rules::{Square, WinReason};
 
-/// The file of hand-picked vectors.
+/// The file of vectors generated from the case suite (`spec/cases/`).
 pub const CLAUSES_FILE: &str = "clauses.jsonl";
 /// The file of random playout vectors.
 pub const PLAYOUTS_FILE: &str = "playouts.jsonl";
@@ -108,573 +110,28 @@ impl VectorStatus {
     }
 }
 
-/// A hand-written entry: the position, the clauses it exercises and what it shows. Everything
-/// else in a vector is computed.
+/// An entry of a vector file: the position, the clauses it exercises and what it shows.
+/// Everything else in a vector is computed.
 #[derive(Clone, Debug)]
 pub struct HandPicked {
     pub id: String,
     pub position: Position,
-    pub clauses: Vec<&'static str>,
+    pub clauses: Vec<String>,
     pub note: String,
 }
 
-/// A position from square lists, e.g. `squares(Variant::Classic, 5, 5, Color::White, "c1 c2",
-/// "d4")`. Panics on a malformed list: the lists are constants of this file, checked by its
-/// tests.
-pub fn squares(
-    variant: Variant,
-    cols: usize,
-    rows: usize,
-    to_move: Color,
-    white: &str,
-    black: &str,
-) -> Position {
-    let dims = Dims::new(cols, rows).expect("vector board within limits");
-    let mut p = Position::empty(dims, to_move, variant);
-    for (list, c) in [(white, Color::White), (black, Color::Black)] {
-        for s in list.split_whitespace() {
-            let sq = parse_square(s).expect("vector square");
-            assert!(dims.contains(sq), "{s} is off the vector's board");
-            p.set(sq, Some(c));
-        }
-    }
-    p
-}
-
-/// The position after playing `line` (canonical or any accepted spelling) from `start` with the
-/// reference engine. Panics if a move is illegal: the lines are constants of this file.
-fn after(start: Position, line: &[&str]) -> Position {
-    let mut e = Reference::from_position(&start).expect("vector start position");
-    for m in line {
-        let mv = crate::notation::parse_move(m).expect("vector move");
-        e = e
-            .play(&mv)
-            .unwrap_or_else(|_| panic!("vector move {m} is illegal"));
-    }
-    e.to_position()
-}
-
-/// The hand-picked vectors, in file order: at least one per clause, and one per situation that a
-/// ruling of spec/rules.md decides.
-pub fn hand_picked() -> Vec<HandPicked> {
-    use Color::{Black as B, White as W};
-    const C: Variant = Variant::Classic;
-    const X: Variant = Variant::X;
-    let mut v: Vec<HandPicked> = Vec::new();
-    let mut add = |id: &str, position: Position, clauses: &[&'static str], note: &str| {
-        v.push(HandPicked {
-            id: id.to_string(),
+impl HandPicked {
+    /// The entry of a case of the suite (`spec/cases/`).
+    pub fn of_case(case: &Case) -> Result<HandPicked, String> {
+        let position = parse_position(&case.position)
+            .map_err(|e| format!("case {}: position: {e}", case.id))?;
+        Ok(HandPicked {
+            id: case.id.clone(),
             position,
-            clauses: clauses.to_vec(),
-            note: note.to_string(),
+            clauses: case.clauses.clone(),
+            note: case.note.clone(),
         })
-    };
-
-    // ---- Starts, boards, coordinates (ORDO-1, ORDO-2, ORDO-3.1) ----
-    add(
-        "start-10x8-classic",
-        setup::standard(C),
-        &[
-            "ORDO-1.1", "ORDO-1.2", "ORDO-1.3", "ORDO-2.1", "ORDO-2.2", "ORDO-3.1", "ORDO-3.2",
-            "ORDO-4.3", "ORDO-5.1", "ORDO-6.1", "ORDO-6.2", "ORDO-7.1", "ORDO-8.1", "ORDO-8.2",
-        ],
-        "the standard classic start (10 x 8, 20 pieces each, White to move): 56 moves",
-    );
-    add(
-        "start-10x8-x",
-        setup::standard(X),
-        &[
-            "ORDO-1.1",
-            "ORDO-2.2",
-            "ORDO-3.1",
-            "ORDOX-1.1",
-            "ORDOX-2.1",
-            "ORDOX-2.2",
-            "ORDOX-3.1",
-            "ORDOX-3.2",
-            "ORDOX-5.1",
-        ],
-        "the standard Ordo X start: same setup as classic, 2062 turns (a turn is one move)",
-    );
-    add(
-        "start-8x8-classic",
-        setup::chess_board(C),
-        &["ORDO-1.5", "ORDO-1.6", "ORDO-2.1", "ORDO-3.1"],
-        "the 8 x 8 start: the standard setup without columns a and j, 16 pieces each",
-    );
-    add(
-        "start-8x8-x",
-        setup::chess_board(X),
-        &["ORDO-1.5", "ORDO-1.6", "ORDOX-1.1"],
-        "the 8 x 8 start in Ordo X",
-    );
-    add(
-        "start-10x8-black-to-move",
-        after(setup::standard(C), &["e3-e4"]),
-        &["ORDO-1.3", "ORDO-1.4", "ORDO-3.1", "ORDO-8.1", "ORDO-8.2"],
-        "after 1. e3-e4 Black moves, and forward for Black is down the rows",
-    );
-    add(
-        "start-10x8-x-black-to-move",
-        after(setup::standard(X), &["c2:d2-c3"]),
-        &["ORDO-1.4", "ORDO-3.1", "ORDOX-2.2", "ORDOX-3.1"],
-        "Ordo X after a horizontal ordo step: Black's forward steps go down the rows",
-    );
-    add(
-        "board-2x2",
-        squares(C, 2, 2, W, "a1", "b2"),
-        &["ORDO-1.5", "ORDO-1.3", "ORDO-6.4"],
-        "the smallest board: a1-a2 reaches Black's home row, a1xb2 captures, no backward move",
-    );
-    add(
-        "board-2x2-x",
-        squares(X, 2, 2, B, "a1", "b2"),
-        &["ORDO-1.5", "ORDOX-2.1", "ORDOX-3.1"],
-        "the smallest board in Ordo X, Black to move: b2-a2 alone is no turn, b2-a2,a2xa1 is",
-    );
-    add(
-        "board-16x8",
-        squares(C, 16, 8, W, "n1 o1 p2", "a8 b8"),
-        &["ORDO-1.2", "ORDO-1.5", "ORDO-4.3"],
-        "the widest board (16 x 8, columns a..p): White's pieces on the right edge",
-    );
-    add(
-        "board-8x16",
-        squares(C, 8, 16, B, "h1", "a16 a15 b15"),
-        &["ORDO-1.2", "ORDO-1.5", "ORDO-1.3"],
-        "the tallest board (8 x 16, rows 1..16), Black to move towards row 1",
-    );
-    add(
-        "board-4x4-home-rows-classic",
-        setup::filled_rows(Dims::new(4, 4).expect("4x4"), 1, C).expect("4x4 start"),
-        &["ORDO-1.5", "ORDO-8.2"],
-        "a 4 x 4 board with each side on its home row (perft 4 is 10,286 in spec/perft.md)",
-    );
-    add(
-        "board-4x4-home-rows-x",
-        setup::filled_rows(Dims::new(4, 4).expect("4x4"), 1, X).expect("4x4 start"),
-        &["ORDO-1.5", "ORDOX-2.2", "ORDOX-2.3"],
-        "the 4 x 4 start in Ordo X (perft 4 is 240,206 in spec/perft.md)",
-    );
-    add(
-        "directions-lone-white",
-        squares(C, 5, 5, W, "c2", "a5"),
-        &["ORDO-1.4", "ORDO-4.2", "ORDO-6.1", "ORDO-8.1"],
-        "a lone white piece: 11 moves forward, diagonally forward and sideways, any distance",
-    );
-    add(
-        "directions-lone-black",
-        squares(C, 5, 5, B, "e1", "c4"),
-        &["ORDO-1.2", "ORDO-1.3", "ORDO-1.4", "ORDO-8.1"],
-        "a lone black piece moves down the board: c4-c3 is forward for Black, c4-c5 is not",
-    );
-    add(
-        "edge-left-column",
-        squares(C, 5, 5, W, "a1 a2", "e5"),
-        &["ORDO-1.4", "ORDO-8.2", "ORDO-6.3"],
-        "pieces on the left edge: nothing leaves the board; the vertical ordo moves only right",
-    );
-    add(
-        "edge-right-column-black",
-        squares(C, 5, 5, B, "a1", "e5 e4"),
-        &["ORDO-1.4", "ORDO-8.2"],
-        "a black vertical ordo on the right edge moves only left; singles stay on the board",
-    );
-    add(
-        "edge-corner-far",
-        squares(C, 4, 4, W, "c3 d3", "a4"),
-        &["ORDO-1.3", "ORDO-10.1", "ORDO-8.2"],
-        "next to Black's home row in the corner: every forward move wins at once",
-    );
-
-    // ---- Set-up positions (ORDO-2.3) ----
-    add(
-        "setup-both-split",
-        squares(C, 5, 5, W, "a1 b1 d1", "a5 e5"),
-        &["ORDO-2.3", "ORDO-9.1", "ORDO-9.2"],
-        "a set-up position with both colours split and unequal numbers; White must reconnect",
-    );
-    add(
-        "setup-mover-without-pieces",
-        squares(C, 4, 4, W, "", "d4"),
-        &["ORDO-2.3", "ORDO-10.2", "ORDO-10.5"],
-        "the side to move has no piece: Black has already won, and there are no moves",
-    );
-    add(
-        "setup-last-mover-on-home-row",
-        squares(C, 4, 4, B, "a4", "d4"),
-        &["ORDO-2.3", "ORDO-10.1", "ORDO-10.5"],
-        "White (who moved last) stands on Black's home row: White has won, no moves",
-    );
-    add(
-        "setup-last-mover-on-home-row-x",
-        squares(X, 4, 4, W, "b2", "c1 d2"),
-        &["ORDO-2.3", "ORDO-10.1", "ORDO-10.5", "ORDOX-1.1"],
-        "Ordo X: Black (who moved last) stands on White's home row: Black has won",
-    );
-    add(
-        "setup-unequal-numbers",
-        squares(C, 5, 5, B, "b2", "a4 b4 c4 d4 e4 c5"),
-        &["ORDO-2.3", "ORDO-5.1", "ORDO-5.2", "ORDO-8.2"],
-        "six black pieces against one white: numbers need not be equal",
-    );
-
-    // ---- Turns (ORDO-3) ----
-    add(
-        "repetition-is-no-end",
-        squares(C, 4, 4, W, "a1", "d4"),
-        &["ORDO-3.3", "ORDO-3.2"],
-        "reached again after a1-b1 d4-c4 b1-a1 c4-d4: the moves depend on the position alone",
-    );
-    add(
-        "capture-optional",
-        squares(C, 5, 5, W, "c2", "c3 c4"),
-        &["ORDO-3.4", "ORDO-6.3", "ORDO-6.4"],
-        "c2xc3 is available but every non-capturing move stays legal",
-    );
-    add(
-        "capture-optional-x",
-        squares(X, 5, 5, W, "c2", "c3 d3 d4"),
-        &["ORDO-3.4", "ORDOX-2.1", "ORDOX-3.1"],
-        "Ordo X: captures are available and optional, also as the forward step of a turn",
-    );
-
-    // ---- Groups and ordos (ORDO-4, ORDO-5) ----
-    add(
-        "diagonal-neighbours",
-        squares(C, 5, 5, W, "a1 b2", "e5"),
-        &["ORDO-4.1", "ORDO-4.3", "ORDO-5.1"],
-        "a1 and b2 touch at a corner: one group, but no ordo; only 5 moves keep them together",
-    );
-    add(
-        "single-piece-is-a-group",
-        squares(C, 5, 5, W, "c2", "a5 b5 c5"),
-        &["ORDO-4.2", "ORDO-6.1"],
-        "a player's last piece is one group and moves freely",
-    );
-    add(
-        "connection-rule-split-opponent",
-        squares(C, 5, 5, W, "b2 c2", "b4 c3 d4"),
-        &["ORDO-4.3", "ORDO-6.4", "ORDO-9.3"],
-        "c2xc3 splits Black, which is allowed: the connection rule binds only the mover",
-    );
-    add(
-        "sub-runs-classic",
-        squares(C, 4, 4, W, "a1 b1 c1", "d4"),
-        &["ORDO-5.1", "ORDO-5.2", "ORDO-6.2", "ORDO-4.3", "ORDO-7.1"],
-        "every run of two or three in a1 b1 c1 is an ordo (a1:b1, b1:c1, a1:c1); b1 moves alone",
-    );
-    add(
-        "sub-runs-vertical-classic",
-        squares(C, 5, 5, B, "e1", "b5 b4 b3"),
-        &["ORDO-5.2", "ORDO-8.2"],
-        "a black column of three: b5:b4, b4:b3 and the whole line move sideways as ordos",
-    );
-    add(
-        "sub-runs-x",
-        squares(X, 5, 5, W, "a1 b1 c1", "e5"),
-        &["ORDO-5.2", "ORDOX-2.2", "ORDOX-2.3"],
-        "Ordo X: sub-runs of a1 b1 c1 move side by side, diagonally and in single file",
-    );
-
-    // ---- Singletons (ORDO-6) ----
-    add(
-        "singleton-path",
-        squares(C, 5, 5, W, "b1 c1", "c2 c4"),
-        &["ORDO-6.2", "ORDO-6.3", "ORDO-6.4"],
-        "c1 captures c2 but may not jump it to c3 or c4; b1 may not pass over c1",
-    );
-    add(
-        "capture-result",
-        after(squares(C, 5, 5, W, "b1 c1", "c2 c4"), &["c1xc2"]),
-        &["ORDO-6.4"],
-        "after c1xc2 the captured piece is gone; Black to move with one piece",
-    );
-
-    // ---- Ordos (ORDO-7) ----
-    add(
-        "ordo-same-distance",
-        squares(C, 5, 5, W, "a1 b1 c1", "e5"),
-        &["ORDO-7.1", "ORDO-5.2"],
-        "a1:c1 moves one to four rows up, every piece by the same distance",
-    );
-    add(
-        "ordo-never-captures",
-        squares(C, 4, 4, W, "a1 b1", "a2 d4"),
-        &["ORDO-7.2", "ORDO-6.4"],
-        "a1:b1-a2 would land on Black's a2: not a move; the single a1xa2 captures",
-    );
-    add(
-        "ordo-never-captures-x",
-        squares(X, 5, 5, W, "a1 b1", "a2 e5"),
-        &["ORDO-7.2", "ORDOX-2.2"],
-        "Ordo X: no ordo step may land on a2, neither forward nor diagonally",
-    );
-    add(
-        "ordo-never-captures-vertical",
-        squares(C, 5, 5, W, "a2 a3", "b2 e5"),
-        &["ORDO-7.2", "ORDO-8.2"],
-        "the vertical ordo a2:a3 may not move right onto b2; a2xb2 as a single may",
-    );
-    add(
-        "ordo-path",
-        squares(C, 4, 5, W, "a1 b1", "b3 d5"),
-        &["ORDO-7.3"],
-        "a1:b1 may go to row 2 but not past or onto b3",
-    );
-
-    // ---- Classic directions (ORDO-8) ----
-    add(
-        "classic-horizontal-ordo",
-        squares(C, 4, 4, W, "a1 b1", "d4"),
-        &["ORDO-8.2", "ORDO-7.1"],
-        "a horizontal ordo moves only forward: no single file, no diagonal",
-    );
-    add(
-        "classic-vertical-ordo",
-        squares(C, 4, 4, W, "a1 a2", "d4"),
-        &["ORDO-8.2"],
-        "a vertical ordo moves only sideways: no single file forward, no diagonal",
-    );
-    add(
-        "classic-no-backward-when-connected",
-        squares(C, 5, 7, W, "b4 b5 c4", "e7"),
-        &["ORDO-8.1", "ORDO-9.2"],
-        "a connected player has no backward or diagonally backward move",
-    );
-
-    // ---- Split group (ORDO-9) ----
-    add(
-        "split-backward-moves",
-        squares(C, 5, 7, W, "a5 b5 c3", "e7"),
-        &["ORDO-9.1", "ORDO-9.2", "ORDO-4.3"],
-        "White is split: a5:b5-a4 (horizontal ordo backward) and b5-b4 reconnect",
-    );
-    add(
-        "split-vertical-ordo-not-backward",
-        squares(C, 5, 7, W, "b5 b6 a3", "e7"),
-        &["ORDO-9.2", "ORDO-8.2"],
-        "split, but a vertical ordo still moves only sideways: b5:b6-b4 is not a move",
-    );
-    add(
-        "split-diagonal-backward",
-        squares(C, 6, 6, B, "f1", "b5 e2"),
-        &["ORDO-9.1", "ORDO-9.2", "ORDO-1.4"],
-        "Black is split: e2-c4, diagonally backward (up the board), reconnects",
-    );
-    add(
-        "reconnect-through-capture",
-        squares(C, 4, 6, W, "b2 b4", "a3 b3 c3"),
-        &["ORDO-9.1", "ORDO-6.4", "ORDO-9.2"],
-        "White is split by the black wall; every reconnecting move is a capture",
-    );
-    add(
-        "classic-split-removes-nothing",
-        after(squares(C, 5, 5, W, "b2 c2", "b4 c3 d4"), &["c2xc3"]),
-        &["ORDO-9.3", "ORDO-9.1", "ORDO-9.2"],
-        "after c2xc3 Black keeps b4 and d4 in two groups and must reconnect",
-    );
-
-    // ---- End of the game (ORDO-10) ----
-    add(
-        "home-row-win-available",
-        squares(C, 5, 5, W, "c3", "a5"),
-        &["ORDO-10.1"],
-        "c3-c5 and c3-e5 reach Black's home row; c3xa5 also takes Black's last piece",
-    );
-    add(
-        "home-row-reached",
-        squares(C, 5, 5, B, "c5", "a5"),
-        &["ORDO-10.1", "ORDO-10.5"],
-        "White stands on Black's home row: White has won and Black has no move",
-    );
-    add(
-        "home-row-black-wins",
-        squares(C, 5, 5, W, "e4", "c1"),
-        &["ORDO-10.1", "ORDO-1.3"],
-        "Black reached row 1, White's home row: Black has won",
-    );
-    add(
-        "no-pieces-left",
-        squares(C, 5, 5, B, "c3", ""),
-        &["ORDO-10.2", "ORDO-10.5"],
-        "Black's last piece was captured: White has won",
-    );
-    add(
-        "last-piece-sideways-classic",
-        squares(C, 5, 5, W, "b2", "c2"),
-        &["ORDO-10.2", "ORDO-6.4", "ORDO-8.1"],
-        "b2xc2 captures Black's last piece with a sideways step",
-    );
-    add(
-        "home-row-and-last-piece",
-        squares(C, 5, 5, B, "c5", ""),
-        &["ORDO-10.5", "ORDO-10.1", "ORDO-10.2"],
-        "both wins at once: the reason reported is the home row",
-    );
-    add(
-        "cannot-reconnect",
-        parse_position("4/W1BW/W3 w classic").expect("vector"),
-        &["ORDO-10.3", "ORDO-9.1", "ORDO-9.2", "ORDO-3.2"],
-        "White is split and no move reconnects, backward ones included: Black wins",
-    );
-    add(
-        "cannot-reconnect-black",
-        parse_position("4/W1BW/W3 w classic")
-            .expect("vector")
-            .colour_flipped(),
-        &["ORDO-10.3", "ORDO-9.1"],
-        "Black is split, to move, and nothing reconnects: White wins",
-    );
-    add(
-        "no-legal-move-unreachable",
-        squares(C, 3, 4, W, "a1 b1 c1 a2 c2", "b4"),
-        &["ORDO-10.4", "ORDO-4.3"],
-        "ORDO-10.4 has no reachable example (see its observation): a packed connected player still has a forward step",
-    );
-
-    // ---- Ordo X: directions and steps (ORDOX-1, ORDOX-2) ----
-    add(
-        "x-lone-singleton",
-        squares(X, 5, 5, W, "c2", "e5"),
-        &["ORDOX-2.1", "ORDOX-3.1", "ORDOX-5.1", "ORDOX-1.2"],
-        "a lone piece: 7 forward steps and 26 sideways-then-forward turns, 33 moves",
-    );
-    add(
-        "x-turns-not-positions",
-        squares(X, 4, 4, B, "a1", "b3"),
-        &["ORDOX-5.1", "ORDOX-3.1"],
-        "b3-b2 and b3-c3,c3-b2 reach the same position and are two moves",
-    );
-    add(
-        "x-horizontal-ordo",
-        squares(X, 5, 5, W, "a1 b1", "e5"),
-        &["ORDOX-2.2", "ORDOX-2.3", "ORDOX-3.1"],
-        "a horizontal ordo: forward, diagonally forward, single file sideways then forward",
-    );
-    add(
-        "x-vertical-ordo",
-        squares(X, 5, 5, W, "a1 a2", "e5"),
-        &["ORDOX-2.2", "ORDOX-2.3"],
-        "a vertical ordo: single file forward, diagonally, side by side sideways then forward",
-    );
-    add(
-        "x-single-file-vacated",
-        squares(X, 5, 5, W, "a1 a2", "a4 e5"),
-        &["ORDOX-2.3", "ORDO-7.3"],
-        "a1:a2-a2 enters the square its own ordo vacates; a1:a2-a3 would land on a4",
-    );
-    add(
-        "x-single-file-sideways-long",
-        squares(X, 6, 5, B, "f1", "a4 b4 c4"),
-        &["ORDOX-2.3", "ORDOX-2.2", "ORDO-5.2"],
-        "a black row of three slides sideways in single file, then steps forward",
-    );
-    add(
-        "x-connection-each-step",
-        squares(X, 5, 5, W, "b1 c2", "e5"),
-        &["ORDOX-3.2", "ORDO-4.3"],
-        "b1-a1,a1-b2 is not a turn: a1 is apart from c2 after the first step",
-    );
-    add(
-        "x-second-step-other-piece",
-        squares(X, 5, 5, W, "a1 b1 b2", "e5"),
-        &["ORDOX-3.1"],
-        "the forward step may be made by another piece: b1-c1,a1-a2",
-    );
-    add(
-        "x-sideways-capture-then-forward",
-        squares(X, 5, 5, W, "b1 b2", "c2 e5"),
-        &["ORDOX-3.2", "ORDO-6.4", "ORDOX-3.1"],
-        "a sideways step may capture (b2xc2) and is followed by a forward step",
-    );
-    add(
-        "x-sideways-no-follow-up-unreachable",
-        squares(X, 3, 4, W, "a1 b1 c1 a2", "c4"),
-        &["ORDOX-3.3", "ORDO-10.4"],
-        "ORDOX-3.3 has no reachable example (see its observation): every sideways step here has a forward follow-up",
-    );
-    add(
-        "x-sideways-capture-last-piece",
-        squares(X, 5, 5, W, "b2", "c2"),
-        &["ORDOX-3.4", "ORDO-10.2"],
-        "b2xc2 takes Black's last piece: the turn is that sideways step alone",
-    );
-    add(
-        "x-sideways-capture-last-piece-after",
-        squares(X, 5, 5, B, "c2", ""),
-        &["ORDOX-3.4", "ORDO-10.2"],
-        "after b2xc2 Black has no piece: White has won",
-    );
-    add(
-        "x-home-row-second-step",
-        squares(X, 4, 4, W, "b3", "d2"),
-        &["ORDO-10.1", "ORDOX-3.1"],
-        "b3-a3,a3-a4 reaches Black's home row with the forward step of the turn",
-    );
-    add(
-        "x-split-never-backward",
-        squares(X, 5, 7, W, "a5 b5 c3", "e7"),
-        &["ORDOX-1.2", "ORDOX-3.5"],
-        "Ordo X, White split: no backward move, the first step must reconnect",
-    );
-    add(
-        "x-split-cannot-reconnect",
-        parse_position("4/WBBW/4 w x").expect("vector"),
-        &["ORDOX-3.5", "ORDO-10.3"],
-        "Ordo X, White split and no first step reconnects: Black wins",
-    );
-
-    // ---- Ordo X: removal and ties (ORDOX-4) ----
-    add(
-        "x-removal-smaller-groups",
-        squares(X, 5, 5, W, "b2 c2", "a4 b4 c3 d4"),
-        &["ORDOX-4.1", "ORDO-6.4"],
-        "c2xc3 splits Black into a4 b4 and d4: d4 is removed in the same step",
-    );
-    add(
-        "x-removal-result",
-        after(squares(X, 5, 5, W, "b2 c2", "a4 b4 c3 d4"), &["c2xc3"]),
-        &["ORDOX-4.1", "ORDO-9.3"],
-        "after c2xc3 only the largest black group a4 b4 is left",
-    );
-    add(
-        "x-removal-001",
-        squares(X, 6, 6, W, "c3 d3", "a5 b5 c5 d4 e5 f5"),
-        &["ORDOX-4.1"],
-        "001's example: d3xd4 removes the captured piece and the smaller subgroup e5 f5",
-    );
-    add(
-        "x-removal-004-one-two-five",
-        squares(X, 7, 7, W, "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 e3"),
-        &["ORDOX-4.1"],
-        "004's example: d3xd4 leaves groups of one, two and five; only the five stay",
-    );
-    add(
-        "x-tie-choice",
-        squares(X, 5, 5, W, "b2 c2", "a4 b4 c3 d4 e4"),
-        &["ORDOX-4.2", "ORDOX-4.1"],
-        "c2xc3 leaves two groups of two: c2xc3/a4 and c2xc3/d4 are two moves, c2xc3 is none",
-    );
-    add(
-        "x-tie-004-five-five",
-        squares(X, 7, 7, W, "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 g5 f6 g6"),
-        &["ORDOX-4.2", "ORDOX-4.1"],
-        "004's example: d3xd4 leaves two groups of five; the capturer keeps either",
-    );
-    add(
-        "x-tie-on-sideways-step",
-        squares(X, 7, 7, W, "e4 e5", "f5 g6 g7 g4 g3"),
-        &["ORDOX-4.2", "ORDOX-4.1", "ORDOX-3.2"],
-        "the sideways capture e5xf5 leaves a tie: the kept group is named, then a forward step",
-    );
-    add(
-        "x-removal-opponent-already-split",
-        squares(X, 5, 5, W, "b2", "a5 b5 c3 e5"),
-        &["ORDOX-4.1", "ORDO-2.3"],
-        "Black is split in the set-up; after b2xc3 only its largest group a5 b5 stays",
-    );
-    v
+    }
 }
 
 /// Start positions of the random playouts: the standard start and the 8 x 8 start, and small
@@ -913,7 +370,7 @@ pub fn build_vector(entry: &HandPicked) -> Result<Vector, String> {
             .map(String::from)
             .collect()
     } else {
-        entry.clauses.iter().map(|c| c.to_string()).collect()
+        entry.clauses.clone()
     };
     clauses.sort_by_key(|c| clause_order(c));
     clauses.dedup();
@@ -951,9 +408,15 @@ pub fn render_file(vectors: &[Vector]) -> String {
     s
 }
 
-/// Both files' names and texts, computed from the reference engine.
-pub fn generate_texts() -> Result<Vec<(&'static str, String)>, String> {
-    let hand: Result<Vec<Vector>, String> = hand_picked().par_iter().map(build_vector).collect();
+/// Both files' names and texts, computed from the reference engine: `clauses.jsonl` from the
+/// case suite `cases` (one vector per case, in suite order), `playouts.jsonl` from
+/// [`random_picks`].
+pub fn generate_texts(cases: &[Case]) -> Result<Vec<(&'static str, String)>, String> {
+    let entries: Vec<HandPicked> = cases
+        .iter()
+        .map(HandPicked::of_case)
+        .collect::<Result<_, _>>()?;
+    let hand: Result<Vec<Vector>, String> = entries.par_iter().map(build_vector).collect();
     let random: Result<Vec<Vector>, String> = random_picks().par_iter().map(build_vector).collect();
     Ok(vec![
         (CLAUSES_FILE, render_file(&hand?)),
@@ -963,10 +426,10 @@ pub fn generate_texts() -> Result<Vec<(&'static str, String)>, String> {
 
 /// Rebuild both files in `dir` (created if missing), each written atomically (a temporary file
 /// beside it, then a rename). Returns the paths written with their vector counts.
-pub fn generate(dir: &Path) -> Result<Vec<(PathBuf, usize)>, String> {
+pub fn generate(dir: &Path, cases: &[Case]) -> Result<Vec<(PathBuf, usize)>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut written = Vec::new();
-    for (name, text) in generate_texts()? {
+    for (name, text) in generate_texts(cases)? {
         let path = dir.join(name);
         crate::render::write_atomically(&path, &text)
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -107,7 +107,7 @@ fn every_clause_is_exercised_by_a_vector() {
         unknown.is_empty(),
         "vectors name unknown clauses: {unknown:?}"
     );
-    // Every clause also has a hand-picked vector of its own.
+    // Every clause also has a vector of its own in clauses.jsonl (the case suite).
     let hand: Vec<Vector> = committed()
         .into_iter()
         .filter(|l| l.file == vectors::CLAUSES_FILE)
@@ -117,7 +117,7 @@ fn every_clause_is_exercised_by_a_vector() {
     let missing: Vec<&String> = registry.difference(&hand_named).collect();
     assert!(
         missing.is_empty(),
-        "clauses without a hand-picked vector: {missing:?}"
+        "clauses without a vector in clauses.jsonl: {missing:?}"
     );
 }
 

@@ -3,6 +3,7 @@
 //! `cargo test` short (README, "Two commands").
 
 mod adjudicate;
+mod cases;
 mod cli;
 mod common;
 mod conform;
