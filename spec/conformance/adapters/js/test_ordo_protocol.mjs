@@ -5,7 +5,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -321,4 +323,46 @@ test("a malformed move or status of yours is reported", async () => {
   const engine = { name: "e", moves: () => ["e2e4"], play: (p) => p, status: () => "draw" };
   await assert.rejects(session("ordo 1\nmoves\n", [], engine), /moves\(\) listed 'e2e4'/u);
   await assert.rejects(session("ordo 1\nstatus\n", [], engine), /status\(\) returned "draw"/u);
+});
+
+const START_10X8 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic";
+const AFTER_A3_A4 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 b classic";
+// A stand-in for "your engine" of the quick start: it knows one position and one move.
+const MY_ORDO = `
+const START = ${JSON.stringify(START_10X8)};
+const AFTER = ${JSON.stringify(AFTER_A3_A4)};
+export function legalMoves(text) {
+  if (text !== START) throw new Error(text);
+  return ["a3-a4", "j3-j4", "a2:a3-a4"];
+}
+export function makeMove(text, move) {
+  if (text !== START || move !== "a3-a4") throw new Error(text + " " + move);
+  return AFTER;
+}
+export const result = (text) => (text === AFTER ? null : ["white", "home-row"]);
+`;
+
+test("the JavaScript quick start of the README serves", () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const readme = readFileSync(join(here, "..", "README.md"), "utf8");
+  const snippet = /```js\n([^]*?)```/u.exec(readme)[1];
+  const tmp = mkdtempSync(join(tmpdir(), "ordo-quick-start-"));
+  try {
+    writeFileSync(join(tmp, "my_adapter.mjs"), snippet);
+    writeFileSync(join(tmp, "my_ordo.mjs"), MY_ORDO);
+    writeFileSync(join(tmp, "ordo_protocol.mjs"),
+      `export * from ${JSON.stringify(join(here, "ordo_protocol.mjs"))};\n`);
+    const run = spawnSync("node", ["my_adapter.mjs"], { cwd: tmp, encoding: "utf8",
+      timeout: 60000, input: "ordo 1\ncapabilities\nmoves\nplay a3-a5\nplay a3-a4\nshow\n" +
+        "status\nposition 3B/4/B3/WW2 w classic\nquit\n" });
+    assert.equal(run.stderr, "");
+    const r = run.stdout.split("\n").slice(0, -1);
+    assert.deepEqual(r.slice(0, 7), ["ordo 1 ok name my engine 1.0",
+      "capabilities classic:10x8 x:10x8", "moves a2:a3-a4 a3-a4 j3-j4",
+      "error illegal-move a3-a5", "ok", `position ${AFTER_A3_A4}`, "status ongoing"]);
+    assert.match(r[7], /^error unsupported /u);
+    assert.deepEqual(r.slice(8), ["bye"]);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

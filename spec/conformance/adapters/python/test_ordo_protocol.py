@@ -8,6 +8,10 @@ import glob
 import io
 import json
 import os
+import re
+import subprocess
+import sys
+import tempfile
 import tomllib
 import unittest
 
@@ -317,6 +321,45 @@ class Protocol(unittest.TestCase):
         e = o.Engine("e", list, lambda p, m: p, lambda p: "draw")
         with self.assertRaisesRegex(ValueError, "status\\(\\) returned 'draw'"):
             o.serve(e, io.BytesIO(b"ordo 1\nstatus\n"), io.BytesIO())
+
+
+START_10X8 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic"
+AFTER_A3_A4 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 b classic"
+MY_ORDO = f"""
+# A stand-in for "your engine" of the quick start: it knows one position and one move.
+def legal_moves(text):
+    assert text == {START_10X8!r}, text
+    return ["a3-a4", "j3-j4", "a2:a3-a4"]
+def make_move(text, move):
+    assert (text, move) == ({START_10X8!r}, "a3-a4"), (text, move)
+    return {AFTER_A3_A4!r}
+def result(text):
+    return None if text == {AFTER_A3_A4!r} else ("white", "home-row")
+"""
+
+
+class QuickStart(unittest.TestCase):
+    def test_the_python_quick_start_of_the_readme_serves(self):
+        with open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8") as f:
+            snippet = re.search(r"```python\n(.*?)```", f.read(), re.S).group(1)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in [("my_adapter.py", snippet), ("my_ordo.py", MY_ORDO)]:
+                with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.abspath(__file__)),
+                       PYTHONDONTWRITEBYTECODE="1")
+            run = subprocess.run([sys.executable, "my_adapter.py"], cwd=tmp, env=env, text=True,
+                                 capture_output=True, timeout=60,
+                                 input="ordo 1\ncapabilities\nmoves\nplay a3-a5\nplay a3-a4\n"
+                                 "show\nstatus\nposition 3B/4/B3/WW2 w classic\nquit\n")
+        self.assertEqual(run.stderr, "")
+        r = run.stdout.splitlines()
+        self.assertEqual(r[:7], ["ordo 1 ok name my engine 1.0",
+                                 "capabilities classic:10x8 x:10x8",
+                                 "moves a2:a3-a4 a3-a4 j3-j4", "error illegal-move a3-a5", "ok",
+                                 f"position {AFTER_A3_A4}", "status ongoing"])
+        self.assertTrue(r[7].startswith("error unsupported "), r[7])
+        self.assertEqual(r[8:], ["bye"])
 
 
 def r_start():
