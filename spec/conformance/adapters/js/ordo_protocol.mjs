@@ -56,7 +56,7 @@ const NAMED = { "\t": "\\t", "\r": "\\r", "\n": "\\n", "\\": "\\\\", "'": "\\'",
 const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Mn}\p{Me}]$/u;
 
 function escapeChar(c) {
-  if (c in NAMED) return NAMED[c];
+  if (Object.hasOwn(NAMED, c)) return NAMED[c];
   if (INVISIBLE.test(c) || (/^\p{Zs}$/u.test(c) && c !== " ")) {
     return `\\u{${c.codePointAt(0).toString(16)}}`;
   }
@@ -337,7 +337,7 @@ const LENIENT = { X: "x", "\u00d7": "x", "\u2013": "-", "\u2014": "-" };
 export function parseMoveLenient(text) {
   const core = text.trim().replace(/[+#!?]+$/u, "");
   const respelled = Array.from(core)
-    .map((c) => LENIENT[c] ?? (c >= "A" && c <= "P" ? c.toLowerCase() : c)).join("");
+    .map((c) => (Object.hasOwn(LENIENT, c) ? LENIENT[c] : null) ?? (c >= "A" && c <= "P" ? c.toLowerCase() : c)).join("");
   try {
     return parseMove(respelled);
   } catch (e) {
@@ -619,7 +619,7 @@ export class Session {
       status: async () => statusReply(await this.engine.status(this.position)),
       show: async () => `position ${formatPosition(this.position)}`,
     };
-    if (word in simple) {
+    if (Object.hasOwn(simple, word)) {
       return args.length ? errorReply("bad-arguments", `'${word}' takes no arguments`)
         : simple[word]();
     }
@@ -654,7 +654,7 @@ export class Session {
     if (game !== "classic" && game !== "x") {
       return errorReply("bad-arguments", `unknown variant ${quote(game)}: expected classic or x`);
     }
-    if (!(board in STARTS)) {
+    if (!Object.hasOwn(STARTS, board)) {
       return errorReply("bad-arguments", `unknown board ${quote(board)}: expected 10x8 or 8x8`);
     }
     return this.set(startPosition(game, board));

@@ -234,7 +234,8 @@ test("the session of spec/protocol.md (ORDO-7.2 vector)", async () => {
 
 test("handshake, unknown requests, arguments, blank lines", async () => {
   const r = await session("moves\n\n  \t\nordo 2\nordo\nordo one\nordo 1\nordo 1\nfrobnicate\n" +
-    "moves please\ncapabilities\nvariant chess\nvariant x 9x9\nvariant x 8x8\nshow\nstatus\n");
+    "moves please\ncapabilities\nvariant chess\nvariant x 9x9\nvariant x 8x8\nshow\nstatus\n" +
+    "toString\nvariant x toString\nvariant constructor\n");
   assert.match(r[0], /^error no-handshake /u);
   assert.match(r[1], /^error unsupported-version /u);
   assert.match(r[2], /^error bad-arguments /u);
@@ -247,7 +248,10 @@ test("handshake, unknown requests, arguments, blank lines", async () => {
   assert.match(r[10], /^error bad-arguments unknown board '9x9'/u);
   assert.match(r[11], /^error unsupported /u);
   assert.equal(r[12], START);
-  assert.equal(r.length, 14);
+  assert.match(r[14], /^error unknown-command 'toString' /u);
+  assert.match(r[15], /^error bad-arguments unknown board 'toString'/u);
+  assert.match(r[16], /^error bad-arguments unknown variant 'constructor'/u);
+  assert.equal(r.length, 17);
 });
 
 test("position replies", async () => {

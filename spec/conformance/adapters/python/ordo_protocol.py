@@ -37,7 +37,7 @@ __all__ = [
     "NotationError", "Position", "Step", "Move", "parse_position", "format_position",
     "parse_square", "square_coords", "square_name", "parse_move", "parse_move_lenient",
     "format_move", "canonical_move", "setup_problem", "start_position", "Engine", "Session",
-    "serve", "MAX_REQUEST",
+    "serve", "listed_moves", "perft", "error_reply", "MAX_REQUEST",
 ]
 
 MIN_SIDE = 2

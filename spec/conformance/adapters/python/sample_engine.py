@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # leave no __pycache__ next to the module
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ordo_protocol as op  # noqa: E402
 

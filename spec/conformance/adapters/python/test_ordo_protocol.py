@@ -230,7 +230,7 @@ class Protocol(unittest.TestCase):
     def test_handshake_errors_and_blank_lines(self):
         r = session(b"moves\n\n  \t\nordo 2\nordo\nordo one\nordo 1\nordo 1\nfrobnicate\n"
                     b"moves please\ncapabilities\nvariant chess\nvariant x 9x9\nvariant x 8x8\n"
-                    b"show\nstatus\n")
+                    b"show\nstatus\n__init__\nvariant x __class__\nvariant get\n")
         self.assertTrue(r[0].startswith("error no-handshake "))
         self.assertTrue(r[1].startswith("error unsupported-version "))
         self.assertTrue(r[2].startswith("error bad-arguments "))
@@ -244,7 +244,10 @@ class Protocol(unittest.TestCase):
         self.assertTrue(r[11].startswith("error unsupported "), r[11])
         self.assertEqual(r[12], "position 2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/"
                          "WWWWWWWWWW/2WW2WW2 w classic")
-        self.assertEqual(len(r), 14)
+        self.assertTrue(r[14].startswith("error unknown-command '__init__' "), r[14])
+        self.assertTrue(r[15].startswith("error bad-arguments unknown board '__class__'"))
+        self.assertTrue(r[16].startswith("error bad-arguments unknown variant 'get'"))
+        self.assertEqual(len(r), 17)
 
     def test_position_replies(self):
         r = session(b"ordo 1\nposition\nposition 3\nposition 2/W1 w classic\n"
