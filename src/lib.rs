@@ -13,6 +13,8 @@
 //!   engines.
 //! - [`solve`]: the retrograde solver: whole-game tables of small boards, endgame tablebases
 //!   by material, verification, problems.
+//! - [`files`]: atomic file writes that refuse to replace anything but a regular file and
+//!   clean up after killed writers.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -47,6 +49,7 @@ pub mod bitboard;
 pub mod cli;
 pub mod conformance;
 pub mod diff;
+pub mod files;
 pub mod notation;
 pub mod reference;
 pub mod render;

@@ -22,6 +22,7 @@
 
 pub mod client;
 pub mod conform;
+pub mod lines;
 pub mod plant;
 pub mod protocol;
 pub mod server;

@@ -14,6 +14,7 @@ mod notation;
 mod perft;
 mod problems;
 mod properties;
+mod reliability;
 mod render;
 mod rules_classic;
 mod rules_x;
