@@ -17,7 +17,8 @@
 //! slice's index size) or at least fits an index; that the file's size is exactly what the
 //! header implies; that the payload fits the memory limit. Then the checksum, and the value
 //! counts of the header against the values. A forger who edits a field and recomputes the
-//! checksum is not caught here; `--verify` recomputes every value from its successors.
+//! checksum is not caught here; the verification pass recomputes every value from its
+//! successors.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -225,7 +226,12 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
         .and_then(|h| u64::from_str_radix(h, 16).ok())
         .ok_or_else(|| bad("no checksum line after the header".into()))?;
     let head_len = (MAGIC.len() + 1 + line.len()) as u64;
-    check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64, want).map_err(bad)?;
+    let payload = check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64).map_err(bad)?;
+    memory::check(
+        &format!("loading {}", path.display()),
+        payload,
+        want.memory.as_ref(),
+    )?;
     let (keys, values) = read_payload(&mut r, &header).map_err(|e| SolveError::io(path, e))?;
     let mut head = format!("{MAGIC}\n").into_bytes();
     head.extend_from_slice(&line);
@@ -312,9 +318,9 @@ fn check_header(h: &Header, want: &Expect) -> Result<(), String> {
     Ok(())
 }
 
-/// The file's size against what the header implies, and the payload against the memory
-/// limit; before anything is allocated.
-fn check_size(h: &Header, size: u64, head: u64, want: &Expect) -> Result<(), String> {
+/// The file's size against what the header implies, before anything is allocated; the
+/// payload's size.
+fn check_size(h: &Header, size: u64, head: u64) -> Result<u64, String> {
     let per = 16 * u64::from(h.keyed) + 2 * u64::from(h.solved);
     let payload = h.entries * per;
     if size != head + payload {
@@ -329,7 +335,7 @@ fn check_size(h: &Header, size: u64, head: u64, want: &Expect) -> Result<(), Str
             }
         ));
     }
-    memory::check("loading the table", payload, want.memory.as_ref()).map_err(|e| e.to_string())
+    Ok(payload)
 }
 
 fn read_payload(r: &mut impl Read, h: &Header) -> std::io::Result<(Vec<Key>, Vec<u16>)> {

@@ -217,7 +217,8 @@ fn partial_path(p: &Path) -> PathBuf {
 /// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
 /// `E`, or load the table if `opts.table` already holds it, or resume from its checkpoint.
 /// A damaged or outdated table (or checkpoint) is reported through
-/// [`Progress::note`] and solved again; a valid table of another game is refused.
+/// [`Progress::note`] and solved again; a valid table of another game, or one beyond the
+/// memory limit, is an error (and left in place).
 pub fn solve_game<E: Engine>(
     variant: Variant,
     dims: Dims,
@@ -264,10 +265,11 @@ fn saved(
     if path.exists() {
         match Table::load(path, variant, dims, scope, true, limit.clone()) {
             Ok(t) => return Ok((Some(t), None)),
-            Err(e @ SolveError::OtherTable { .. }) => return Err(e),
-            Err(e) => progress.note(&format!(
+            Err(e @ SolveError::File { .. }) => progress.note(&format!(
                 "table refused: {e}; solving again (the new table replaces it)"
             )),
+            // Another game's table, or one too large to load: not replaced.
+            Err(e) => return Err(e),
         }
     }
     let partial = partial_path(path);
@@ -277,8 +279,10 @@ fn saved(
                 progress.note(&format!("resuming from {}", partial.display()));
                 return Ok((None, Some(t.space)));
             }
-            Err(e @ SolveError::OtherTable { .. }) => return Err(e),
-            Err(e) => progress.note(&format!("checkpoint refused: {e}; enumerating again")),
+            Err(e @ SolveError::File { .. }) => {
+                progress.note(&format!("checkpoint refused: {e}; enumerating again"))
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok((None, None))

@@ -191,10 +191,15 @@ impl SliceIndex {
         let max_entries = max_entries.min(u64::from(u32::MAX) - 1);
         let binomial = Binomial::new();
         let n = dims.len() as u32;
-        let too_large = |at_least: String| {
-            SolveError::TooLarge(format!(
-                "slice {material} of {variant} on {dims} has {at_least} indices; at most {max_entries} fit"
-            ))
+        let too_large = |size: Option<u64>| {
+            SolveError::TooLarge(match size {
+                Some(total) => format!(
+                    "slice {material} of {variant} on {dims} has {total} indices; at most {max_entries} fit"
+                ),
+                None => format!(
+                    "slice {material} of {variant} on {dims} has more than the {max_entries} indices that fit (sized no further)"
+                ),
+            })
         };
         // The side with fewer pieces first: its sets bound how many of the other's fit.
         let (small, large) = if material.white <= material.black {
@@ -213,13 +218,13 @@ impl SliceIndex {
             Variant::X => cap(1),
         };
         let small_sets = connected_sets_bounded(dims, material.count(small), small_cap)
-            .ok_or_else(|| too_large(format!("more than {max_entries}")))?;
+            .ok_or_else(|| too_large(None))?;
         let large_cap = match variant {
             Variant::Classic => cap(classic_other(large)),
             Variant::X => cap(small_sets.len() as u64),
         };
         let large_sets = connected_sets_bounded(dims, material.count(large), large_cap)
-            .ok_or_else(|| too_large(format!("more than {max_entries}")))?;
+            .ok_or_else(|| too_large(None))?;
         let mut conn = [Vec::new(), Vec::new()];
         conn[small as usize] = small_sets;
         conn[large as usize] = large_sets;
@@ -236,7 +241,7 @@ impl SliceIndex {
         ];
         let total = half[0].saturating_add(half[1]);
         if total > max_entries {
-            return Err(too_large(total.to_string()));
+            return Err(too_large(Some(total)));
         }
         Ok(SliceIndex {
             dims,

@@ -321,7 +321,7 @@ fn cli_tb_build_verify_probe() {
         // Refused at once and in little memory (it once ran out of memory in this check).
         (
             vec!["tb", "build", "--variant", "x", "--max-pieces", "10,1", "--dir", d],
-            " of x on 10x8 has more than ",
+            " of x on 10x8 has more than the ",
         ),
         // The memory limit asked for is honoured and named.
         (
