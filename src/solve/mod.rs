@@ -151,6 +151,18 @@ pub struct GameReport {
 /// What a long computation reports as it goes: the library calls it, a front end draws it
 /// (the command line with progress bars). Implementations must be cheap; they are called
 /// from worker threads about every 65,536 units of work.
+///
+/// ```
+/// struct Log;
+/// impl ordo::solve::Progress for Log {
+///     fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+///         eprintln!("{phase}: {done} of {total:?}");
+///     }
+///     fn note(&self, text: &str) {
+///         eprintln!("note: {text}");
+///     }
+/// }
+/// ```
 pub trait Progress: Sync {
     /// `done` units of `total` (`None`: not known in advance) in the phase named `phase`.
     fn update(&self, phase: &str, done: u64, total: Option<u64>);
