@@ -10,7 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked
-ordo=target/release/ordo
+# The binary where cargo puts it, CARGO_TARGET_DIR or a configured target dir included.
+target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+ordo="$target_dir/release/ordo"
 boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"
 boards_row2="3x4 4x4 5x4 4x5"
 if [ "${1:-}" = "--stretch" ]; then

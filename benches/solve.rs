@@ -10,11 +10,12 @@ use ordo::solve::{solve_game, verify, GameOptions, Setup};
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
-    let bar = indicatif::ProgressBar::hidden();
+    let bar = ordo::solve::Silent;
     for variant in Variant::ALL {
         let opts = GameOptions {
             table: None,
             verify: false,
+            memory_limit: None,
             progress: &bar,
         };
         let dims = "4x4".parse().unwrap();

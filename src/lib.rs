@@ -35,10 +35,9 @@
 //! ```
 //! use ordo::bitboard::Bitboard;
 //! use ordo::rules::Variant;
-//! use ordo::solve::{solve_game, GameOptions, Setup};
+//! use ordo::solve::{solve_game, GameOptions, Setup, Silent};
 //!
-//! let bar = indicatif::ProgressBar::hidden();
-//! let opts = GameOptions { table: None, verify: true, progress: &bar };
+//! let opts = GameOptions { table: None, verify: true, memory_limit: None, progress: &Silent };
 //! let (_table, report) =
 //!     solve_game::<Bitboard>(Variant::X, "4x4".parse().unwrap(), Setup::Row1, &opts).unwrap();
 //! assert_eq!((report.start.as_str(), report.optimal_length), ("win", Some(3)));

@@ -32,27 +32,37 @@ pub enum ProblemCommand {
     /// Prove every problem of a file: each key wins within the stipulation, and with
     /// only_keys no other first move does (exit 1 if a claim fails).
     Verify {
+        /// The problem file (TOML, spec/problems.md).
         file: PathBuf,
         /// Folder of endgame slice files to use where they hold the material.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
+        /// How to prove: auto (the tables where they hold the material, search otherwise;
+        /// a table that is missing or refused is reported) or search (search only).
         #[arg(long, value_enum, default_value = "auto")]
         method: MethodArg,
+        /// Engine that generates the moves.
         #[arg(long, value_enum, default_value = "bitboard")]
         engine: EngineArg,
+        /// Give up a search after this many positions (the tables prove any length).
+        #[arg(long, default_value_t = problem::DEFAULT_SEARCH_NODES)]
+        max_nodes: u64,
         /// One JSON report per problem.
         #[arg(long)]
         json: bool,
     },
     /// Compose problems from a built slice: one winning first move, longest wins first.
     Compose {
+        /// Game: classic or x.
         #[arg(long, value_enum, default_value = "classic")]
         variant: VariantArg,
+        /// Board, COLSxROWS.
         #[arg(long, default_value = "10x8")]
         board: String,
         /// The slice, WHITE,BLACK.
         #[arg(long)]
         material: String,
+        /// Folder of the slice files (the slice and every smaller one must be built).
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
         /// How many problems.
@@ -70,6 +80,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             method,
             engine,
             json,
+            max_nodes,
         } => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
@@ -85,10 +96,15 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             let mut all_sound = true;
             for p in &parsed.problems {
                 let r = match engine {
-                    EngineArg::Bitboard => problem::verify::<Bitboard>(p, dir),
-                    EngineArg::Reference => problem::verify::<Reference>(p, dir),
+                    EngineArg::Bitboard => problem::verify::<Bitboard>(p, dir, *max_nodes),
+                    EngineArg::Reference => problem::verify::<Reference>(p, dir, *max_nodes),
                 }
-                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+                .map_err(|e| {
+                    CliError(
+                        format!("{}: {e}", file.display())
+                            .replace("give the search a larger budget", "raise --max-nodes"),
+                    )
+                })?;
                 all_sound &= r.sound;
                 if *json {
                     let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
@@ -110,7 +126,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tb = tb::open(dims, variant, m, dir)?;
+            let tb = tb::open(dims, variant, m, dir).map_err(super::solve::solve_error)?;
             let problems = problem::compose::<Bitboard>(&tb, m, *count)?;
             out.push_str(&problem::write_file(&problems)?);
             Ok(0)
@@ -134,6 +150,9 @@ fn write_report(r: &ProblemReport, out: &mut String) {
             .map(|d| format!(", quickest win {d} plies"))
             .unwrap_or_default()
     );
+    if let Some(why) = &r.fallback {
+        let _ = writeln!(out, "  tables not used, proved by search instead: {why}");
+    }
     let _ = writeln!(out, "  winning first moves: {}", r.winning.join(" "));
     for f in &r.faults {
         let _ = writeln!(out, "  fault: {f}");

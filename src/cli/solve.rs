@@ -2,13 +2,14 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::{solve_game, GameOptions, GameReport, Setup};
+use crate::solve::{solve_game, GameOptions, GameReport, Progress, Setup};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupArg {
@@ -58,6 +59,112 @@ pub struct SolveArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Refuse up front, or stop early, a solve that would need more memory than this: bytes,
+    /// or with a suffix K, M, G, T (powers of 1024). The cgroup limit, RLIMIT_AS and the
+    /// memory available apply anyway; the tightest counts.
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<String>,
+}
+
+/// A library error with the command line's names for what it refers to: the limit asked for
+/// is `--memory-limit`, missing slices come with the command that builds them.
+pub fn solve_error(e: crate::solve::SolveError) -> CliError {
+    use crate::solve::SolveError;
+    match &e {
+        SolveError::MissingSlices {
+            dir,
+            needed,
+            variant,
+            dims,
+            ..
+        } => CliError(format!(
+            "{e}; build it with: ordo tb build --variant {} --board {dims} --max-pieces {},{} --dir {dir}",
+            variant.name(),
+            needed.white,
+            needed.black
+        )),
+        _ => CliError(e.to_string().replace("(the limit asked for)", "(--memory-limit)")),
+    }
+}
+
+/// Parse `--memory-limit`: `123456`, `512M`, `4G`, `1.5T`.
+pub fn parse_bytes(s: &str) -> Result<u64, CliError> {
+    let bad = || {
+        CliError(format!(
+            "--memory-limit '{}': expected a size such as 4G, 512M or 1000000",
+            s.chars().take(40).collect::<String>()
+        ))
+    };
+    let t = s.trim();
+    let (num, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        Some('T') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    let x: f64 = num.parse().map_err(|_| bad())?;
+    if !x.is_finite() || x <= 0.0 || x * mult as f64 >= 1.8e19 {
+        return Err(bad());
+    }
+    Ok((x * mult as f64) as u64)
+}
+
+/// The solver's [`Progress`] drawn with indicatif on stderr (hidden when stderr is not a
+/// terminal): a bar with rate and estimate for phases of known size, a spinner with rate
+/// otherwise; notices are printed as lines of their own.
+pub struct Bar {
+    bar: indicatif::ProgressBar,
+    phase: Mutex<(String, Option<u64>)>,
+}
+
+impl Default for Bar {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Bar {
+    pub fn new() -> Bar {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Bar {
+            bar,
+            phase: Mutex::new((String::new(), None)),
+        }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+        let mut cur = self.phase.lock().unwrap_or_else(|p| p.into_inner());
+        if cur.0 != phase || cur.1 != total {
+            *cur = (phase.to_string(), total);
+            let template = match total {
+                Some(_) => "{spinner} {prefix}{msg} [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta} left)",
+                None => "{spinner} {prefix}{msg} {human_pos} ({per_sec}, {elapsed})",
+            };
+            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+                self.bar.set_style(style.progress_chars("=> "));
+            }
+            self.bar.reset();
+            self.bar.set_length(total.unwrap_or(0));
+            self.bar.set_message(phase.to_string());
+        }
+        self.bar.set_position(done);
+    }
+
+    fn note(&self, text: &str) {
+        self.bar.suspend(|| eprintln!("ordo: {text}"));
+    }
+
+    fn begin(&self, what: &str) {
+        self.bar.set_prefix(format!("{what}: "));
+    }
 }
 
 /// Run `ordo solve`.
@@ -86,11 +193,12 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
         }
     }
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.enable_steady_tick(Duration::from_millis(250));
+    let memory_limit = args.memory_limit.as_deref().map(parse_bytes).transpose()?;
+    let bar = Bar::new();
     let opts = GameOptions {
         table: table.clone(),
         verify: args.verify,
+        memory_limit,
         progress: &bar,
     };
     let pool = {
@@ -104,8 +212,8 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         EngineArg::Reference => solve_game::<Reference>(variant, dims, setup, &opts),
         EngineArg::Bitboard => solve_game::<Bitboard>(variant, dims, setup, &opts),
     });
-    bar.finish_and_clear();
-    let (_, report) = result?;
+    bar.finish();
+    let (_, report) = result.map_err(solve_error)?;
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -160,8 +268,11 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
         None => {}
     }
     let mut cost = Vec::new();
-    if let Some(s) = r.seconds {
-        cost.push(format!("solved in {s:.2} s"));
+    match (r.load_seconds, r.seconds) {
+        (Some(l), Some(s)) => cost.push(format!("loaded in {l:.2} s (solved in {s:.2} s)")),
+        (Some(l), None) => cost.push(format!("loaded in {l:.2} s")),
+        (None, Some(s)) => cost.push(format!("solved in {s:.2} s")),
+        (None, None) => {}
     }
     if let Some(b) = r.peak_memory {
         cost.push(format!("peak memory {:.1} MB", b as f64 / 1e6));

@@ -2,15 +2,15 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
+use super::solve::{parse_bytes, solve_error, Bar};
 use super::{start_position, CliError, EngineArg, PositionArgs, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::notation::format_move;
 use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
-use crate::solve::tb::{self, Material, SliceGraph, SliceReport};
-use crate::solve::{verify_graph, Value};
+use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
+use crate::solve::{verify_graph, Progress, Value};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -41,6 +41,10 @@ pub struct Slices {
     /// Print one JSON report per slice instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Refuse up front a build that would need more memory than this: bytes, or with a
+    /// suffix K, M, G, T. The cgroup limit, RLIMIT_AS and the memory available apply anyway.
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -108,32 +112,36 @@ fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliError> {
     ))
 }
 
-fn spinner() -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
 fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
     let (dims, variant, max) = parse_slices(s)?;
+    let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
+    // Sized before the folder is made: an impossible bound leaves nothing behind.
+    tb::size_slices(dims, variant, max, memory_limit).map_err(solve_error)?;
     std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
-    let bar = spinner();
+    let bar = Bar::new();
+    let opts = BuildOptions {
+        verify,
+        memory_limit,
+        progress: &bar,
+    };
     let mut lines = Vec::new();
+    let total = tb::Material::up_to(max.white, max.black).len();
     let mut each = |r: &SliceReport| {
-        bar.suspend(|| eprintln!("{}", slice_line(r)));
         lines.push(r.clone());
+        bar.begin(&format!("{} of {total} slices done", lines.len()));
     };
     let result = match s.engine {
         EngineArg::Bitboard => {
-            tb::build::<Bitboard>(dims, variant, max, &s.dir, verify, &bar, &mut each).map(|_| ())
+            tb::build::<Bitboard>(dims, variant, max, &s.dir, &opts, &mut each).map(|_| ())
         }
         EngineArg::Reference => {
-            tb::build::<Reference>(dims, variant, max, &s.dir, verify, &bar, &mut each).map(|_| ())
+            tb::build::<Reference>(dims, variant, max, &s.dir, &opts, &mut each).map(|_| ())
         }
     };
-    bar.finish_and_clear();
-    result?;
+    bar.finish();
+    // The slices done before a failure are reported too.
     write_slices(&lines, s.json, out)?;
+    result.map_err(solve_error)?;
     Ok(if lines.iter().any(|r| r.verified == Some(false)) {
         1
     } else {
@@ -143,11 +151,11 @@ fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
 
 fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
     let (dims, variant, max) = parse_slices(s)?;
-    let tb = tb::open(dims, variant, max, &s.dir)?;
-    let bar = spinner();
+    let tb = tb::open(dims, variant, max, &s.dir).map_err(solve_error)?;
+    let bar = Bar::new();
     let mut bad = 0;
     for (m, (index, values)) in &tb.slices {
-        bar.set_message(format!("verifying slice {m}"));
+        bar.begin(&format!("slice {m}"));
         let verdict = match s.engine {
             EngineArg::Bitboard => {
                 verify_graph(&SliceGraph::<Bitboard>::new(&tb, index), values, &bar)?
@@ -169,7 +177,7 @@ fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
         );
         bad += verdict.mismatches;
     }
-    bar.finish_and_clear();
+    bar.finish();
     let _ = writeln!(
         out,
         "{}",
@@ -193,7 +201,7 @@ fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError
             "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
         ));
     }
-    let tb = tb::open(pos.dims(), pos.variant, m, dir)?;
+    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
     let (value, moves) = match at.engine {
         EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
         EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,

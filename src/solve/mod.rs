@@ -17,7 +17,9 @@
 //! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
 //! split, and such a position is valued from its reconnecting successors like any other.
 
+mod atomic;
 mod file;
+pub mod memory;
 pub mod problem;
 mod retro;
 mod space;
@@ -28,7 +30,8 @@ mod verify;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub use file::{Header, Table, FORMAT};
+pub use atomic::{remove_stale as remove_stale_temporaries, temp_path};
+pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
 pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
 pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
 pub use value::Value;
@@ -46,10 +49,22 @@ pub enum SolveError {
     Corrupt(String),
     #[error("{path}: {msg}")]
     File { path: String, msg: String },
+    /// A valid table file of another game, board, kind or scope than the one asked for.
+    #[error("{path}: {msg}")]
+    OtherTable { path: String, msg: String },
     #[error("{0}")]
     Mismatch(String),
     #[error("{0}")]
     Input(String),
+    /// Slices a probe of material `needed` would read are not built in `dir`.
+    #[error("{dir}: no {} {dims} {needed} table: slice{} {} not built", .variant.name(), if .missing.len() == 1 { "" } else { "s" }, .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
+    MissingSlices {
+        dir: String,
+        variant: Variant,
+        dims: Dims,
+        needed: tb::Material,
+        missing: Vec<tb::Material>,
+    },
 }
 
 impl SolveError {
@@ -128,6 +143,68 @@ pub struct GameReport {
     pub verify_seconds: Option<f64>,
     /// Peak resident memory of the solving run, bytes (`None` where the system does not say).
     pub peak_memory: Option<u64>,
+    /// Wall time of loading the saved table in this run, seconds (`None`: this run solved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_seconds: Option<f64>,
+}
+
+/// What a long computation reports as it goes: the library calls it, a front end draws it
+/// (the command line with progress bars). Implementations must be cheap; they are called
+/// from worker threads about every 65,536 units of work.
+///
+/// ```
+/// struct Log;
+/// impl ordo::solve::Progress for Log {
+///     fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+///         eprintln!("{phase}: {done} of {total:?}");
+///     }
+///     fn note(&self, text: &str) {
+///         eprintln!("note: {text}");
+///     }
+/// }
+/// ```
+pub trait Progress: Sync {
+    /// `done` units of `total` (`None`: not known in advance) in the phase named `phase`.
+    fn update(&self, phase: &str, done: u64, total: Option<u64>);
+    /// A one-line notice the user should see: a refused table, a fallback, a resumption.
+    fn note(&self, _text: &str) {}
+    /// A new piece of work begins (a slice of a tablebase); its phases follow.
+    fn begin(&self, _what: &str) {}
+}
+
+/// A [`Progress`] that shows nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn update(&self, _phase: &str, _done: u64, _total: Option<u64>) {}
+}
+
+/// Counts the units of a parallel phase and reports every 65,536th to a [`Progress`].
+pub(crate) struct Ticker<'a> {
+    progress: &'a dyn Progress,
+    phase: &'a str,
+    total: Option<u64>,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl<'a> Ticker<'a> {
+    pub(crate) fn new(progress: &'a dyn Progress, phase: &'a str, total: Option<u64>) -> Self {
+        progress.update(phase, 0, total);
+        Ticker {
+            progress,
+            phase,
+            total,
+            done: Default::default(),
+        }
+    }
+    /// One unit done.
+    pub(crate) fn tick(&self) {
+        let c = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if c % (1 << 16) == 0 {
+            self.progress.update(self.phase, c, self.total);
+        }
+    }
 }
 
 /// Options of [`solve_game`].
@@ -137,7 +214,10 @@ pub struct GameOptions<'a> {
     pub table: Option<PathBuf>,
     /// Run the verification pass after solving (or on the loaded table).
     pub verify: bool,
-    pub progress: &'a indicatif::ProgressBar,
+    /// Bytes this run may use at most; the tighter of this and the system's limits
+    /// ([`memory::effective`]) bounds the enumeration and the loading of a table.
+    pub memory_limit: Option<u64>,
+    pub progress: &'a dyn Progress,
 }
 
 fn partial_path(p: &Path) -> PathBuf {
@@ -148,6 +228,9 @@ fn partial_path(p: &Path) -> PathBuf {
 
 /// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
 /// `E`, or load the table if `opts.table` already holds it, or resume from its checkpoint.
+/// A damaged or outdated table (or checkpoint) is reported through
+/// [`Progress::note`] and solved again; a valid table of another game, or one beyond the
+/// memory limit, is an error (and left in place).
 pub fn solve_game<E: Engine>(
     variant: Variant,
     dims: Dims,
@@ -157,50 +240,17 @@ pub fn solve_game<E: Engine>(
     let clock = Instant::now();
     let start_pos = setup.start(dims, variant)?;
     let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
-    let scope = setup.name();
-    let mut table = None;
-    let mut space = None;
-    if let Some(path) = &opts.table {
-        if path.exists() {
-            let t = Table::load(path)?;
-            t.expect(variant, dims, "game", scope)?;
-            table = Some(t);
-        } else {
-            let partial = partial_path(path);
-            if partial.exists() {
-                let t = Table::load(&partial)?;
-                t.expect(variant, dims, "game", scope)?;
-                opts.progress
-                    .set_message(format!("resuming from {}", partial.display()));
-                space = Some(t.space);
-            }
-        }
-    }
-    let table = match table {
-        Some(t) => t,
-        None => {
-            let space = match space {
-                Some(s) => s,
-                None => {
-                    let s = Space::reachable(&start, opts.progress)?;
-                    if let Some(path) = &opts.table {
-                        Table::new("game", scope, s.clone(), Vec::new(), None)
-                            .save(&partial_path(path))?;
-                    }
-                    s
-                }
-            };
-            let (values, counts) = retro::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
-            let mut t = Table::new("game", scope, space, values, Some(counts));
-            t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-            t.header.peak_memory = peak_memory();
-            if let Some(path) = &opts.table {
-                t.save(path)?;
-                let _ = std::fs::remove_file(partial_path(path));
-            }
-            t
-        }
+    let limit = memory::effective(opts.memory_limit);
+    let (found, space) = match &opts.table {
+        Some(path) => saved(path, variant, dims, setup, &limit, opts.progress)?,
+        None => (None, None),
     };
+    let loaded = found.is_some();
+    let table = match found {
+        Some(t) => t,
+        None => solve_fresh::<E>(&start, setup, space, &limit, opts, clock)?,
+    };
+    let load_seconds = loaded.then(|| clock.elapsed().as_secs_f64());
     let verify_clock = Instant::now();
     let verified = if opts.verify {
         Some(verify::verify::<E>(&table.space, &table.values, opts.progress)?.ok())
@@ -208,8 +258,77 @@ pub fn solve_game<E: Engine>(
         None
     };
     let verify_seconds = verified.map(|_| verify_clock.elapsed().as_secs_f64());
-    let report = game_report(&table, &start, setup, verified, verify_seconds)?;
+    let mut report = game_report(&table, &start, setup, verified, verify_seconds)?;
+    report.load_seconds = load_seconds;
     Ok((table, report))
+}
+
+/// The saved table at `path`, or else its checkpoint's space; a file that is refused for
+/// damage or age is reported and ignored, one of another game is an error.
+fn saved(
+    path: &Path,
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+    limit: &Option<memory::Limit>,
+    progress: &dyn Progress,
+) -> Result<(Option<Table>, Option<Space>), SolveError> {
+    let scope = setup.name();
+    if path.exists() {
+        match Table::load(path, variant, dims, scope, true, limit.clone()) {
+            Ok(t) => return Ok((Some(t), None)),
+            Err(e @ SolveError::File { .. }) => progress.note(&format!(
+                "table refused: {e}; solving again (the new table replaces it)"
+            )),
+            // Another game's table, or one too large to load: not replaced.
+            Err(e) => return Err(e),
+        }
+    }
+    let partial = partial_path(path);
+    if partial.exists() {
+        match Table::load(&partial, variant, dims, scope, false, limit.clone()) {
+            Ok(t) => {
+                progress.note(&format!("resuming from {}", partial.display()));
+                return Ok((None, Some(t.space)));
+            }
+            Err(e @ SolveError::File { .. }) => {
+                progress.note(&format!("checkpoint refused: {e}; enumerating again"))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((None, None))
+}
+
+/// Enumerate (unless a checkpoint gave the space), solve and save.
+fn solve_fresh<E: Engine>(
+    start: &E,
+    setup: Setup,
+    space: Option<Space>,
+    limit: &Option<memory::Limit>,
+    opts: &GameOptions,
+    clock: Instant,
+) -> Result<Table, SolveError> {
+    let scope = setup.name();
+    let space = match space {
+        Some(s) => s,
+        None => {
+            let s = Space::reachable(start, limit.as_ref(), opts.progress)?;
+            if let Some(path) = &opts.table {
+                Table::new("game", scope, s.clone(), Vec::new(), None).save(&partial_path(path))?;
+            }
+            s
+        }
+    };
+    let (values, counts) = retro::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
+    let mut t = Table::new("game", scope, space, values, Some(counts));
+    t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
+    t.header.peak_memory = peak_memory();
+    if let Some(path) = &opts.table {
+        t.save(path)?;
+        let _ = std::fs::remove_file(partial_path(path));
+    }
+    Ok(t)
 }
 
 /// The value of a position in a table, if the table holds it.
@@ -287,6 +406,7 @@ fn game_report<E: Engine>(
         seconds: table.header.solve_ms.map(|ms| ms as f64 / 1000.0),
         verify_seconds,
         peak_memory: table.header.peak_memory,
+        load_seconds: None,
     })
 }
 

@@ -62,6 +62,9 @@ pub struct ProblemReport {
     /// Nodes of the proof: positions searched, or table probes.
     pub proof_nodes: u64,
     pub seconds: f64,
+    /// Why the tables were not used, where they were asked for and search ran instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
 }
 
 /// Parse a problem file (TOML).
@@ -106,35 +109,57 @@ fn seen_key<E: Engine>(e: &E) -> Seen {
     (e.occupancy(), e.side_to_move())
 }
 
+/// The search gave up: it expanded more positions than its budget allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfBudget;
+
+/// The default budget of [`verify`]'s search, in positions expanded: about a minute and a
+/// gigabyte of transposition memo on the composed problems' boards.
+pub const DEFAULT_SEARCH_NODES: u64 = 5_000_000;
+
 /// Exact depth-limited search with a transposition memo: whether the side to move in `e`
-/// loses within `plies` plies whatever it does. `nodes` counts positions expanded.
+/// loses within `plies` plies whatever it does. `nodes` counts positions expanded; past
+/// `max_nodes` the search stops with [`OutOfBudget`].
 pub fn lost_within<E: Engine>(
     e: &E,
     plies: u16,
     memo: &mut HashMap<(Seen, u16), bool>,
     nodes: &mut u64,
-) -> bool {
+    max_nodes: u64,
+) -> Result<bool, OutOfBudget> {
     let key = seen_key(e);
     if let Some(&known) = memo.get(&(key, plies)) {
-        return known;
+        return Ok(known);
     }
     *nodes += 1;
+    if *nodes > max_nodes {
+        return Err(OutOfBudget);
+    }
     let moves = e.legal_moves();
     let lost = if moves.is_empty() {
         true
     } else if plies < 2 {
         false
     } else {
-        moves.iter().all(|m| {
+        let mut all = true;
+        for m in &moves {
             let after = e.apply(m);
-            after
-                .legal_moves()
-                .iter()
-                .any(|r| lost_within(&after.apply(r), plies - 2, memo, nodes))
-        })
+            let mut refuted = false;
+            for r in after.legal_moves() {
+                if lost_within(&after.apply(&r), plies - 2, memo, nodes, max_nodes)? {
+                    refuted = true;
+                    break;
+                }
+            }
+            if !refuted {
+                all = false;
+                break;
+            }
+        }
+        all
     };
     memo.insert((key, plies), lost);
-    lost
+    Ok(lost)
 }
 
 /// Walk the proof tree below a position the table says is lost in `d` plies: every move
@@ -198,13 +223,17 @@ fn losing_tree<E: Engine>(
     Ok(())
 }
 
-/// Verify one problem: by the tables in `tables` if they hold its material, else by search.
-pub fn verify<E: Engine>(p: &Problem, tables: Option<&Path>) -> Result<ProblemReport, SolveError> {
+/// Verify one problem: by the tables in `tables` if they hold its material, else by search
+/// of at most `max_nodes` positions. Why the tables were not used is in the report.
+pub fn verify<E: Engine>(
+    p: &Problem,
+    tables: Option<&Path>,
+    max_nodes: u64,
+) -> Result<ProblemReport, SolveError> {
     let clock = Instant::now();
     let where_ = |e: String| SolveError::Input(format!("problem {}: {e}", p.id));
     let pos: Position = parse_position(&p.position).map_err(|e| where_(e.to_string()))?;
     let n = turns(&p.stipulation).map_err(|e| where_(e.to_string()))?;
-    let plies = 2 * n - 1;
     let e = E::from_position(&pos).map_err(|e| where_(e.to_string()))?;
     let mut keys = Vec::new();
     for k in &p.keys {
@@ -217,55 +246,99 @@ pub fn verify<E: Engine>(p: &Problem, tables: Option<&Path>) -> Result<ProblemRe
     if keys.is_empty() {
         return Err(where_("no key move given".into()));
     }
-    let tb = tables.and_then(|dir| {
-        let m = Material {
-            white: pos.count(Color::White) as u32,
-            black: pos.count(Color::Black) as u32,
-        };
-        tb::open(pos.dims(), pos.variant, m, dir).ok()
-    });
-    let mut nodes = 0u64;
-    let mut shortest = None;
-    // For each first move: the plies to the win it leads to, if within the stipulation.
-    let mut results: Vec<(String, bool)> = Vec::new();
-    let method = match &tb {
-        Some(tb) => {
-            let (value, moves) = tb::probe(tb, &e)?;
-            if let Value::Win(d) = value {
-                shortest = Some(d);
+    let (tb, fallback) = match tables {
+        None => (None, None),
+        Some(dir) => {
+            let m = Material {
+                white: pos.count(Color::White) as u32,
+                black: pos.count(Color::Black) as u32,
+            };
+            match tb::open(pos.dims(), pos.variant, m, dir) {
+                Ok(tb) => (Some(tb), None),
+                Err(err) => (None, Some(err.to_string())),
             }
-            let mut seen = HashSet::new();
-            for (m, v) in moves {
-                let wins = matches!(v, Value::Loss(d) if d < plies);
-                let name = format_move(&m);
-                if wins && keys.contains(&name) {
-                    // The key's proof tree, walked through the table.
-                    if let Value::Loss(d) = v {
-                        losing_tree(tb, &e.apply(&m), d, &mut seen)
-                            .map_err(|err| where_(format!("key {name}: {err}")))?;
-                    }
-                }
-                results.push((name, wins));
-            }
-            nodes = seen.len() as u64 + 1;
-            Method::Table
-        }
-        None => {
-            let mut memo = HashMap::new();
-            for m in e.legal_moves() {
-                let wins = lost_within(&e.apply(&m), plies - 1, &mut memo, &mut nodes);
-                results.push((format_move(&m), wins));
-            }
-            Method::Search
         }
     };
-    let winning: Vec<String> = results
+    let proof = match &tb {
+        Some(tb) => by_table(tb, &e, 2 * n - 1, &keys).map_err(where_)?,
+        None => by_search(&e, 2 * n - 1, max_nodes).map_err(|OutOfBudget| {
+            where_(format!(
+                "the search gave up after {max_nodes} positions without deciding 'win in {n}'; prove it with the tables of its material, or give the search a larger budget"
+            ))
+        })?,
+    };
+    let mut report = judge(p, &keys, n, proof);
+    report.fallback = fallback;
+    report.seconds = clock.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// What a proof found: for each first move whether it wins within the stipulation, the
+/// quickest win where known, the method and its node count.
+struct Proof {
+    results: Vec<(String, bool)>,
+    shortest: Option<u16>,
+    method: Method,
+    nodes: u64,
+}
+
+fn by_table<E: Engine>(
+    tb: &Tablebase,
+    e: &E,
+    plies: u16,
+    keys: &[String],
+) -> Result<Proof, String> {
+    let (value, moves) = tb::probe(tb, e).map_err(|x| x.to_string())?;
+    let shortest = match value {
+        Value::Win(d) => Some(d),
+        _ => None,
+    };
+    let mut seen = HashSet::new();
+    let mut results = Vec::new();
+    for (m, v) in moves {
+        let wins = matches!(v, Value::Loss(d) if d < plies);
+        let name = format_move(&m);
+        if let (true, true, Value::Loss(d)) = (wins, keys.contains(&name), v) {
+            // The key's proof tree, walked through the table.
+            losing_tree(tb, &e.apply(&m), d, &mut seen)
+                .map_err(|err| format!("key {name}: {err}"))?;
+        }
+        results.push((name, wins));
+    }
+    Ok(Proof {
+        results,
+        shortest,
+        method: Method::Table,
+        nodes: seen.len() as u64 + 1,
+    })
+}
+
+fn by_search<E: Engine>(e: &E, plies: u16, max_nodes: u64) -> Result<Proof, OutOfBudget> {
+    let mut memo = HashMap::new();
+    let mut nodes = 0;
+    let mut results = Vec::new();
+    for m in e.legal_moves() {
+        let wins = lost_within(&e.apply(&m), plies - 1, &mut memo, &mut nodes, max_nodes)?;
+        results.push((format_move(&m), wins));
+    }
+    Ok(Proof {
+        results,
+        shortest: None,
+        method: Method::Search,
+        nodes,
+    })
+}
+
+/// The claims of `p` against what the proof found.
+fn judge(p: &Problem, keys: &[String], n: u16, proof: Proof) -> ProblemReport {
+    let winning: Vec<String> = proof
+        .results
         .iter()
         .filter(|(_, w)| *w)
         .map(|(m, _)| m.clone())
         .collect();
     let mut faults = Vec::new();
-    for k in &keys {
+    for k in keys {
         if !winning.contains(k) {
             faults.push(format!("the key {k} does not win within {n} turns"));
         }
@@ -277,16 +350,17 @@ pub fn verify<E: Engine>(p: &Problem, tables: Option<&Path>) -> Result<ProblemRe
             }
         }
     }
-    Ok(ProblemReport {
+    ProblemReport {
         id: p.id.clone(),
         sound: faults.is_empty(),
         faults,
         winning,
-        shortest,
-        method,
-        proof_nodes: nodes,
-        seconds: clock.elapsed().as_secs_f64(),
-    })
+        shortest: proof.shortest,
+        method: proof.method,
+        proof_nodes: proof.nodes,
+        seconds: 0.0,
+        fallback: None,
+    }
 }
 
 /// Compose problems from the built slice `m`: positions whose side to move wins and has

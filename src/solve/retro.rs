@@ -95,7 +95,7 @@ struct Node {
 /// the counts.
 pub fn solve<G: Graph>(
     graph: &G,
-    progress: &indicatif::ProgressBar,
+    progress: &dyn super::Progress,
 ) -> Result<(Vec<u16>, Counts), SolveError> {
     let n = graph.len();
     if n >= u32::MAX as usize {
@@ -105,13 +105,14 @@ pub fn solve<G: Graph>(
     }
     let terminal: [AtomicU64; 4] = Default::default();
     let seeds: std::sync::Mutex<Vec<(u16, u32)>> = std::sync::Mutex::new(Vec::new());
-    progress.set_message(format!("solving: successors of {n} positions"));
+    let ticker = super::Ticker::new(progress, "solving: successors", Some(n as u64));
     let indegree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     let nodes: Vec<Option<Node>> = (0..n)
         .into_par_iter()
         .map_init(
             || (Vec::new(), Vec::new(), Vec::new()),
             |(buf, idx, ext), i| -> Result<Option<Node>, SolveError> {
+                ticker.tick();
                 let Some(e) = graph.load(i)? else {
                     return Ok(None);
                 };
@@ -179,11 +180,12 @@ pub fn solve<G: Graph>(
         total += u64::from(d.swap(0, Ordering::Relaxed));
         offsets.push(total);
     }
-    progress.set_message(format!("solving: {total} moves reversed"));
+    let ticker = super::Ticker::new(progress, "solving: reversing moves", Some(n as u64));
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     (0..n).into_par_iter().try_for_each_init(
         || (Vec::new(), Vec::new(), Vec::new()),
         |(buf, idx, ext), i| -> Result<(), SolveError> {
+            ticker.tick();
             let Some(e) = graph.load(i)? else {
                 return Ok(());
             };
@@ -223,6 +225,7 @@ pub fn solve<G: Graph>(
         put(&mut buckets, d, i);
     }
     let mut distance: usize = 0;
+    let mut settled_total = 0u64;
     while distance < buckets.len() {
         if distance >= NO_POSITION as usize - 2 {
             return Err(SolveError::TooLarge("a distance beyond 65532 plies".into()));
@@ -264,12 +267,12 @@ pub fn solve<G: Graph>(
         for (t, q) in next {
             put(&mut buckets, t, q);
         }
-        if !settled.is_empty() {
-            progress.set_message(format!(
-                "solving: distance {d}, {} positions settled",
-                settled.len()
-            ));
-        }
+        settled_total += settled.len() as u64;
+        progress.update(
+            "solving: settling by distance",
+            settled_total,
+            Some(n as u64),
+        );
         distance += 1;
     }
     let values: Vec<u16> = values.into_iter().map(AtomicU16::into_inner).collect();

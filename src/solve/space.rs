@@ -82,14 +82,6 @@ pub fn bytes_per_position(variant: Variant) -> u64 {
     }
 }
 
-/// Memory available to this process now, bytes (Linux: `MemAvailable` of `/proc/meminfo`).
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// A set of positions of one board and game, with the perfect index described above.
 #[derive(Clone, Debug)]
 pub struct Space {
@@ -148,7 +140,8 @@ impl Space {
     /// over the engine's successors; `progress` shows the count.
     pub fn reachable<E: Engine>(
         start: &E,
-        progress: &indicatif::ProgressBar,
+        limit: Option<&super::memory::Limit>,
+        progress: &dyn super::Progress,
     ) -> Result<Space, SolveError> {
         let dims = start.dims();
         let variant = start.variant();
@@ -163,7 +156,7 @@ impl Space {
         // Stop early rather than exhaust the machine: the solve that follows needs about
         // `bytes_per_position` for each position found here.
         let per_position = bytes_per_position(variant);
-        let budget = available_memory().map_or(u64::MAX, |b| b / 10 * 8 / per_position);
+        let budget = limit.map_or(u64::MAX, |l| l.bytes / 10 * 8 / per_position);
         let first = key_of(start);
         let mut seen: HashSet<Key> = HashSet::from([first]);
         let mut frontier = vec![first];
@@ -193,15 +186,14 @@ impl Space {
                     )));
                 }
                 if seen.len() as u64 > budget {
+                    let l = limit.expect("a finite budget comes from a limit");
                     return Err(SolveError::TooLarge(format!(
-                        "more than {} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, more than 80% of the memory available",
-                        seen.len()
+                        "more than {} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of the memory limit of {l}",
+                        seen.len(),
+                        super::memory::human(seen.len() as u64 * per_position),
                     )));
                 }
-                progress.set_message(format!(
-                    "enumerating: {} positions, depth {depth}",
-                    seen.len()
-                ));
+                progress.update("enumerating", seen.len() as u64, None);
             }
             frontier = next;
         }

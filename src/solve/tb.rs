@@ -79,6 +79,12 @@ impl Binomial {
 /// Every connected set (ORDO-4.1, neighbours in all eight directions) of `k` squares on
 /// `dims`, sorted.
 pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
+    connected_sets_bounded(dims, k, usize::MAX).expect("no bound")
+}
+
+/// [`connected_sets`], or `None` as soon as a level of the enumeration holds more than
+/// `cap` sets (so an impossible size check stops early, in bounded memory).
+pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128>> {
     let n = dims.len();
     let nb: Vec<u128> = (0..n)
         .map(|i| {
@@ -97,10 +103,13 @@ pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
         })
         .collect();
     if k == 0 {
-        return vec![0];
+        return Some(vec![0]);
     }
     let mut level: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
     for _ in 1..k {
+        if level.len() > cap {
+            return None;
+        }
         let mut next = Vec::new();
         for &set in &level {
             let mut around = 0u128;
@@ -116,12 +125,29 @@ pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
                 next.push(set | 1u128 << i);
                 around &= around - 1;
             }
+            if next.len() > cap.saturating_mul(4) {
+                next.sort_unstable();
+                next.dedup();
+                if next.len() > cap {
+                    return None;
+                }
+            }
         }
         next.sort_unstable();
         next.dedup();
         level = next;
     }
-    level
+    (level.len() <= cap).then_some(level)
+}
+
+/// Memory a slice build needs per index entry at its peak, with some margin (measured:
+/// 38 bytes in classic 3v2 and 139 in Ordo X 4v4 on 10 x 8, whose positions have far more
+/// moves).
+pub fn bytes_per_entry(variant: Variant) -> u64 {
+    match variant {
+        Variant::Classic => 64,
+        Variant::X => 160,
+    }
 }
 
 /// The index of one slice.
@@ -138,6 +164,17 @@ pub struct SliceIndex {
 
 impl SliceIndex {
     pub fn new(dims: Dims, variant: Variant, material: Material) -> Result<SliceIndex, SolveError> {
+        Self::bounded(dims, variant, material, u64::from(u32::MAX) - 1)
+    }
+
+    /// The index of a slice, refused (without enumerating more than a bounded number of
+    /// connected sets) if it would have more than `max_entries` indices.
+    pub fn bounded(
+        dims: Dims,
+        variant: Variant,
+        material: Material,
+        max_entries: u64,
+    ) -> Result<SliceIndex, SolveError> {
         if material.white == 0
             || material.black == 0
             || material.white + material.black > dims.len() as u32
@@ -151,28 +188,60 @@ impl SliceIndex {
                 "material {material}: at most 16 pieces a side"
             )));
         }
-        let conn = [
-            connected_sets(dims, material.white),
-            connected_sets(dims, material.black),
-        ];
+        let max_entries = max_entries.min(u64::from(u32::MAX) - 1);
         let binomial = Binomial::new();
         let n = dims.len() as u32;
+        let too_large = |size: Option<u64>| {
+            SolveError::TooLarge(match size {
+                Some(total) => format!(
+                    "slice {material} of {variant} on {dims} has {total} indices; at most {max_entries} fit"
+                ),
+                None => format!(
+                    "slice {material} of {variant} on {dims} has more than the {max_entries} indices that fit (sized no further)"
+                ),
+            })
+        };
+        // The side with fewer pieces first: its sets bound how many of the other's fit.
+        let (small, large) = if material.white <= material.black {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let cap = |other_per_set: u64| {
+            usize::try_from((max_entries / other_per_set.max(1)).max(1 << 16)).unwrap_or(usize::MAX)
+        };
+        // Classic: each connected set of the mover pairs with C(n - its size, other size).
+        let classic_other =
+            |mover: Color| binomial.c(n - material.count(mover), material.count(mover.opponent()));
+        let small_cap = match variant {
+            Variant::Classic => cap(classic_other(small)),
+            Variant::X => cap(1),
+        };
+        let small_sets = connected_sets_bounded(dims, material.count(small), small_cap)
+            .ok_or_else(|| too_large(None))?;
+        let large_cap = match variant {
+            Variant::Classic => cap(classic_other(large)),
+            Variant::X => cap(small_sets.len() as u64),
+        };
+        let large_sets = connected_sets_bounded(dims, material.count(large), large_cap)
+            .ok_or_else(|| too_large(None))?;
+        let mut conn = [Vec::new(), Vec::new()];
+        conn[small as usize] = small_sets;
+        conn[large as usize] = large_sets;
         let other = |mover: Color| -> u64 {
             let stm = mover.opponent();
             match variant {
-                Variant::Classic => binomial.c(n - material.count(mover), material.count(stm)),
+                Variant::Classic => classic_other(mover),
                 Variant::X => conn[stm as usize].len() as u64,
             }
         };
         let half = [
-            conn[0].len() as u64 * other(Color::White),
-            conn[1].len() as u64 * other(Color::Black),
+            (conn[0].len() as u64).saturating_mul(other(Color::White)),
+            (conn[1].len() as u64).saturating_mul(other(Color::Black)),
         ];
         let total = half[0].saturating_add(half[1]);
-        if total >= u32::MAX as u64 {
-            return Err(SolveError::TooLarge(format!(
-                "slice {material} of {variant} on {dims} has {total} indices; at most 2^32 - 1"
-            )));
+        if total > max_entries {
+            return Err(too_large(Some(total)));
         }
         Ok(SliceIndex {
             dims,
@@ -339,58 +408,30 @@ impl Tablebase {
         dir.join(format!("tb-{}-{}-{}.ordotb", variant.name(), dims, m))
     }
 
-    /// Load the slice `m` from `dir`, checking its header.
+    /// Load the slice `m` from `dir`, refusing a file that is not exactly that slice of this
+    /// game and board (the checks are those of [`super::load_raw`]).
     pub fn load_slice(&mut self, dir: &Path, m: Material) -> Result<Header, SolveError> {
         let path = Self::path(dir, self.variant, self.dims, m);
         if !path.exists() {
-            return Err(SolveError::File {
-                path: path.display().to_string(),
-                msg: format!(
-                    "no such slice; build it with: ordo tb build --variant {} --board {} --max-pieces {},{} --dir {}",
-                    self.variant.name(),
-                    self.dims,
-                    m.white,
-                    m.black,
-                    dir.display()
-                ),
+            return Err(SolveError::MissingSlices {
+                dir: dir.display().to_string(),
+                variant: self.variant,
+                dims: self.dims,
+                needed: m,
+                missing: vec![m],
             });
         }
-        let (header, _keys, values) = file::load_raw(&path)?;
         let index = SliceIndex::new(self.dims, self.variant, m)?;
-        let want = (
-            self.variant.name(),
-            self.dims.to_string(),
-            "endgame",
-            m.to_string(),
-        );
-        let have = (
-            header.variant.as_str(),
-            header.board.clone(),
-            header.kind.as_str(),
-            header.scope.clone(),
-        );
-        if want != have || values.len() != index.len() {
-            return Err(SolveError::File {
-                path: path.display().to_string(),
-                msg: format!(
-                    "holds {} {} {} {} with {} values, expected {} {} endgame {m} with {}",
-                    have.0,
-                    have.1,
-                    have.2,
-                    have.3,
-                    values.len(),
-                    want.0,
-                    want.1,
-                    index.len()
-                ),
-            });
-        }
-        if !header.solved {
-            return Err(SolveError::File {
-                path: path.display().to_string(),
-                msg: "holds no values".into(),
-            });
-        }
+        let want = file::Expect {
+            kind: "endgame",
+            variant: self.variant,
+            dims: self.dims,
+            scope: m.to_string(),
+            solved: true,
+            entries: Some(index.len() as u64),
+            memory: super::memory::effective(None),
+        };
+        let (header, _keys, values) = file::load_raw(&path, &want)?;
         self.slices.insert(m, (index, values));
         Ok(header)
     }
@@ -480,60 +521,72 @@ pub struct SliceReport {
     pub verified: Option<bool>,
 }
 
+/// Options of [`build`].
+pub struct BuildOptions<'a> {
+    /// Recompute every slice from its successors after building or loading it.
+    pub verify: bool,
+    /// Bytes this run may use at most (the tighter of this and the system's limits counts).
+    pub memory_limit: Option<u64>,
+    pub progress: &'a dyn super::Progress,
+}
+
+/// Size every slice up to `max` before building any, so an impossible bound is refused at
+/// once: by the index (fewer than 2^32 entries) and by the memory limit, each check cheap
+/// (the enumeration of connected sets stops as soon as it is over the bound).
+pub fn size_slices(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    memory_limit: Option<u64>,
+) -> Result<BTreeMap<Material, SliceIndex>, SolveError> {
+    let limit = super::memory::effective(memory_limit);
+    let per = bytes_per_entry(variant);
+    let by_memory = limit.as_ref().map_or(u64::MAX, |l| l.bytes / per);
+    let bound = by_memory.min(u64::from(u32::MAX) - 1);
+    let mut indexes = BTreeMap::new();
+    for m in Material::up_to(max.white, max.black) {
+        let index =
+            SliceIndex::bounded(dims, variant, m, bound).map_err(|e| match (&limit, e) {
+                (Some(l), SolveError::TooLarge(msg)) if by_memory < u64::from(u32::MAX) - 1 => {
+                    SolveError::TooLarge(format!(
+                    "{msg}: building needs about {per} bytes an entry, and the memory limit is {l}"
+                ))
+                }
+                (_, e) => e,
+            })?;
+        indexes.insert(m, index);
+    }
+    Ok(indexes)
+}
+
 /// Build (or load, where a valid file exists) every slice up to `max` in `dir`, fewer
 /// pieces first; each slice is written atomically as soon as it is solved, so an
-/// interrupted build resumes at the first missing slice. With `verify`, every slice is
-/// recomputed from its successors afterwards.
+/// interrupted build resumes at the first missing slice. With `opts.verify`, every slice is
+/// recomputed from its successors afterwards. `each` sees every slice's report when done.
 pub fn build<E: Engine>(
     dims: Dims,
     variant: Variant,
     max: Material,
     dir: &Path,
-    verify: bool,
-    progress: &indicatif::ProgressBar,
+    opts: &BuildOptions,
     mut each: impl FnMut(&SliceReport),
 ) -> Result<(Tablebase, Vec<SliceReport>), SolveError> {
-    // Size every slice before building any, so an impossible bound is refused at once.
-    // `SliceIndex::new` is exact and refuses a slice beyond the index; slices come fewer
-    // pieces first, so the first refusal comes before any larger slice is enumerated.
-    let mut indexes = BTreeMap::new();
-    for m in Material::up_to(max.white, max.black) {
-        indexes.insert(m, SliceIndex::new(dims, variant, m)?);
-    }
+    let mut indexes = size_slices(dims, variant, max, opts.memory_limit)?;
     let mut tb = Tablebase::new(dims, variant);
     let mut reports = Vec::new();
     for m in Material::up_to(max.white, max.black) {
         let path = Tablebase::path(dir, variant, dims, m);
-        let clock = std::time::Instant::now();
         let (header, built) = if path.exists() {
             (tb.load_slice(dir, m)?, false)
         } else {
-            progress.set_message(format!("slice {m}"));
             let index = indexes.remove(&m).expect("every slice was sized above");
-            let (values, counts) = retro::solve(&SliceGraph::<E>::new(&tb, &index), progress)?;
-            let mut header = file::header(
-                "endgame",
-                &m.to_string(),
-                variant,
-                dims,
-                index.len(),
-                &[],
-                &values,
-                Some(counts),
-            );
-            header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-            header.peak_memory = super::peak_memory();
-            file::save_raw(&path, &header, &[], &values)?;
-            tb.slices.insert(m, (index, values));
-            (header, true)
+            (build_slice::<E>(&mut tb, index, &path, opts)?, true)
         };
-        let verified = if verify {
+        let verified = if opts.verify {
             let (index, values) = &tb.slices[&m];
-            progress.set_message(format!("verifying slice {m}"));
-            Some(
-                super::verify::verify_graph(&SliceGraph::<E>::new(&tb, index), values, progress)?
-                    .ok(),
-            )
+            opts.progress.begin(&format!("slice {m}"));
+            let graph = SliceGraph::<E>::new(&tb, index);
+            Some(super::verify::verify_graph(&graph, values, opts.progress)?.ok())
         } else {
             None
         };
@@ -554,15 +607,59 @@ pub fn build<E: Engine>(
     Ok((tb, reports))
 }
 
+/// Solve one slice from the smaller ones in `tb`, write it atomically and add it to `tb`.
+fn build_slice<E: Engine>(
+    tb: &mut Tablebase,
+    index: SliceIndex,
+    path: &Path,
+    opts: &BuildOptions,
+) -> Result<Header, SolveError> {
+    let clock = std::time::Instant::now();
+    let m = index.material;
+    opts.progress.begin(&format!("slice {m}"));
+    let (values, counts) = retro::solve(&SliceGraph::<E>::new(tb, &index), opts.progress)?;
+    let mut header = file::header(
+        "endgame",
+        &m.to_string(),
+        tb.variant,
+        tb.dims,
+        index.len(),
+        &[],
+        &values,
+        Some(counts),
+    );
+    header.solve_ms = Some(clock.elapsed().as_millis() as u64);
+    header.peak_memory = super::peak_memory();
+    file::save_raw(path, &header, &[], &values)?;
+    tb.slices.insert(m, (index, values));
+    Ok(header)
+}
+
 /// Load every slice a probe of a position with material `m` may need: `m` and all smaller.
+/// If any is missing, the error lists every missing one (before loading anything).
 pub fn open(
     dims: Dims,
     variant: Variant,
     m: Material,
     dir: &Path,
 ) -> Result<Tablebase, SolveError> {
+    let all = Material::up_to(m.white, m.black);
+    let missing: Vec<Material> = all
+        .iter()
+        .copied()
+        .filter(|&s| !Tablebase::path(dir, variant, dims, s).exists())
+        .collect();
+    if !missing.is_empty() {
+        return Err(SolveError::MissingSlices {
+            dir: dir.display().to_string(),
+            variant,
+            dims,
+            needed: m,
+            missing,
+        });
+    }
     let mut tb = Tablebase::new(dims, variant);
-    for s in Material::up_to(m.white, m.black) {
+    for s in all {
         tb.load_slice(dir, s)?;
     }
     Ok(tb)

@@ -42,7 +42,7 @@ impl Verdict {
 pub fn verify<E: Engine>(
     space: &Space,
     values: &[u16],
-    progress: &indicatif::ProgressBar,
+    progress: &dyn super::Progress,
 ) -> Result<Verdict, SolveError> {
     verify_graph(&SpaceGraph::<E>::new(space), values, progress)
 }
@@ -52,7 +52,7 @@ pub fn verify<E: Engine>(
 pub fn verify_graph<G: Graph>(
     graph: &G,
     values: &[u16],
-    progress: &indicatif::ProgressBar,
+    progress: &dyn super::Progress,
 ) -> Result<Verdict, SolveError> {
     if values.len() != graph.len() {
         return Err(SolveError::Corrupt(format!(
@@ -62,6 +62,7 @@ pub fn verify_graph<G: Graph>(
         )));
     }
     let checked = AtomicU64::new(0);
+    let ticker = super::Ticker::new(progress, "verifying", Some(graph.len() as u64));
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
     let note = |text: String| {
@@ -74,6 +75,7 @@ pub fn verify_graph<G: Graph>(
     (0..graph.len())
         .into_par_iter()
         .try_for_each(|i| -> Result<(), SolveError> {
+            ticker.tick();
             let Some(e) = graph.load(i)? else {
                 if values[i] != NO_POSITION {
                     note(format!("index {i} names no position but holds a value"));
@@ -95,10 +97,7 @@ pub fn verify_graph<G: Graph>(
                     format_position(&e.to_position())
                 ));
             }
-            let c = checked.fetch_add(1, Ordering::Relaxed) + 1;
-            if c % (1 << 16) == 0 {
-                progress.set_message(format!("verifying: {c} of {} positions", graph.len()));
-            }
+            checked.fetch_add(1, Ordering::Relaxed);
             Ok(())
         })?;
     let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());

@@ -22,5 +22,6 @@ mod render;
 mod rules_classic;
 mod rules_x;
 mod solve;
+mod table_files;
 mod tablebase;
 mod traceability;

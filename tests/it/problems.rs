@@ -16,11 +16,22 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 fn tables(dir: &std::path::Path, variant: Variant, board: &str, max: Material) -> tb::Tablebase {
-    let bar = indicatif::ProgressBar::hidden();
+    let bar = ordo::solve::Silent;
     let dims: Dims = board.parse().unwrap();
-    tb::build::<Bitboard>(dims, variant, max, dir, false, &bar, |_| {})
-        .unwrap()
-        .0
+    tb::build::<Bitboard>(
+        dims,
+        variant,
+        max,
+        dir,
+        &tb::BuildOptions {
+            verify: false,
+            memory_limit: None,
+            progress: &bar,
+        },
+        |_| {},
+    )
+    .unwrap()
+    .0
 }
 
 /// Problems composed from a small board's tables are sound by the table route (proof tree
@@ -36,12 +47,14 @@ fn composed_problems_are_sound_by_tables_and_by_search() {
     for p in &problems {
         assert_eq!(p.keys.len(), 1);
         assert!(p.only_keys);
-        let by_table = problem::verify::<Bitboard>(p, Some(&dir)).unwrap();
+        let by_table =
+            problem::verify::<Bitboard>(p, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{by_table:?}");
         assert_eq!(by_table.method, Method::Table);
         assert_eq!(by_table.winning, p.keys);
         assert!(by_table.proof_nodes > 1);
-        let by_search = problem::verify::<Reference>(p, None).unwrap();
+        let by_search =
+            problem::verify::<Reference>(p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_search.sound, "{by_search:?}");
         assert_eq!(by_search.method, Method::Search);
         assert_eq!(by_search.winning, p.keys, "{}", p.id);
@@ -61,7 +74,8 @@ fn false_keys_and_cooks_are_caught() {
     let tb = tables(&dir, Variant::Classic, "5x4", m);
     let good = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     let n = problem::turns(&good.stipulation).unwrap();
-    let report = problem::verify::<Bitboard>(&good, Some(&dir)).unwrap();
+    let report =
+        problem::verify::<Bitboard>(&good, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
     let pos = ordo::notation::parse_position(&good.position).unwrap();
     let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
     let other = ordo::rules::Engine::legal_moves(&e)
@@ -74,7 +88,8 @@ fn false_keys_and_cooks_are_caught() {
             keys: vec![other.clone()],
             ..good.clone()
         };
-        let r = problem::verify::<Bitboard>(&wrong_key, route).unwrap();
+        let r =
+            problem::verify::<Bitboard>(&wrong_key, route, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound);
         assert!(r.faults.iter().any(|f| f.contains("does not win")), "{r:?}");
         assert!(r.faults.iter().any(|f| f.contains("(a cook)")), "{r:?}");
@@ -82,14 +97,15 @@ fn false_keys_and_cooks_are_caught() {
             stipulation: format!("win in {}", n - 1),
             ..good.clone()
         };
-        let r = problem::verify::<Bitboard>(&too_short, route).unwrap();
+        let r =
+            problem::verify::<Bitboard>(&too_short, route, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound, "{r:?}");
     }
     let bad = Problem {
         keys: vec!["a1-a9".into()],
         ..good.clone()
     };
-    assert!(problem::verify::<Bitboard>(&bad, None).is_err());
+    assert!(problem::verify::<Bitboard>(&bad, None, problem::DEFAULT_SEARCH_NODES).is_err());
     assert!(problem::turns("mate in 3").is_err());
     assert!(problem::turns("win in 0").is_err());
     let _ = std::fs::remove_dir_all(&dir);
@@ -175,8 +191,9 @@ fn a_standard_board_problem_is_sound_by_both_routes() {
     let tb = tables(&dir, Variant::Classic, "10x8", m);
     let p = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     assert_eq!(p.stipulation, "win in 9", "{p:?}");
-    let by_table = problem::verify::<Bitboard>(&p, Some(&dir)).unwrap();
-    let by_search = problem::verify::<Bitboard>(&p, None).unwrap();
+    let by_table =
+        problem::verify::<Bitboard>(&p, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_search = problem::verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
     assert!(
         by_table.sound && by_search.sound,
         "{by_table:?} {by_search:?}"
@@ -197,10 +214,51 @@ fn search_memo_distinguishes_every_square_of_the_standard_board() {
     let open: Bitboard = ordo::rules::Engine::from_position(&open).unwrap();
     let mut memo = std::collections::HashMap::new();
     let mut nodes = 0;
-    assert!(problem::lost_within(&over, 0, &mut memo, &mut nodes));
-    assert!(!problem::lost_within(&open, 0, &mut memo, &mut nodes));
+    assert!(problem::lost_within(&over, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
+    assert!(!problem::lost_within(&open, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
     assert_eq!(
         nodes, 2,
         "the second position is searched, not found in the memo"
     );
+}
+
+/// Issue 13: a "win in 1000" by search ran 262 s and aborted. The search has a node budget
+/// and stops with a one-line reason; the command line names the flag that raises it.
+/// (ORDO-10.1: the win searched for is an arrival on the opponent's home row.)
+#[test]
+fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
+    let p = Problem {
+        id: "long".into(),
+        position: "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic".into(),
+        stipulation: "win in 1000".into(),
+        keys: vec!["a3-a4".into()],
+        only_keys: false,
+        source: "test".into(),
+    };
+    let clock = std::time::Instant::now();
+    let err = problem::verify::<Bitboard>(&p, None, 2000)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the search gave up after 2000 positions without deciding 'win in 1000'"),
+        "{err}"
+    );
+    assert!(clock.elapsed().as_secs() < 60, "{:?}", clock.elapsed());
+    let dir = scratch("budget");
+    let file = dir.join("long.toml");
+    std::fs::write(&file, problem::write_file(&[p]).unwrap()).unwrap();
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        file.to_str().unwrap(),
+        "--method",
+        "search",
+        "--max-nodes",
+        "2000",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("raise --max-nodes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

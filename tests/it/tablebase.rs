@@ -25,10 +25,21 @@ fn build<E: Engine>(
     max: Material,
     dir: &std::path::Path,
 ) -> Tablebase {
-    let bar = indicatif::ProgressBar::hidden();
-    tb::build::<E>(dims, variant, max, dir, false, &bar, |_| {})
-        .expect("builds")
-        .0
+    let bar = ordo::solve::Silent;
+    tb::build::<E>(
+        dims,
+        variant,
+        max,
+        dir,
+        &tb::BuildOptions {
+            verify: false,
+            memory_limit: None,
+            progress: &bar,
+        },
+        |_| {},
+    )
+    .expect("builds")
+    .0
 }
 
 /// ORDO-4.1: connected sets counted by hand: 80 squares, 268 neighbouring pairs on 10 x 8
@@ -81,7 +92,7 @@ fn slice_index_ranks_and_unranks() {
 /// value per position (ORDO-3.3: values depend on the position only).
 #[test]
 fn tablebase_agrees_with_the_game_tables() {
-    let bar = indicatif::ProgressBar::hidden();
+    let bar = ordo::solve::Silent;
     for (variant, board) in [
         (Variant::Classic, "4x4"),
         (Variant::X, "4x4"),
@@ -94,6 +105,7 @@ fn tablebase_agrees_with_the_game_tables() {
         let opts = GameOptions {
             table: None,
             verify: false,
+            memory_limit: None,
             progress: &bar,
         };
         let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
@@ -118,7 +130,7 @@ fn tablebase_agrees_with_the_game_tables() {
 /// verification pass through the reference engine finds every value consistent.
 #[test]
 fn slices_are_built_alike_on_both_engines_and_verify() {
-    let bar = indicatif::ProgressBar::hidden();
+    let bar = ordo::solve::Silent;
     for variant in Variant::ALL {
         let dims: Dims = "5x4".parse().unwrap();
         let max = Material { white: 2, black: 2 };
@@ -191,15 +203,19 @@ fn bounded_minimax_confirms_sampled_slice_positions() {
 fn building_resumes_and_refuses_damaged_slices() {
     let dims: Dims = "4x4".parse().unwrap();
     let dir = scratch("resume");
-    let bar = indicatif::ProgressBar::hidden();
+    let opts = |verify| tb::BuildOptions {
+        verify,
+        memory_limit: None,
+        progress: &ordo::solve::Silent,
+    };
     let max = Material { white: 2, black: 2 };
     let (_, first) =
-        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, false, &bar, |_| {}).unwrap();
+        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(false), |_| {}).unwrap();
     assert!(first.iter().all(|r| r.built));
     let p = Tablebase::path(&dir, Variant::Classic, dims, max);
     std::fs::remove_file(&p).unwrap();
     let (_, second) =
-        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, true, &bar, |_| {}).unwrap();
+        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(true), |_| {}).unwrap();
     let built: Vec<bool> = second.iter().map(|r| r.built).collect();
     assert_eq!(built, vec![false, false, false, true]);
     assert!(second.iter().all(|r| r.verified == Some(true)));
@@ -208,7 +224,7 @@ fn building_resumes_and_refuses_damaged_slices() {
     let n = bytes.len();
     bytes[n - 1] ^= 1;
     std::fs::write(&p, &bytes).unwrap();
-    let err = tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, false, &bar, |_| {})
+    let err = tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(false), |_| {})
         .err()
         .unwrap()
         .to_string();
@@ -217,6 +233,24 @@ fn building_resumes_and_refuses_damaged_slices() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The size check is arithmetic on counted connected sets: classic 4v4 on 10 x 8 is refused
+/// with its exact size, beyond the 2^32 index.
+#[test]
+fn ordo_4_1_slice_size_beyond_the_index_is_refused_exactly() {
+    let err = SliceIndex::new(
+        "10x8".parse().unwrap(),
+        Variant::Classic,
+        Material { white: 4, black: 4 },
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(
+        err.contains("slice 4v4 of classic on 10x8 has 13545650050 indices"),
+        "{err}"
+    );
 }
 
 /// `ordo tb build`, `verify` and `probe` on the command line; bad input exits 2 with one line.
@@ -237,6 +271,9 @@ fn cli_tb_build_verify_probe() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert_eq!(out.lines().count(), 4, "{out}");
+    // Each result line once (issue 12: they came on stderr as well as on stdout).
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("classic 4x4"), "{err}");
     assert!(
         out.lines().last().unwrap().starts_with("classic 4x4 2v2: "),
         "{out}"
@@ -275,10 +312,21 @@ fn cli_tb_build_verify_probe() {
             "expected WHITE,BLACK",
         ),
         (vec!["tb", "build", "--max-pieces", "0,2"], "1 to 16 pieces"),
-        // Refused before any slice is built: classic 4v4 on 10x8 is beyond the index.
+        // Refused before any slice is built: classic 4v4 on 10x8 is beyond the index (and,
+        // on most machines, a smaller slice beyond the memory first).
         (
             vec!["tb", "build", "--max-pieces", "4,4", "--dir", d],
-            "slice 4v4 of classic on 10x8 has 13545650050 indices",
+            " of classic on 10x8 has ",
+        ),
+        // Refused at once and in little memory (it once ran out of memory in this check).
+        (
+            vec!["tb", "build", "--variant", "x", "--max-pieces", "10,1", "--dir", d],
+            " of x on 10x8 has more than the ",
+        ),
+        // The memory limit asked for is honoured and named.
+        (
+            vec!["tb", "build", "--max-pieces", "3,3", "--memory-limit", "1G", "--dir", d],
+            "the memory limit is 1.1 GB (--memory-limit)",
         ),
         (
             vec![
@@ -289,7 +337,7 @@ fn cli_tb_build_verify_probe() {
                 "--dir",
                 d,
             ],
-            "tb-classic-4x4-3v1.ordotb: no such slice; build it with: ordo tb build --variant classic --board 4x4 --max-pieces 3,1",
+            "no classic 4x4 3v2 table: slices 3v1, 3v2 not built; build it with: ordo tb build --variant classic --board 4x4 --max-pieces 3,2 --dir",
         ),
     ] {
         let o = ordo_cmd(&args);
