@@ -80,10 +80,8 @@ pub fn write_atomically_with(
     let _ = remove_stale(path);
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let mut tmp_name = prefix(name);
-    tmp_name.push(format!("{}-{n}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
+    let tmp = temp_name(path, name, std::process::id(), n);
+    let result = (|| -> io::Result<()> {
         let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         let mut w = BufWriter::new(file);
         fill(&mut w)?;
@@ -91,7 +89,14 @@ pub fn write_atomically_with(
         let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         drop(f);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        // The rename itself is made durable with the folder.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -130,6 +135,19 @@ fn not_regular(path: &Path) -> io::Result<Option<&'static str>> {
         }
     }
     Ok(Some("a special file"))
+}
+
+/// The temporary file of the `n`-th write of `path` (file name `name`) by process `pid`.
+fn temp_name(path: &Path, name: &std::ffi::OsStr, pid: u32, n: u64) -> PathBuf {
+    let mut tmp = prefix(name);
+    tmp.push(format!("{pid}-{n}"));
+    path.with_file_name(tmp)
+}
+
+/// The name a write of `path` by process `pid` uses for its temporary file (its first write);
+/// `None` for a path without a file name. For tests of the clean-up of dead writers' files.
+pub fn temp_path(path: &Path, pid: u32) -> Option<PathBuf> {
+    Some(temp_name(path, path.file_name()?, pid, 0))
 }
 
 /// `.NAME.tmp-ordo-`: the start of the temporary files of target `NAME`.

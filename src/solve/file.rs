@@ -153,7 +153,7 @@ pub fn header(
     }
 }
 
-/// Write a header, keys and values atomically to `path` (see [`super::atomic`]).
+/// Write a header, keys and values atomically to `path` (see [`crate::files`]).
 pub fn save_raw(
     path: &Path,
     header: &Header,
@@ -166,7 +166,7 @@ pub fn save_raw(
         return Err(SolveError::io(path, "header longer than 4096 bytes"));
     }
     let sum = checksum(head.as_bytes(), keys, values);
-    super::atomic::write(path, |w| {
+    crate::files::write_atomically_with(path, |w| {
         w.write_all(head.as_bytes())?;
         writeln!(w, "{CHECKSUM_PREFIX}{sum:016x}")?;
         for k in keys {
@@ -177,7 +177,7 @@ pub fn save_raw(
         }
         Ok(())
     })
-    .map_err(|e| SolveError::io(path, e))
+    .map_err(|e| SolveError::io(path, e.reason))
 }
 
 /// Read one line of at most `max` bytes (newline included); `None` if no newline came.

@@ -17,7 +17,6 @@
 //! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
 //! split, and such a position is valued from its reconnecting successors like any other.
 
-mod atomic;
 mod file;
 pub mod memory;
 pub mod problem;
@@ -30,7 +29,6 @@ mod verify;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub use atomic::{remove_stale as remove_stale_temporaries, temp_path};
 pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
 pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
 pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};

@@ -479,9 +479,9 @@ fn table_writes_are_atomic_and_clean_up_after_dead_writers() {
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
-    let stale = ordo::solve::temp_path(&path, dead).unwrap();
+    let stale = ordo::files::temp_path(&path, dead).unwrap();
     std::fs::write(&stale, vec![0u8; 4096]).unwrap();
-    let live = ordo::solve::temp_path(&path, 1).unwrap();
+    let live = ordo::files::temp_path(&path, 1).unwrap();
     std::fs::write(&live, b"in progress").unwrap();
     let table = game_table(Variant::Classic, "3x3", &path);
     assert!(
