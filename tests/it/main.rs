@@ -2,6 +2,7 @@
 //! name the clauses they cover). One binary links the crate once, which keeps a fresh
 //! `cargo test` short (README, "Two commands").
 
+mod adapters;
 mod adjudicate;
 mod cases;
 mod cli;
