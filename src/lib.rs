@@ -2,7 +2,8 @@
 //!
 //! - [`rules`]: the shared vocabulary (types, moves, positions, status, the [`rules::Engine`]
 //!   trait, the clause registry of `spec/clauses.toml`).
-//! - [`reference`]: the deliberately plain reference engine, one function per clause.
+//! - [`reference`](mod@reference): the deliberately plain reference engine, one function per
+//!   clause.
 //! - [`conformance`]: conformance vectors, the engine protocol, the external-engine driver.
 //! - [`diff`]: differential testing: position and playout generators, engine-versus-engine
 //!   oracles, shrinking.
@@ -13,6 +14,8 @@
 //!   engines.
 //! - [`solve`]: the retrograde solver: whole-game tables of small boards, endgame tablebases
 //!   by material, verification, problems.
+//! - [`files`]: atomic file writes that refuse to replace anything but a regular file and
+//!   clean up after killed writers.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -47,6 +50,7 @@ pub mod bitboard;
 pub mod cli;
 pub mod conformance;
 pub mod diff;
+pub mod files;
 pub mod notation;
 pub mod reference;
 pub mod render;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::CliError;
 use crate::adjudicate::{adjudicate, Verdict};
-use crate::notation::{format_move, format_position, parse_record};
+use crate::notation::{echo, format_move, format_position, parse_record};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Color, Engine, Status};
@@ -26,8 +26,7 @@ pub struct CheckGameArgs {
 /// agrees, 1 otherwise, 2 when the file cannot be read.
 pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
     let name = args.file.display();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
+    let text = read_record(&args.file)?;
     let rec = parse_record(&text).map_err(|e| CliError(format!("{name}: {e}")))?;
     let mut engine = Reference::from_position(&rec.start)
         .map_err(|e| CliError(format!("{name}: start position: {e}")))?;
@@ -47,7 +46,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
             let _ = writeln!(
                 out,
                 "{at} '{}': illegal: the game is already over ({status})",
-                rm.text
+                echo(&rm.text)
             );
             quote(out, "ORDO-10.5", "a decided game has no legal moves");
             let _ = writeln!(
@@ -62,7 +61,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
                 if canonical == rm.text {
                     let _ = writeln!(out, "{n}. {side} {canonical}: legal");
                 } else {
-                    let _ = writeln!(out, "{n}. {side} {} (= {canonical}): legal", rm.text);
+                    let _ = writeln!(out, "{n}. {side} {} (= {canonical}): legal", echo(&rm.text));
                 }
                 engine = engine.apply(&m);
             }
@@ -71,7 +70,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
                 let _ = writeln!(
                     out,
                     "{at} '{}': illegal in {}",
-                    rm.text,
+                    echo(&rm.text),
                     format_position(&pos)
                 );
                 match adjudicate(&pos, &rm.mv) {
@@ -89,7 +88,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
                 }
                 if let Some(path) = &args.svg {
                     let notes = Annotations {
-                        title: Some(format!("move {n} {}: illegal", rm.text)),
+                        title: Some(format!("move {n} {}: illegal", echo(&rm.text))),
                         ..Annotations::default()
                     };
                     write_svg(path, &render::svg(&pos, Some(&rm.mv), &notes), out)?;
@@ -131,6 +130,29 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
         );
         Ok(1)
     }
+}
+
+/// Longest game record `check-game` reads, in bytes (spec/game-record.md): far more than any
+/// game needs, and little enough that the replay's memory stays small.
+pub const MAX_RECORD: u64 = 1 << 20;
+
+/// The text of a game record, refused when longer than [`MAX_RECORD`] (read no further, so a
+/// huge file or a device costs nothing).
+fn read_record(path: &std::path::Path) -> Result<String, CliError> {
+    use std::io::Read;
+    let name = path.display();
+    let cannot = |e: std::io::Error| CliError(format!("cannot read {name}: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut text = String::new();
+    file.take(MAX_RECORD + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    if text.len() as u64 > MAX_RECORD {
+        return Err(CliError(format!(
+            "{name}: a game record has at most {MAX_RECORD} bytes (1 MiB); this file is longer"
+        )));
+    }
+    Ok(text)
 }
 
 /// A violated clause as the report shows it: id, title, what broke it, the clause text and its

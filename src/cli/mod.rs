@@ -7,6 +7,7 @@ mod check_game;
 mod conformance;
 mod explain;
 mod fuzz;
+pub mod out;
 mod problem;
 mod render;
 mod solve;
@@ -19,7 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
 use crate::bitboard::Bitboard;
-use crate::notation::{diagram, format_move, format_position, parse_move, parse_position};
+use crate::notation::{diagram, echo, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
 
@@ -162,25 +163,14 @@ pub fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+                return out::finish(&e.render().to_string(), Ok(0));
             }
-            eprintln!("ordo: error: {}", one_line_usage_error(&e.to_string()));
-            return ExitCode::from(2);
+            return out::finish("", Err(one_line_usage_error(&e.to_string())));
         }
     };
-    let mut out = String::new();
-    match run(&cli, &mut out) {
-        Ok(code) => {
-            print!("{out}");
-            ExitCode::from(code)
-        }
-        Err(CliError(msg)) => {
-            print!("{out}");
-            eprintln!("ordo: error: {msg}");
-            ExitCode::from(2)
-        }
-    }
+    let mut text = String::new();
+    let result = run(&cli, &mut text).map_err(|CliError(msg)| msg);
+    out::finish(&text, result)
 }
 
 /// Clap's multi-line usage error as one line: the message and the names it lists, without the
@@ -390,18 +380,21 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
             .find(|&q| !dims.contains(q))
         {
             return Err(CliError(format!(
-                "move {n} '{text}': square {off} is off the {dims} board"
+                "move {n} '{}': square {off} is off the {dims} board",
+                echo(text)
             )));
         }
         let status = cur.status();
         if status.is_over() {
             return Err(CliError(format!(
-                "move {n} '{text}': the game is already over ({status})"
+                "move {n} '{}': the game is already over ({status})",
+                echo(text)
             )));
         }
         cur = cur.play(&mv).ok_or_else(|| {
             CliError(format!(
-                "move {n} '{text}' is not legal in {}",
+                "move {n} '{}' is not legal in {}",
+                echo(text),
                 format_position(&cur.position())
             ))
         })?;
@@ -453,7 +446,8 @@ fn rules(id: Option<&str>, markdown: bool, out: &mut String) -> Result<(), CliEr
         Some(id) => {
             let c = reg.get(id).ok_or_else(|| {
                 CliError(format!(
-                    "no clause '{id}' in spec/clauses.toml (ids look like ORDO-6.3 or ORDOX-4.2; `ordo rules` lists them)"
+                    "no clause '{}' in spec/clauses.toml (ids look like ORDO-6.3 or ORDOX-4.2; `ordo rules` lists them)",
+                    echo(id)
                 ))
             })?;
             out.push_str(&clauses::quote(c));

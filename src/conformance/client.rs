@@ -13,13 +13,14 @@
 //! After a crash or a hang the engine is restarted (with a new handshake) on the next request.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::lines::{read_line, Line};
 use super::protocol::{parse_handshake_reply, MAX_REPLY, VERSION};
 
 /// What went wrong with a request.
@@ -131,68 +132,18 @@ impl External {
         let mut child = cmd.spawn().map_err(|e| {
             Failure::Crash(format!("could not start `sh -c {}`: {e}", self.command))
         })?;
+        #[cfg(unix)]
+        signals::register(child.id());
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = mpsc::sync_channel::<Msg>(256);
-        thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                match r
-                    .by_ref()
-                    .take(MAX_REPLY as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) => {
-                        let _ = tx.send(Msg::Eof);
-                        return;
-                    }
-                    Ok(_) => {
-                        let line = if buf.len() > MAX_REPLY {
-                            let mut rest = Vec::new();
-                            let _ = r.read_until(b'\n', &mut rest);
-                            format!("<a line of more than {MAX_REPLY} bytes>")
-                        } else {
-                            while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-                                buf.pop();
-                            }
-                            String::from_utf8_lossy(&buf).into_owned()
-                        };
-                        if tx.send(Msg::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => {
-                        let _ = tx.send(Msg::Error);
-                        return;
-                    }
-                }
-            }
-        });
+        // A reply is awaited before the next request, so a few lines in flight are plenty; the
+        // bound keeps an engine that floods its output from filling our memory.
+        let (tx, rx) = mpsc::sync_channel::<Msg>(4);
+        thread::spawn(move || read_replies(stdout, &tx));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail2 = Arc::clone(&tail);
-        thread::spawn(move || {
-            let r = BufReader::new(stderr);
-            for line in r.split(b'\n') {
-                let Ok(line) = line else { return };
-                let mut s = String::from_utf8_lossy(&line).into_owned();
-                if s.len() > STDERR_LINE {
-                    let mut cut = STDERR_LINE;
-                    while !s.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    s.truncate(cut);
-                    s.push('…');
-                }
-                if let Ok(mut t) = tail2.lock() {
-                    t.push_back(s);
-                    while t.len() > STDERR_LINES {
-                        t.pop_front();
-                    }
-                }
-            }
-        });
+        thread::spawn(move || keep_stderr_tail(stderr, &tail2));
         self.proc = Some(Proc {
             child,
             stdin,
@@ -373,9 +324,59 @@ impl Drop for External {
     }
 }
 
+/// Turn the engine's standard output into lines on `tx`, keeping at most [`MAX_REPLY`] bytes of
+/// a line (a longer one is read to its end, thrown away and reported as such).
+fn read_replies(stdout: impl Read, tx: &mpsc::SyncSender<Msg>) {
+    let mut r = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        let msg = match read_line(&mut r, MAX_REPLY, &mut buf) {
+            Ok(Line::End) => Msg::Eof,
+            Ok(Line::Kept) => Msg::Line(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(Line::TooLong { bytes }) => Msg::Line(format!(
+                "<a line of {bytes} bytes, more than the {MAX_REPLY} a reply may have>"
+            )),
+            Err(_) => Msg::Error,
+        };
+        let last = matches!(msg, Msg::Eof | Msg::Error);
+        if tx.send(msg).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// Keep the last [`STDERR_LINES`] lines of the engine's standard error, each cut to
+/// [`STDERR_LINE`] bytes (an endless line costs no more than that).
+fn keep_stderr_tail(stderr: impl Read, tail: &Mutex<VecDeque<String>>) {
+    let mut r = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        let cut = match read_line(&mut r, STDERR_LINE, &mut buf) {
+            Ok(Line::End) | Err(_) => return,
+            Ok(Line::Kept) => false,
+            Ok(Line::TooLong { .. }) => true,
+        };
+        let mut s = String::from_utf8_lossy(&buf).into_owned();
+        if cut {
+            // A multi-byte character cut by the limit shows as U+FFFD: drop it.
+            s.truncate(s.trim_end_matches('\u{fffd}').len());
+            s.push('…');
+        }
+        if let Ok(mut t) = tail.lock() {
+            t.push_back(s);
+            while t.len() > STDERR_LINES {
+                t.pop_front();
+            }
+        }
+    }
+}
+
 fn kill(p: &mut Proc) {
     #[cfg(unix)]
-    kill_group(p.child.id());
+    {
+        signals::unregister(p.child.id());
+        kill_group(p.child.id());
+    }
     let _ = p.child.kill();
     let _ = p.child.wait();
 }
@@ -383,15 +384,77 @@ fn kill(p: &mut Proc) {
 /// Kill the process group the engine was started in (the shell and everything it started).
 #[cfg(unix)]
 fn kill_group(pid: u32) {
-    extern "C" {
-        fn kill(pid: i32, sig: i32) -> i32;
-    }
-    const SIGKILL: i32 = 9;
-    if let Ok(pid) = i32::try_from(pid) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill(2) with a negative pid signals the process group we created for the
         // engine (`process_group(0)` made the child its leader); it touches no memory.
         unsafe {
-            kill(-pid, SIGKILL);
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// SIGINT and SIGTERM while engines run: kill their process groups, then exit.
+#[cfg(unix)]
+pub mod signals {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// Process groups of the engines running now (0: a free slot). A fixed array: the signal
+    /// handler may only read atomics.
+    static GROUPS: [AtomicI32; 16] = [const { AtomicI32::new(0) }; 16];
+
+    /// Note an engine's process group (its leader's pid).
+    pub(super) fn register(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    /// Forget an engine's process group (before it is killed and reaped).
+    pub(super) fn unregister(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for slot in &GROUPS {
+            let group = slot.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: kill(2) is async-signal-safe and touches no memory.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
+        }
+        let msg = b"ordo: interrupted; the engine's process group was killed\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; `msg` is a static buffer.
+        unsafe {
+            libc::write(2, msg.as_ptr().cast(), msg.len());
+            libc::_exit(128 + sig);
+        }
+    }
+
+    /// From now on, SIGINT and SIGTERM kill the process groups of the running engines and end
+    /// this process with the conventional status (130 for SIGINT, 143 for SIGTERM). For
+    /// programs that drive engines (`ordo conform`); a library caller with signal handling of
+    /// its own should not call it.
+    pub fn kill_engines_on_signals() {
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: a zeroed sigaction is a valid value to fill in; `on_signal` only calls
+            // async-signal-safe functions and reads atomics.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(sig, &action, std::ptr::null_mut());
+            }
         }
     }
 }

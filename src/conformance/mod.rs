@@ -27,6 +27,7 @@
 pub mod cases;
 pub mod client;
 pub mod conform;
+pub mod lines;
 pub mod oracles;
 pub mod plant;
 pub mod protocol;

@@ -4,12 +4,13 @@
 //! lines are ignored), flushing after every reply. It never panics on input: every malformed
 //! line gets an `error <code> <message>` reply and the server goes on.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 
+use super::lines::{read_line, Line};
 use super::plant::Plant;
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
 use super::protocol::{MAX_REQUEST, VERSION};
-use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
 
@@ -38,7 +39,8 @@ trait State: Send {
     fn moves(&self) -> Vec<Move>;
     fn status(&self) -> Status;
     fn play(&self, mv: &Move) -> Option<Position>;
-    fn perft(&self, depth: u32) -> u64;
+    /// Perft, or `None` once more than `budget` leaves were counted.
+    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64>;
 }
 
 struct Loaded<E: Engine> {
@@ -68,29 +70,55 @@ impl<E: Engine> State for Loaded<E> {
             None => self.e.play(mv).ok().map(|e| e.to_position()),
         }
     }
-    fn perft(&self, depth: u32) -> u64 {
+    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
         match self.plant {
-            None => self.e.perft(depth),
-            Some(_) => planted_perft(self, depth),
+            None => budgeted_perft(&self.e, depth, budget),
+            Some(_) => planted_perft(self, depth, budget),
         }
     }
 }
 
-fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32) -> u64 {
+/// Take `n` leaves from the budget; `None` when it does not hold them.
+fn spend(budget: &mut u64, n: u64) -> Option<u64> {
+    *budget = budget.checked_sub(n)?;
+    Some(n)
+}
+
+/// Perft that gives up once it has counted more than `budget` leaves. The last two plies are
+/// counted by the engine's own perft (fast, and small enough to overshoot the budget by little).
+fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth <= 2 {
+        return spend(budget, e.perft(depth));
+    }
+    let mut total = 0;
+    for m in e.legal_moves() {
+        total += budgeted_perft(&e.apply(&m), depth - 1, budget)?;
+    }
+    Some(total)
+}
+
+fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return spend(budget, 1);
     }
     let moves = s.moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return spend(budget, moves.len() as u64);
     }
-    moves
-        .iter()
-        .filter_map(|m| s.play(m))
-        .filter_map(|p| E::from_position(&p).ok())
-        .map(|e| planted_perft(&Loaded { e, plant: s.plant }, depth - 1))
-        .sum()
+    let mut total = 0;
+    for p in moves.iter().filter_map(|m| s.play(m)) {
+        if let Ok(e) = E::from_position(&p) {
+            total += planted_perft(&Loaded { e, plant: s.plant }, depth - 1, budget)?;
+        }
+    }
+    Some(total)
 }
+
+/// Leaves one `perft` request may count on the reference engine (or under a planted
+/// deviation) before it is refused: about ten seconds of work (spec/protocol.md, `perft`).
+pub const PERFT_BUDGET_REFERENCE: u64 = 1_000_000;
+/// The same for the bitboard engine.
+pub const PERFT_BUDGET_BITBOARD: u64 = 200_000_000;
 
 fn load(
     choice: EngineChoice,
@@ -116,6 +144,7 @@ pub struct Server {
     handshaken: bool,
     state: Box<dyn State>,
     quit: bool,
+    perft_budget: u64,
 }
 
 impl Server {
@@ -130,7 +159,17 @@ impl Server {
             handshaken: false,
             state,
             quit: false,
+            perft_budget: match (choice, plant) {
+                (EngineChoice::Bitboard, None) => PERFT_BUDGET_BITBOARD,
+                _ => PERFT_BUDGET_REFERENCE,
+            },
         }
+    }
+
+    /// The same server with another limit on the leaves one `perft` request may count.
+    pub fn with_perft_budget(mut self, leaves: u64) -> Server {
+        self.perft_budget = leaves;
+        self
     }
 
     /// The name the handshake reports.
@@ -203,7 +242,7 @@ impl Server {
                 codes::UNKNOWN_COMMAND,
                 &format!(
                     "'{}' is not a request (ordo, capabilities, variant, position, moves, play, status, show, perft, quit)",
-                    other.escape_debug()
+                    echo(other)
                 ),
             ),
         })
@@ -240,10 +279,7 @@ impl Server {
         let Ok(variant) = game.parse::<Variant>() else {
             return error_reply(
                 codes::BAD_ARGUMENTS,
-                &format!(
-                    "unknown variant '{}': expected classic or x",
-                    game.escape_debug()
-                ),
+                &format!("unknown variant '{}': expected classic or x", echo(game)),
             );
         };
         let pos = match board {
@@ -252,10 +288,7 @@ impl Server {
             _ => {
                 return error_reply(
                     codes::BAD_ARGUMENTS,
-                    &format!(
-                        "unknown board '{}': expected 10x8 or 8x8",
-                        board.escape_debug()
-                    ),
+                    &format!("unknown board '{}': expected 10x8 or 8x8", echo(board)),
                 )
             }
         };
@@ -342,17 +375,28 @@ impl Server {
     }
 
     fn perft(&mut self, args: &[&str]) -> String {
-        match args {
-            [d] => match d.parse::<u32>() {
-                Ok(depth) if depth <= 8 => {
-                    format!("perft {depth} {}", self.state.perft(depth))
-                }
-                _ => error_reply(
+        let [d] = args else {
+            return error_reply(codes::BAD_ARGUMENTS, "expected 'perft <depth>'");
+        };
+        let depth = match d.parse::<u32>() {
+            Ok(depth) if depth <= 8 => depth,
+            _ => {
+                return error_reply(
                     codes::BAD_ARGUMENTS,
                     "expected 'perft <depth>' with a depth from 0 to 8",
+                )
+            }
+        };
+        let mut budget = self.perft_budget;
+        match self.state.perft(depth, &mut budget) {
+            Some(n) => format!("perft {depth} {n}"),
+            None => error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!(
+                    "perft {depth} counts more than {} move sequences from this position, the limit of one request",
+                    self.perft_budget
                 ),
-            },
-            _ => error_reply(codes::BAD_ARGUMENTS, "expected 'perft <depth>'"),
+            ),
         }
     }
 }
@@ -369,42 +413,29 @@ fn no_args(word: &str, args: &[&str]) -> Result<(), String> {
 }
 
 /// Serve requests from `input` until `quit` or the end of input, writing each reply as one line
-/// to `output` and flushing it at once.
+/// to `output` and flushing it at once. A request line keeps at most [`MAX_REQUEST`] bytes in
+/// memory (the line ending not counted): the rest of a longer line is read and thrown away, and
+/// the line is answered `error line-too-long`.
 pub fn serve<R: BufRead, W: Write>(
     server: &mut Server,
     mut input: R,
     mut output: W,
 ) -> io::Result<()> {
+    let mut buf = Vec::new();
     loop {
-        let mut buf = Vec::new();
-        let n = input
-            .by_ref()
-            .take(MAX_REQUEST as u64 + 1)
-            .read_until(b'\n', &mut buf)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let reply = if buf.len() > MAX_REQUEST {
-            // Skip the rest of the overlong line.
-            if !buf.ends_with(b"\n") {
-                let mut rest = Vec::new();
-                input.read_until(b'\n', &mut rest)?;
-            }
-            Some(error_reply(
+        let reply = match read_line(&mut input, MAX_REQUEST, &mut buf)? {
+            Line::End => return Ok(()),
+            Line::TooLong { bytes } => Some(error_reply(
                 codes::LINE_TOO_LONG,
-                &format!("a request line has at most {MAX_REQUEST} bytes"),
-            ))
-        } else {
-            if buf.ends_with(b"\n") {
-                buf.pop();
-            }
-            match std::str::from_utf8(&buf) {
+                &format!("a request line has at most {MAX_REQUEST} bytes; this one has {bytes}"),
+            )),
+            Line::Kept => match std::str::from_utf8(&buf) {
                 Ok(line) => server.handle(line),
                 Err(_) => Some(error_reply(
                     codes::BAD_ENCODING,
                     "the request line is not UTF-8",
                 )),
-            }
+            },
         };
         if let Some(r) = reply {
             output.write_all(r.as_bytes())?;
@@ -450,6 +481,44 @@ mod tests {
         assert!(r[10].starts_with("error invalid-position"), "{r:?}");
         assert_eq!(r[11], "bye");
         assert_eq!(r.len(), 12);
+    }
+
+    /// Issue 13: `perft 8` on the standard start must not block the session for ever.
+    #[test]
+    fn perft_stops_at_its_budget_and_the_session_goes_on() {
+        let mut s = Server::new(EngineChoice::Reference, None).with_perft_budget(1_000);
+        let mut out = Vec::new();
+        let input = "ordo 1\nperft 8\nperft 2\nposition BBBB/4/4/WWWW w classic\nperft 2\n";
+        serve(&mut s, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let r: Vec<&str> = text.lines().collect();
+        assert!(
+            r[1].starts_with("error bad-arguments perft 8 counts more than 1000"),
+            "{r:?}"
+        );
+        assert!(r[2].starts_with("error bad-arguments perft 2"), "{r:?}");
+        assert_eq!(r[4], "perft 2 150");
+    }
+
+    /// spec/protocol.md: a request of exactly 65,536 bytes is accepted, the line ending not
+    /// counted; one byte more is `line-too-long`.
+    #[test]
+    fn a_request_of_exactly_the_limit_is_accepted() {
+        let mut s = Server::new(EngineChoice::Reference, None);
+        let pad = |n: usize| format!("status{}", " ".repeat(n - "status".len()));
+        let input = format!(
+            "ordo 1\n{}\n{}\r\n{}\n",
+            pad(MAX_REQUEST),
+            pad(MAX_REQUEST),
+            pad(MAX_REQUEST + 1)
+        );
+        let mut out = Vec::new();
+        serve(&mut s, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let r: Vec<&str> = text.lines().collect();
+        assert_eq!(r[1], "status ongoing");
+        assert_eq!(r[2], "status ongoing");
+        assert!(r[3].starts_with("error line-too-long"), "{r:?}");
     }
 
     #[test]

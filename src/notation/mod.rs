@@ -65,20 +65,29 @@ impl fmt::Display for NotationError {
             f,
             "{} '{}' at character {}: expected {}, found {}",
             self.kind,
-            escape_controls(&self.input),
+            echo(&self.input),
             self.column,
             self.expected,
-            self.found
+            cut(&self.found)
         )
     }
 }
 
 impl std::error::Error for NotationError {}
 
-/// The input with control characters escaped, so that an error message is one line.
-fn escape_controls(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+/// Longest part of an input an error message quotes, in characters.
+pub const ECHO_LIMIT: usize = 100;
+
+/// An input as an error message quotes it: control characters escaped (so that the message is
+/// one line) and, past [`ECHO_LIMIT`] characters, cut (`…` and the input's length follow), so
+/// that a huge input does not make a huge message.
+pub fn echo(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == ECHO_LIMIT {
+            out.push_str(&format!("… ({} characters)", s.chars().count()));
+            break;
+        }
         if c.is_control() {
             out.extend(c.escape_debug());
         } else {
@@ -86,6 +95,14 @@ fn escape_controls(s: &str) -> String {
         }
     }
     out
+}
+
+/// A text already escaped, cut as [`echo`] cuts.
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(ECHO_LIMIT) {
+        None => s.to_string(),
+        Some((at, _)) => format!("{}… ({} characters)", &s[..at], s.chars().count()),
+    }
 }
 
 /// A character as an error message quotes it: `'q'`, `'\n'`.

@@ -4,7 +4,7 @@
 
 use crate::rules::{setup, Dims, Move, Position, Variant};
 
-use super::{parse_move, parse_position, NotationError};
+use super::{echo, parse_move, parse_position, NotationError};
 
 /// A header such as `[White "Anna"]`.
 pub type Header = (String, String);
@@ -84,6 +84,8 @@ struct Token {
 /// Read a record. See spec/game-record.md for the format.
 pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
     let mut headers: Vec<Header> = Vec::new();
+    // Where each header was written (line, column), for the errors found after reading them.
+    let mut header_at: Vec<(usize, usize)> = Vec::new();
     let mut tokens: Vec<Token> = Vec::new();
     let mut in_comment: Option<(usize, usize)> = None;
     for (li, raw) in text.lines().enumerate() {
@@ -93,11 +95,9 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
         if in_comment.is_none() && tokens.is_empty() {
             let t = raw.trim();
             if t.starts_with('[') {
-                headers.push(parse_header(
-                    t,
-                    line,
-                    raw.len() - raw.trim_start().len() + 1,
-                )?);
+                let column = raw.chars().count() - raw.trim_start().chars().count() + 1;
+                headers.push(parse_header(t, line, column)?);
+                header_at.push((line, column));
                 continue;
             }
         }
@@ -128,11 +128,17 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
                 while i < chars.len() && !chars[i].is_whitespace() && !"{;".contains(chars[i]) {
                     i += 1;
                 }
-                tokens.push(Token {
-                    text: chars[start..i].iter().collect(),
-                    line,
-                    column: start + 1,
-                });
+                let text: String = chars[start..i].iter().collect();
+                // Move numbers are not kept (a file of them costs no memory), unless one follows
+                // a result, which is reported below.
+                let after_result = tokens.last().is_some_and(|t| is_result(&t.text));
+                if !is_move_number(&text) || after_result {
+                    tokens.push(Token {
+                        text,
+                        line,
+                        column: start + 1,
+                    });
+                }
             }
         }
     }
@@ -143,14 +149,14 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
             message: "comment opened with '{' is never closed".into(),
         });
     }
-    let start = start_position(&headers)?;
+    let start = start_position(&headers, &header_at)?;
     let mut moves = Vec::new();
     let mut result = None;
     for (k, tok) in tokens.iter().enumerate() {
         if is_move_number(&tok.text) {
             continue;
         }
-        if ["1-0", "0-1", "*"].contains(&tok.text.as_str()) {
+        if is_result(&tok.text) {
             if k + 1 != tokens.len() {
                 return Err(RecordError {
                     line: tok.line,
@@ -181,6 +187,10 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
     })
 }
 
+fn is_result(t: &str) -> bool {
+    ["1-0", "0-1", "*"].contains(&t)
+}
+
 fn is_move_number(t: &str) -> bool {
     let digits = t.trim_end_matches('.');
     digits.len() < t.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
@@ -206,28 +216,31 @@ fn parse_header(t: &str, line: usize, column: usize) -> Result<Header, RecordErr
         .and_then(|s| s.strip_suffix('"'))
         .ok_or_else(|| {
             err(format!(
-                "the value of header '{key}' must be in double quotes"
+                "the value of header '{}' must be in double quotes",
+                echo(key)
             ))
         })?;
     if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(err(format!(
-            "header key '{key}' must be letters, digits or '_'"
+            "header key '{}' must be letters, digits or '_'",
+            echo(key)
         )));
     }
     Ok((key.to_string(), value.replace("\\\"", "\"")))
 }
 
-fn start_position(headers: &[Header]) -> Result<Position, RecordError> {
+/// The start position the headers give; `at` is where each header was written.
+fn start_position(headers: &[Header], at: &[(usize, usize)]) -> Result<Position, RecordError> {
     let find = |key: &str| {
         headers
             .iter()
-            .enumerate()
-            .find(|(_, (k, _))| k.eq_ignore_ascii_case(key))
-            .map(|(i, (_, v))| (i + 1, v.as_str()))
+            .zip(at)
+            .find(|((k, _), _)| k.eq_ignore_ascii_case(key))
+            .map(|((_, v), &(line, _))| (line, v.as_str()))
     };
     let err = |line: usize, message: String| RecordError {
         line,
-        column: 1,
+        column: at.iter().find(|(l, _)| *l == line).map_or(1, |&(_, c)| c),
         message,
     };
     let variant = match find("Variant") {
@@ -246,7 +259,10 @@ fn start_position(headers: &[Header]) -> Result<Position, RecordError> {
                 .ok_or_else(|| {
                     err(
                         line,
-                        format!("header Board '{b}': expected COLSxROWS such as 10x8"),
+                        format!(
+                            "header Board '{}': expected COLSxROWS such as 10x8",
+                            echo(b)
+                        ),
                     )
                 })?;
             Some((

@@ -66,39 +66,20 @@ pub fn unicode(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> String
     unicode::render(pos, mv, notes)
 }
 
-/// Write `text` to `path` atomically: a temporary file beside it, then a rename. The temporary
-/// file is removed again if anything fails.
+/// Write `text` to `path` atomically. Kept for the callers that speak `io::Error`: new code
+/// calls [`crate::files::write_atomically`], which refuses a target that is not a regular file
+/// and cleans up after killed writers (this does the same, with the reason as the error).
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    write_atomically_with(path, |w| w.write_all(text.as_bytes()))
+    crate::files::write_atomically(path, text).map_err(Into::into)
 }
 
-/// [`write_atomically`] for contents produced piece by piece by `fill` (large tables).
+/// [`write_atomically`] for contents produced piece by piece by `fill`; see
+/// [`crate::files::write_atomically_with`].
 pub fn write_atomically_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    use std::io::Write;
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-ordo-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        fill(&mut w)?;
-        w.flush()?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::files::write_atomically_with(path, fill).map_err(Into::into)
 }
 
 /// One arrow of a drawn move: a moved piece going from `from` to `to` in step `step` (1 or 2).

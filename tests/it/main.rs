@@ -17,6 +17,7 @@ mod notation;
 mod perft;
 mod problems;
 mod properties;
+mod reliability;
 mod render;
 mod rules_classic;
 mod rules_x;
