@@ -11,7 +11,7 @@ use std::process::Command;
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
 /// The guides whose `console` blocks are checked.
-const GUIDES: [&str; 1] = ["README.md"];
+const GUIDES: [&str; 2] = ["README.md", "spec/conformance/README.md"];
 
 /// Command prefixes not run here, with the reason.
 const NOT_RUN: [(&str, &str); 6] = [
@@ -176,7 +176,15 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
         Some((c, n)) => (c.to_string(), n.trim().parse::<usize>().ok()),
         None => (s.command.clone(), None),
     };
-    let args: Vec<String> = words(&cmd).into_iter().skip(4).collect();
+    let rest = cmd
+        .strip_prefix("cargo run --release -- ")
+        .or(cmd.strip_prefix("ordo "))
+        .unwrap_or(&cmd);
+    // The release binary a reader builds is the test build here.
+    let args: Vec<String> = words(rest)
+        .into_iter()
+        .map(|a| a.replace("target/release/ordo", ORDO))
+        .collect();
     let in_repo = args
         .iter()
         .any(|a| a.contains('/') && repo().join(a).exists());
@@ -186,15 +194,16 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
         .current_dir(cwd)
         .output()
         .unwrap();
-    let mut lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut lines: Vec<String> = text
+        .replace(ORDO, "target/release/ordo")
         .lines()
         .map(String::from)
         .collect();
-    lines.extend(
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .map(|l| l.replace("target/release/ordo", "ordo")),
-    );
     if let Some(n) = head {
         lines.truncate(n);
     }
@@ -216,7 +225,8 @@ fn readme_commands_print_what_is_shown() {
                     continue;
                 }
                 assert!(
-                    s.command.starts_with("cargo run --release -- "),
+                    s.command.starts_with("cargo run --release -- ")
+                        || s.command.starts_with("ordo "),
                     "{}:{}: '{}' is neither run nor listed in NOT_RUN",
                     s.guide,
                     s.line,

@@ -226,6 +226,9 @@ impl Run<'_> {
     /// nothing, the first position of a game and board not yet accepted is preceded by its
     /// start position: refused, the engine plays none of it.
     fn supported(&mut self, pos: &Position) -> bool {
+        if self.report.stopped.is_some() {
+            return false;
+        }
         let gb = GameBoard::of(pos);
         match self.support.known(gb) {
             Err(_) => false,
