@@ -97,6 +97,10 @@ pub struct ConformArgs {
     /// Check only these games and boards, e.g. `classic:10x8,x:10x8` (`x:*`: every board).
     #[arg(long, value_name = "GAME:BOARD,...")]
     pub only: Option<String>,
+    /// Directory of the case suite (default: the suite built into the program, the same as
+    /// spec/cases/).
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
     /// Print the whole report as one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -239,6 +243,7 @@ pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError>
     };
     let opts = conform::Options {
         only,
+        cases: args.cases.clone(),
         command: args.engine.clone(),
         vectors: args.vectors.clone(),
         playouts: args.playouts,
@@ -266,6 +271,7 @@ fn conform_flag(e: conform::ConformError) -> String {
         E::EmptyCommand => format!("--engine: {e}"),
         E::ZeroTimeout => format!("--timeout-ms: {e}"),
         E::Vectors(_) => format!("--vectors: {e}"),
+        E::Cases(_) => format!("--cases: {e}"),
         E::SvgDir { .. } => format!("--svg-dir: {e}"),
     }
 }

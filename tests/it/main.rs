@@ -11,6 +11,7 @@ mod conform;
 mod conformance;
 mod diff_oracle;
 mod differential;
+mod docs;
 mod exhaustive;
 mod game_record;
 mod notation;

@@ -1,8 +1,10 @@
 //! `ordo conform`: drive an outside engine over the protocol and check it against the rules.
 //!
 //! The run, in order: the handshake and `capabilities` (what the engine plays: [`support`]);
-//! every vector of `spec/conformance/` on a game and board the engine plays (its moves and
-//! status, and the position each capture or two-step turn produces, read back with `show`);
+//! the case suite of `spec/cases/` through the one harness ([`suite`]: moves, legal and illegal
+//! moves, effects read back with `show`, statuses), on the games and boards the engine plays;
+//! the playout vectors of `spec/conformance/` (moves and status, and the position each capture
+//! or two-step turn produces);
 //! the protocol probes (malformed requests, the other spellings the notation allows:
 //! [`probes`]); seeded random playouts along which the engine follows the reference with
 //! `play`. Every difference becomes a finding attributed to its clause ([`compare`],
@@ -19,6 +21,7 @@ pub mod drive;
 pub mod minimize;
 pub mod probes;
 pub mod report;
+pub mod suite;
 pub mod support;
 
 use std::path::PathBuf;
@@ -46,8 +49,11 @@ pub use attribute::Reading;
 pub struct Options {
     /// The engine's command line, run with `sh -c`.
     pub command: String,
-    /// Directory of the vector files.
+    /// Directory of the vector files (`playouts.jsonl` is used; `clauses.jsonl` is the case
+    /// suite's language-neutral copy, so the suite is run instead).
     pub vectors: PathBuf,
+    /// Directory of the case suite; `None` for the suite built into the program.
+    pub cases: Option<PathBuf>,
     /// Number of random playouts.
     pub playouts: u32,
     /// Plies per playout.
@@ -71,6 +77,8 @@ pub enum ConformError {
     ZeroTimeout,
     #[error("vectors: {0}")]
     Vectors(String),
+    #[error("case suite: {0}")]
+    Cases(String),
     #[error("svg directory {path}: {error}")]
     SvgDir { path: String, error: String },
 }
@@ -98,14 +106,23 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
     if opts.timeout.is_zero() {
         return Err(ConformError::ZeroTimeout);
     }
-    let vectors = vectors::read_dir(&opts.vectors).map_err(ConformError::Vectors)?;
+    let vectors: Vec<Located> = vectors::read_dir(&opts.vectors)
+        .map_err(ConformError::Vectors)?
+        .into_iter()
+        .filter(|lv| lv.file != vectors::CLAUSES_FILE)
+        .collect();
+    let cases = match &opts.cases {
+        Some(dir) => super::cases::load_dir(dir),
+        None => super::cases::embedded(),
+    }
+    .map_err(|e| ConformError::Cases(e.to_string()))?;
     if let Some(dir) = &opts.svg_dir {
         std::fs::create_dir_all(dir).map_err(|e| ConformError::SvgDir {
             path: dir.display().to_string(),
             error: e.to_string(),
         })?;
     }
-    let mut report = Report::new(opts, vectors.len());
+    let mut report = Report::new(opts, cases.len() + vectors.len());
     let engine = match External::start(&opts.command, opts.timeout) {
         Ok(e) => e,
         Err(f) => {
@@ -125,10 +142,17 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
         report,
     };
     run.capabilities();
+    run.case_suite(&cases);
     for lv in &vectors {
         run.vector(lv);
     }
-    run.probes(&vectors);
+    let positions: Vec<Position> = cases
+        .iter()
+        .map(|c| c.position.as_str())
+        .chain(vectors.iter().map(|lv| lv.vector.position.as_str()))
+        .filter_map(|t| parse_position(t).ok())
+        .collect();
+    run.probes(&positions);
     run.playouts();
     run.minimize_detailed();
     run.drive.engine.quit();
@@ -202,6 +226,9 @@ impl Run<'_> {
     /// nothing, the first position of a game and board not yet accepted is preceded by its
     /// start position: refused, the engine plays none of it.
     fn supported(&mut self, pos: &Position) -> bool {
+        if self.report.stopped.is_some() {
+            return false;
+        }
         let gb = GameBoard::of(pos);
         match self.support.known(gb) {
             Err(_) => false,

@@ -7,8 +7,7 @@ use super::drive::SetReply;
 use super::support::start_of;
 use super::Run;
 use crate::conformance::protocol::{codes, error_code, GameBoard};
-use crate::conformance::vectors::Located;
-use crate::notation::{format_move, format_position, parse_position};
+use crate::notation::{format_move, format_position};
 use crate::reference::Reference;
 use crate::rules::{Color, Engine, Move, Position, Step};
 
@@ -17,11 +16,7 @@ const SPELLINGS: usize = 24;
 
 impl Run<'_> {
     /// Run the probes on the first game and board the engine plays.
-    pub(super) fn probes(&mut self, vectors: &[Located]) {
-        let positions: Vec<Position> = vectors
-            .iter()
-            .filter_map(|lv| parse_position(&lv.vector.position).ok())
-            .collect();
+    pub(super) fn probes(&mut self, positions: &[Position]) {
         let Some(home) = positions.iter().find(|p| {
             self.support.accepted.contains_key(&GameBoard::of(p))
                 || self

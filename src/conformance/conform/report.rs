@@ -403,14 +403,14 @@ impl Report {
         self.write_unsupported(out);
         let _ = writeln!(
             out,
-            "  vectors: {} passed, {} failed, {} not compared (of {})",
+            "  cases and vectors: {} passed, {} failed, {} not compared (of {})",
             self.vectors_passed,
             self.vectors_failed.len(),
             self.vectors_not_compared,
             self.vectors_total
         );
         if !self.vectors_failed.is_empty() {
-            let _ = writeln!(out, "  failed vectors: {}", self.vectors_failed.join(" "));
+            let _ = writeln!(out, "  failed: {}", self.vectors_failed.join(" "));
         }
         let _ = writeln!(
             out,

@@ -1,0 +1,264 @@
+//! Every command shown with its output in README.md (and the other guides listed in
+//! [`GUIDES`]) is run, and its output compared with the text shown, so that the documents
+//! cannot drift from what the program does. Times, rates and memory figures are masked; a line
+//! `...` or `…` stands for any number of lines. Commands that cannot run inside a test (the
+//! test suite itself, ten-minute campaigns, tools fetched from the network) are listed in
+//! [`NOT_RUN`] with the reason.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
+
+/// The guides whose `console` blocks are checked.
+const GUIDES: [&str; 2] = ["README.md", "spec/conformance/README.md"];
+
+/// Command prefixes not run here, with the reason.
+const NOT_RUN: [(&str, &str); 6] = [
+    ("cargo test", "the test suite itself"),
+    ("cargo install", "installs a tool"),
+    (
+        "cargo +nightly",
+        "cargo-fuzz on the nightly toolchain: fuzz/campaign.sh",
+    ),
+    ("bash fuzz/", "a ten-minute campaign per target"),
+    ("cargo bench", "benchmarks take minutes"),
+    (
+        "cargo run --release -- fuzz --seconds 600",
+        "a ten-minute campaign",
+    ),
+];
+
+/// One shown command and the output shown under it.
+struct Shown {
+    guide: String,
+    line: usize,
+    command: String,
+    output: Vec<String>,
+}
+
+/// The commands of every `console` block of `text`, each with its shown output.
+fn shown(guide: &str, text: &str) -> Vec<Vec<Shown>> {
+    let mut blocks = Vec::new();
+    let mut current: Option<Vec<Shown>> = None;
+    for (i, line) in text.lines().enumerate() {
+        match (&mut current, line.trim_end()) {
+            (None, "```console") => current = Some(Vec::new()),
+            (Some(_), "```") => {
+                let mut block = current.take().unwrap_or_default();
+                for s in &mut block {
+                    while s.output.last().is_some_and(|l| l.trim().is_empty()) {
+                        s.output.pop();
+                    }
+                }
+                blocks.push(block);
+            }
+            (Some(block), l) => match l.strip_prefix("$ ") {
+                Some(cmd) => block.push(Shown {
+                    guide: guide.to_string(),
+                    line: i + 1,
+                    command: cmd.split("  #").next().unwrap_or(cmd).trim().to_string(),
+                    output: Vec::new(),
+                }),
+                None => {
+                    if let Some(last) = block.last_mut() {
+                        last.output.push(l.to_string());
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// Split a command line into words (double quotes group).
+fn words(cmd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in cmd.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            c => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Replace the number before a unit of time, size or rate by `#`.
+fn mask(line: &str) -> String {
+    const UNITS: [&str; 12] = [
+        "s",
+        "s,",
+        "s)",
+        "ms",
+        "µs",
+        "ns",
+        "MB",
+        "GB",
+        "KB",
+        "leaves/s",
+        "per",
+        "positions/s",
+    ];
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let numeric = {
+            let core = t.trim_start_matches(['(', '=']);
+            !core.is_empty()
+                && core
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        };
+        let unit = toks
+            .get(i + 1)
+            .is_some_and(|u| UNITS.contains(&u.trim_end_matches([')', ']', ',', ';'])));
+        out.push(if numeric && unit { "#" } else { t });
+    }
+    out.join(" ")
+}
+
+/// Whether `got` matches the shown lines (`...`/`…` match any number of lines).
+fn matches(shown: &[String], got: &[String]) -> Result<(), String> {
+    let (mut i, mut j) = (0, 0);
+    while i < shown.len() {
+        let s = shown[i].trim();
+        if s == "..." || s == "…" {
+            let Some(next) = shown.get(i + 1) else {
+                return Ok(());
+            };
+            let want = mask(next);
+            match got[j..].iter().position(|g| mask(g) == want) {
+                Some(k) => j += k,
+                None => return Err(format!("no line matches {next:?} after the elision")),
+            }
+            i += 1;
+            continue;
+        }
+        let Some(g) = got.get(j) else {
+            return Err(format!("output ends before {:?}", shown[i]));
+        };
+        if mask(&shown[i]) != mask(g) {
+            return Err(format!("shown {:?}\n   got {:?}", shown[i], g));
+        }
+        i += 1;
+        j += 1;
+    }
+    if j < got.len() {
+        return Err(format!("output goes on: {:?}", got[j]));
+    }
+    Ok(())
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Run one shown `cargo run --release -- …` command as the test build of `ordo`, in `dir`
+/// unless it names a file of the repository; its output lines (stdout, then stderr).
+fn run(s: &Shown, dir: &Path) -> Vec<String> {
+    let (cmd, head) = match s.command.split_once(" | head -") {
+        Some((c, n)) => (c.to_string(), n.trim().parse::<usize>().ok()),
+        None => (s.command.clone(), None),
+    };
+    let rest = cmd
+        .strip_prefix("cargo run --release -- ")
+        .or(cmd.strip_prefix("ordo "))
+        .unwrap_or(&cmd);
+    // The release binary a reader builds is the test build here.
+    let args: Vec<String> = words(rest)
+        .into_iter()
+        .map(|a| a.replace("target/release/ordo", ORDO))
+        .collect();
+    let in_repo = args
+        .iter()
+        .any(|a| a.contains('/') && repo().join(a).exists());
+    let cwd = if in_repo { repo() } else { dir.to_path_buf() };
+    let o = Command::new(ORDO)
+        .args(&args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut lines: Vec<String> = text
+        .replace(ORDO, "target/release/ordo")
+        .lines()
+        .map(String::from)
+        .collect();
+    if let Some(n) = head {
+        lines.truncate(n);
+    }
+    lines
+}
+
+/// Every `cargo run --release -- …` command of the guides prints what the guide shows.
+#[test]
+fn readme_commands_print_what_is_shown() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for guide in GUIDES {
+        let text = std::fs::read_to_string(repo().join(guide)).unwrap();
+        for (b, block) in shown(guide, &text).into_iter().enumerate() {
+            let dir = std::env::temp_dir().join(format!("ordo-docs-{}-{b}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            for s in block {
+                if NOT_RUN.iter().any(|(p, _)| s.command.starts_with(p)) {
+                    continue;
+                }
+                assert!(
+                    s.command.starts_with("cargo run --release -- ")
+                        || s.command.starts_with("ordo "),
+                    "{}:{}: '{}' is neither run nor listed in NOT_RUN",
+                    s.guide,
+                    s.line,
+                    s.command
+                );
+                ran += 1;
+                if let Err(e) = matches(&s.output, &run(&s, &dir)) {
+                    failures.push(format!("{}:{}: $ {}\n   {e}", s.guide, s.line, s.command));
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    assert!(ran >= 10, "only {ran} commands found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The checker itself: masking, elision and mismatches.
+#[test]
+fn the_docs_checker_masks_times_and_finds_differences() {
+    assert_eq!(
+        mask("solved in 0.54 s, peak memory 19.6 MB"),
+        "solved in # s, peak memory # MB"
+    );
+    let shown: Vec<String> = ["a", "...", "c"].map(String::from).to_vec();
+    let got: Vec<String> = ["a", "b", "b", "c"].map(String::from).to_vec();
+    assert!(matches(&shown, &got).is_ok());
+    let bad: Vec<String> = ["a", "b"].map(String::from).to_vec();
+    assert!(matches(&shown, &bad).is_err());
+    assert!(matches(&["x".to_string()], &["y".to_string()]).is_err());
+    assert_eq!(
+        words(r#"explain --position "4/1B2 w classic" --move a"#),
+        ["explain", "--position", "4/1B2 w classic", "--move", "a"]
+    );
+}
