@@ -13,9 +13,9 @@ use std::path::Path;
 
 use ordo::rules::clauses::{is_clause_id, registry, render_markdown, Registry, RegistryError};
 
-/// Every clause id cited in the `.rs` files under `dir`, with the first file citing it.
-fn citations(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+/// The `.rs` files under `dir`, with their text.
+fn rs_files(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for entry in std::fs::read_dir(&d).unwrap() {
@@ -24,10 +24,19 @@ fn citations(dir: &Path) -> BTreeMap<String, String> {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                for id in ids_in(&text) {
-                    out.entry(id).or_insert_with(|| path.display().to_string());
-                }
+                out.push((path.display().to_string(), text));
             }
+        }
+    }
+    out
+}
+
+/// Every clause id cited in the `.rs` files under `dir`, with the first file citing it.
+fn citations(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (file, text) in rs_files(dir) {
+        for id in ids_in(&text) {
+            out.entry(id).or_insert_with(|| file.clone());
         }
     }
     out
@@ -258,20 +267,9 @@ fn char_literal_len(s: &str) -> usize {
 /// the first file naming it.
 fn tested(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                for t in test_fns(&text) {
-                    for id in t.cited() {
-                        out.entry(id).or_insert_with(|| path.display().to_string());
-                    }
-                }
-            }
+    for (file, text) in rs_files(dir) {
+        for id in test_fns(&text).iter().flat_map(TestFn::cited) {
+            out.entry(id).or_insert_with(|| file.clone());
         }
     }
     out
