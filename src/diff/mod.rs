@@ -11,7 +11,9 @@ use std::fmt;
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
 
-/// A small, fast, seedable generator (SplitMix64); the same seed gives the same campaign.
+/// A small, fast, seedable generator (SplitMix64); the same seed gives the same campaign. The
+/// one generator of the crate: the tests, the fuzz targets, the campaign and the conformance
+/// kit (`src/conformance/rng.rs` re-exports it) all draw from it.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
@@ -109,11 +111,14 @@ impl fmt::Display for Divergence {
     }
 }
 
-fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
+/// An engine's legal moves in canonical notation, sorted: the one form in which the oracles
+/// and the tests compare move lists.
+pub fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
     sorted_notation(&e.legal_moves())
 }
 
-fn sorted_notation(moves: &[Move]) -> Vec<String> {
+/// Moves in canonical notation, sorted.
+pub fn sorted_notation(moves: &[Move]) -> Vec<String> {
     let mut v: Vec<String> = moves.iter().map(format_move).collect();
     v.sort();
     v
@@ -343,24 +348,60 @@ pub fn check_apply_rebuild<E: Engine>(pos: &Position) -> Result<usize, Divergenc
     Ok(moves.len())
 }
 
+/// Where a text that parses does not survive formatting and parsing again.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoundTripError {
+    /// The canonical text of what parsed is refused by the parser.
+    #[error("{text:?} parses, but its canonical form {canonical:?} does not: {error}")]
+    Reparse {
+        text: String,
+        canonical: String,
+        error: Box<crate::notation::NotationError>,
+    },
+    /// The canonical text parses to another value.
+    #[error("{what} {text:?} does not round-trip: its canonical form {canonical:?} parses to another {what}")]
+    Changed {
+        what: &'static str,
+        text: String,
+        canonical: String,
+    },
+}
+
 /// The notation oracle for arbitrary text: parsers never panic, and whatever parses formats
 /// back to text that parses to the same value.
-pub fn check_notation(text: &str) -> Result<(), String> {
+pub fn check_notation(text: &str) -> Result<(), RoundTripError> {
     if let Ok(m) = parse_move(text) {
-        let again = parse_move(&format_move(&m)).map_err(|e| format!("{text:?}: {e}"))?;
-        if again != m {
-            return Err(format!("move {text:?} does not round-trip"));
-        }
+        round_trip("move", text, format_move(&m), &m, parse_move)?;
     }
     if let Ok(p) = parse_position(text) {
-        let again = parse_position(&format_position(&p)).map_err(|e| format!("{text:?}: {e}"))?;
-        if again != p {
-            return Err(format!("position {text:?} does not round-trip"));
-        }
+        round_trip("position", text, format_position(&p), &p, parse_position)?;
     }
     let _ = crate::notation::parse_square(text);
     let _ = crate::notation::parse_record(text);
     Ok(())
+}
+
+/// `canonical` (the formatted form of `value`, parsed from `text`) must parse back to `value`.
+fn round_trip<T: PartialEq>(
+    what: &'static str,
+    text: &str,
+    canonical: String,
+    value: &T,
+    parse: impl Fn(&str) -> Result<T, crate::notation::NotationError>,
+) -> Result<(), RoundTripError> {
+    match parse(&canonical) {
+        Err(error) => Err(RoundTripError::Reparse {
+            error: Box::new(error),
+            text: text.to_string(),
+            canonical,
+        }),
+        Ok(again) if again != *value => Err(RoundTripError::Changed {
+            what,
+            text: text.to_string(),
+            canonical,
+        }),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// Shrink a divergence with [`shrink::shrink`]: remove pieces one at a time while the

@@ -185,109 +185,14 @@ fn read_board(
                 ));
             }
         }
-
-        // One row: tokens up to the next '/' or the end of the field.
-        let limit = width.unwrap_or(max_side);
-        let mut row: Row = Vec::new();
-        let mut overflow_at: Option<usize> = None;
-        if i == end || chars[i] == '/' {
-            return Err(cur.error_at(
-                i,
-                format!("row {label}: 'W', 'B' or a number of empty squares"),
-                cur.found_at(i),
-            ));
-        }
-        while i < end && chars[i] != '/' {
-            let token = i;
-            match chars[i] {
-                'W' => {
-                    row.push(Some(Color::White));
-                    i += 1;
-                }
-                'B' => {
-                    row.push(Some(Color::Black));
-                    i += 1;
-                }
-                '1'..='9' => {
-                    while i < end && chars[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                    let digits = &chars[token..i];
-                    // At most two digits are evaluated, so no number can overflow.
-                    let n = if digits.len() <= 2 {
-                        digits
-                            .iter()
-                            .fold(0, |acc, d| acc * 10 + d.to_digit(10).unwrap_or(0) as usize)
-                    } else {
-                        usize::MAX
-                    };
-                    if n > max_side {
-                        return Err(cur.error_at(
-                            token,
-                            format!("a number of empty squares from 1 to {max_side}"),
-                            quote_chars(digits),
-                        ));
-                    }
-                    row.resize(row.len() + n, None);
-                }
-                '0' => {
-                    return Err(cur.error_at(
-                        token,
-                        format!(
-                        "a number of empty squares from 1 to {max_side} (no zero, no leading zero)"
-                    ),
-                        cur.found_at(token),
-                    ))
-                }
-                _ => {
-                    return Err(cur.error_at(
-                        token,
-                        format!("row {label}: 'W', 'B', a number of empty squares or '/'"),
-                        cur.found_at(token),
-                    ))
-                }
-            }
-            if row.len() > limit && overflow_at.is_none() {
-                overflow_at = Some(token);
-            }
-        }
-
-        match width {
-            None => {
-                if let Some(at) = overflow_at {
-                    return Err(cur.error_at(
-                        at,
-                        format!("at most {max_side} columns in row {label}"),
-                        row.len().to_string(),
-                    ));
-                }
-                if row.len() < min_side {
-                    return Err(cur.error_at(
-                        i,
-                        format!("at least {min_side} columns in row {label}"),
-                        row.len().to_string(),
-                    ));
-                }
-                width = Some(row.len());
-            }
-            Some(w) => {
-                if row.len() != w {
-                    return Err(cur.error_at(
-                        overflow_at.unwrap_or(i),
-                        format!("row {label} to have {w} squares like the rows above it"),
-                        row.len().to_string(),
-                    ));
-                }
-            }
-        }
+        let (row, overflow_at) = read_row(cur, &mut i, end, label, width.unwrap_or(max_side))?;
+        width = Some(check_row_width(cur, i, label, width, &row, overflow_at)?);
         rows.push(row);
-
         if i == end {
             break;
         }
         i += 1; // the '/'
     }
-
     if rows.len() < min_side {
         return Err(cur.error_at(
             end,
@@ -301,4 +206,125 @@ fn read_board(
         cur.error_at(start, "a board within the size limits", e.to_string())
     })?;
     Ok((dims, rows))
+}
+
+/// Read one row from `*i`: tokens up to the next '/' or `end`. Returns the row and where it
+/// first grew past `limit` squares, if it did.
+fn read_row(
+    cur: &Cursor<'_>,
+    i: &mut usize,
+    end: usize,
+    label: usize,
+    limit: usize,
+) -> Result<(Row, Option<usize>), NotationError> {
+    let chars = &cur.chars;
+    let mut row: Row = Vec::new();
+    let mut overflow_at: Option<usize> = None;
+    if *i == end || chars[*i] == '/' {
+        return Err(cur.error_at(
+            *i,
+            format!("row {label}: 'W', 'B' or a number of empty squares"),
+            cur.found_at(*i),
+        ));
+    }
+    while *i < end && chars[*i] != '/' {
+        let token = *i;
+        match chars[token] {
+            'W' | 'B' => {
+                row.push(Some(if chars[token] == 'W' {
+                    Color::White
+                } else {
+                    Color::Black
+                }));
+                *i += 1;
+            }
+            '1'..='9' => {
+                while *i < end && chars[*i].is_ascii_digit() {
+                    *i += 1;
+                }
+                let n = empty_run(cur, token, *i)?;
+                row.resize(row.len() + n, None);
+            }
+            '0' => {
+                return Err(cur.error_at(
+                    token,
+                    format!(
+                        "a number of empty squares from 1 to {MAX_SIDE} (no zero, no leading zero)"
+                    ),
+                    cur.found_at(token),
+                ))
+            }
+            _ => {
+                return Err(cur.error_at(
+                    token,
+                    format!("row {label}: 'W', 'B', a number of empty squares or '/'"),
+                    cur.found_at(token),
+                ))
+            }
+        }
+        if row.len() > limit && overflow_at.is_none() {
+            overflow_at = Some(token);
+        }
+    }
+    Ok((row, overflow_at))
+}
+
+/// The number of empty squares written by the digits `chars[from..to]`, 1 to [`MAX_SIDE`].
+fn empty_run(cur: &Cursor<'_>, from: usize, to: usize) -> Result<usize, NotationError> {
+    let max_side = MAX_SIDE as usize;
+    let digits = &cur.chars[from..to];
+    // At most two digits are evaluated, so no number can overflow.
+    let n = if digits.len() <= 2 {
+        digits
+            .iter()
+            .fold(0, |acc, d| acc * 10 + d.to_digit(10).unwrap_or(0) as usize)
+    } else {
+        usize::MAX
+    };
+    if n > max_side {
+        return Err(cur.error_at(
+            from,
+            format!("a number of empty squares from 1 to {max_side}"),
+            quote_chars(digits),
+        ));
+    }
+    Ok(n)
+}
+
+/// The first row sets the width (within the size limits); every later row must match it.
+/// Returns the width.
+fn check_row_width(
+    cur: &Cursor<'_>,
+    i: usize,
+    label: usize,
+    width: Option<usize>,
+    row: &Row,
+    overflow_at: Option<usize>,
+) -> Result<usize, NotationError> {
+    let (max_side, min_side) = (MAX_SIDE as usize, MIN_SIDE as usize);
+    match width {
+        None => {
+            if let Some(at) = overflow_at {
+                return Err(cur.error_at(
+                    at,
+                    format!("at most {max_side} columns in row {label}"),
+                    row.len().to_string(),
+                ));
+            }
+            if row.len() < min_side {
+                return Err(cur.error_at(
+                    i,
+                    format!("at least {min_side} columns in row {label}"),
+                    row.len().to_string(),
+                ));
+            }
+            Ok(row.len())
+        }
+        Some(w) if row.len() != w => Err(cur.error_at(
+            overflow_at.unwrap_or(i),
+            format!("row {label} to have {w} squares like the rows above it"),
+            row.len().to_string(),
+        )),
+        Some(w) => Ok(w),
+    }
 }

@@ -89,34 +89,46 @@ pub struct Registry {
     pub clauses: Vec<Clause>,
 }
 
+/// Why a clause registry text (spec/clauses.toml) is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("the clause registry is not valid TOML: {0}")]
+    Toml(String),
+    #[error("clause id '{0}' is not of the form ORDO-n.m or ORDOX-n.m")]
+    BadId(String),
+    #[error("clause id '{0}' appears twice: give one of them a new number")]
+    Duplicate(String),
+    #[error("clause '{id}' has no section '{section}': add a [[section]] with that id")]
+    NoSection { id: String, section: String },
+    #[error("ruling '{0}' gives no reasoning: add a `reasoning` text")]
+    NoReasoning(String),
+    #[error("clause '{0}' lacks text or sources: add `text` and at least one entry to `sources`")]
+    Incomplete(String),
+}
+
 impl Registry {
     /// Parse and check a registry text: ids well formed and unique, every clause in a declared
     /// section, every ruling with its reasoning, every clause with a source reference.
-    pub fn parse(text: &str) -> Result<Registry, String> {
-        let reg: Registry = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Registry, RegistryError> {
+        let reg: Registry = toml::from_str(text).map_err(|e| RegistryError::Toml(e.to_string()))?;
         let mut seen = std::collections::HashSet::new();
         for c in &reg.clauses {
+            let id = c.id.clone();
             if !is_clause_id(&c.id) {
-                return Err(format!(
-                    "clause id '{}' is not of the form ORDO-n.m or ORDOX-n.m",
-                    c.id
-                ));
+                return Err(RegistryError::BadId(id));
             }
             if !seen.insert(c.id.as_str()) {
-                return Err(format!("clause id '{}' appears twice", c.id));
+                return Err(RegistryError::Duplicate(id));
             }
             if !reg.sections.iter().any(|s| s.id == c.section_id()) {
-                return Err(format!(
-                    "clause '{}' has no section '{}'",
-                    c.id,
-                    c.section_id()
-                ));
+                let section = c.section_id().to_string();
+                return Err(RegistryError::NoSection { id, section });
             }
             if c.kind == Kind::Ruling && c.reasoning.trim().is_empty() {
-                return Err(format!("ruling '{}' gives no reasoning", c.id));
+                return Err(RegistryError::NoReasoning(id));
             }
             if c.sources.is_empty() || c.text.trim().is_empty() {
-                return Err(format!("clause '{}' lacks text or sources", c.id));
+                return Err(RegistryError::Incomplete(id));
             }
         }
         Ok(reg)

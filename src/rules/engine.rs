@@ -6,10 +6,15 @@ use super::position::{Position, PositionError};
 use super::status::Status;
 use super::types::{Color, Dims, Variant};
 
-/// A proposed move that is not in the legal move list.
+/// A proposed move that is not in the legal move list, with the position it was proposed in.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {0} is not legal in this position")]
-pub struct IllegalMove(pub String);
+#[error("{mv} is not a legal move in {position} (`ordo explain` names every clause it breaks)")]
+pub struct IllegalMove {
+    /// The move as proposed.
+    pub mv: Move,
+    /// The position it was proposed in.
+    pub position: Position,
+}
 
 /// An Ordo rules engine: a position of one variant plus the rules that act on it.
 ///
@@ -150,7 +155,10 @@ pub trait Engine: Clone + Send + Sync + Sized + 'static {
     fn play(&self, mv: &Move) -> Result<Self, IllegalMove> {
         match self.resolve(mv) {
             Some(m) => Ok(self.apply(&m)),
-            None => Err(IllegalMove(format!("{mv:?}"))),
+            None => Err(IllegalMove {
+                mv: *mv,
+                position: self.to_position(),
+            }),
         }
     }
 }

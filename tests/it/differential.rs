@@ -13,10 +13,9 @@
 //! depth 2 on the big boards, and to depth 1 (the move list) for the large Ordo X positions,
 //! whose thousands of turns make the reference engine's deeper counts take minutes.
 
-use std::collections::BTreeSet;
-
 use crate::common::{playout, playout_starts};
 use ordo::bitboard::Bitboard;
+use ordo::diff::{compare_position, sorted_moves, Rng};
 use ordo::notation::{format_move, format_position, parse_move};
 use ordo::reference::Reference;
 use ordo::rules::{setup, Color, Dims, Engine, Position, Status, Variant, WinReason};
@@ -29,12 +28,6 @@ use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 
 /// How many nodes the reference engine may expand for one perft comparison.
 const REFERENCE_NODE_BUDGET: u64 = 250;
-
-fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
-    let mut v: Vec<String> = e.legal_moves().iter().map(format_move).collect();
-    v.sort();
-    v
-}
 
 /// The deepest perft (at most `max_depth`) whose reference computation expands at most
 /// [`REFERENCE_NODE_BUDGET`] nodes, estimated with the bitboard engine's own counts (which are
@@ -64,16 +57,12 @@ fn affordable_depth(b: &Bitboard, max_depth: u32) -> u32 {
 /// `max_depth`. Returns a description of the first disagreement.
 fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
     let here = format_position(p);
-    let (r, b) = match (Reference::from_position(p), Bitboard::from_position(p)) {
-        (Ok(r), Ok(b)) => (r, b),
-        (Err(_), Err(_)) => return Ok(()),
-        (r, b) => {
-            return Err(format!(
-                "{here}: reference accepts: {}, bitboard accepts: {}",
-                r.is_ok(),
-                b.is_ok()
-            ))
-        }
+    // Acceptance, status, the move lists as notation and the position after every move: the
+    // one engine-against-engine oracle (`ordo::diff`, also behind the fuzz targets and
+    // `ordo fuzz`). What follows checks what that oracle does not.
+    compare_position::<Reference, Bitboard>(p).map_err(|d| d.to_string())?;
+    let (Ok(r), Ok(b)) = (Reference::from_position(p), Bitboard::from_position(p)) else {
+        return Ok(());
     };
     if b.to_position() != *p {
         return Err(format!(
@@ -81,14 +70,9 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
             format_position(&b.to_position())
         ));
     }
-    let (sr, sb) = (r.status(), b.status());
-    if sr != sb {
-        return Err(format!("{here}: status: reference {sr}, bitboard {sb}"));
-    }
     solver_interface_agrees(&r, &b).map_err(|e| format!("{here}: {e}"))?;
     let dims = p.dims();
-    let bm = b.legal_moves();
-    for m in &bm {
+    for m in &b.legal_moves() {
         if m.canonical(dims) != *m {
             return Err(format!(
                 "{here}: bitboard lists non-canonical {}",
@@ -96,19 +80,9 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
             ));
         }
     }
-    let (mr, mb) = (sorted_moves(&r), sorted_moves(&b));
-    let set_b: BTreeSet<&String> = mb.iter().collect();
-    if set_b.len() != mb.len() {
+    let mb = sorted_moves(&b);
+    if mb.windows(2).any(|w| w[0] == w[1]) {
         return Err(format!("{here}: bitboard lists a move twice"));
-    }
-    if mr != mb {
-        let only_r: Vec<&String> = mr.iter().filter(|m| !set_b.contains(m)).take(8).collect();
-        let only_b: Vec<&String> = mb.iter().filter(|m| !mr.contains(m)).take(8).collect();
-        return Err(format!(
-            "{here}: legal moves differ ({} vs {}): only reference {only_r:?}, only bitboard {only_b:?}",
-            mr.len(),
-            mb.len()
-        ));
     }
     if (b.perft(1) as usize) != mb.len() {
         return Err(format!(
@@ -119,15 +93,7 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
     }
     for m in r.legal_moves() {
         let (cr, cb) = (r.apply(&m), b.apply(&m));
-        let (pr, pb) = (cr.to_position(), cb.to_position());
-        if pr != pb {
-            return Err(format!(
-                "{here} after {}: reference {}, bitboard {}",
-                format_move(&m),
-                format_position(&pr),
-                format_position(&pb)
-            ));
-        }
+        let pb = cb.to_position();
         // The applied engine carries incremental state; a fresh load recomputes it.
         let fresh = Bitboard::from_position(&pb)
             .map_err(|e| format!("{here} after {}: {e}", format_move(&m)))?;
@@ -271,22 +237,6 @@ fn agree_on_playout(start: usize, choices: &[u32]) -> Result<(), String> {
 // Arbitrary set-up positions (ORDO-2.3)
 // ------------------------------------------------------------------------------------------
 
-/// SplitMix64, so a seed describes a position.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// How one colour's pieces are laid out.
 #[derive(Clone, Copy, Debug)]
 enum Layout {
@@ -331,7 +281,7 @@ impl Setup {
             x: rng.below(2) == 0,
             layouts: [la, lb],
             counts: [ca, cb],
-            seed: rng.next(),
+            seed: rng.next_u64(),
         }
     }
 
@@ -344,7 +294,7 @@ impl Setup {
         };
         let variant = if self.x { Variant::X } else { Variant::Classic };
         let mut p = Position::empty(dims, to_move, variant);
-        let mut rng = Rng(self.seed);
+        let mut rng = Rng::new(self.seed);
         let all: Vec<_> = dims.squares().collect();
         for (i, c) in Color::ALL.into_iter().enumerate() {
             let want = self.counts[i];
@@ -420,7 +370,7 @@ fn agree_on_setup(s: &Setup) -> Result<(), String> {
 // ------------------------------------------------------------------------------------------
 
 fn setup_strategy() -> impl Strategy<Value = Setup> {
-    any::<u64>().prop_map(|seed| Setup::from_rng(&mut Rng(seed)))
+    any::<u64>().prop_map(|seed| Setup::from_rng(&mut Rng::new(seed)))
 }
 
 proptest! {
@@ -454,7 +404,7 @@ use crate::common::Playout;
 
 impl Arbitrary for Setup {
     fn arbitrary(g: &mut Gen) -> Self {
-        Setup::from_rng(&mut Rng(u64::arbitrary(g)))
+        Setup::from_rng(&mut Rng::new(u64::arbitrary(g)))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         // Fewer pieces first, then smaller boards.
@@ -630,10 +580,10 @@ fn small_board_sweep() {
         .into_iter()
         .filter(|p| p.dims().len() <= 25)
         .collect();
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     for round in 0..2 {
         for s in &starts {
-            let choices: Vec<u32> = (0..4 + 6 * round).map(|_| rng.next() as u32).collect();
+            let choices: Vec<u32> = (0..4 + 6 * round).map(|_| rng.next_u64() as u32).collect();
             for e in playout::<Reference>(s, &choices) {
                 check(&e.to_position(), 2);
             }
