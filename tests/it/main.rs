@@ -5,6 +5,7 @@
 mod adjudicate;
 mod cli;
 mod common;
+mod compact;
 mod conformance;
 mod diff_oracle;
 mod differential;
