@@ -64,6 +64,42 @@ pub struct SolveArgs {
     /// memory available apply anyway; the tightest counts.
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
+    /// Solver: `retro` (the table solver) or `compact` (one byte a core position, kept in
+    /// memory, no file; --verify recomputes every core value).
+    #[arg(long, value_enum, default_value = "retro")]
+    pub solver: SolverArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverArg {
+    Retro,
+    Compact,
+}
+
+fn run_compact<E: crate::rules::Engine>(
+    args: &SolveArgs,
+    dims: Dims,
+    out: &mut String,
+) -> Result<u8, CliError> {
+    let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
+    let (tables, report) = crate::solve::compact::solve_game::<E>(variant, dims, setup)?;
+    let _ = write!(out, "{report}");
+    if args.verify {
+        match tables.verify::<E>() {
+            Ok(n) => {
+                let _ = writeln!(
+                    out,
+                    "verified: {n} core values recomputed from their successors"
+                );
+            }
+            Err(crate::solve::SolveError::Mismatch(m)) => {
+                let _ = writeln!(out, "VERIFICATION FAILED: {m}");
+                return Ok(1);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(0)
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
@@ -208,6 +244,12 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         }
         b.build()?
     };
+    if args.solver == SolverArg::Compact {
+        return pool.install(|| match args.engine {
+            EngineArg::Reference => run_compact::<Reference>(args, dims, out),
+            EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, out),
+        });
+    }
     let result = pool.install(|| match args.engine {
         EngineArg::Reference => solve_game::<Reference>(variant, dims, setup, &opts),
         EngineArg::Bitboard => solve_game::<Bitboard>(variant, dims, setup, &opts),

@@ -7,6 +7,7 @@ mod adjudicate;
 mod cases;
 mod cli;
 mod common;
+mod compact;
 mod conform;
 mod conformance;
 mod diff_oracle;

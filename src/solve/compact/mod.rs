@@ -1,0 +1,434 @@
+//! The compact solver: one byte a position under a perfect index, no keys, no reverse graph
+//! of the whole table.
+//!
+//! What it owns:
+//! - the core index (`index`): positions in which both sides are one group, each side ranked
+//!   among the connected sets of its size, runs of equal advancement kept together;
+//! - solving a material slice layer by layer (`layer`): a layer (one advancement of each
+//!   side) is solved once every layer its moves lead into is, highest total advancement
+//!   first. In Ordo X every turn has a forward step, so a layer has no move inside it and
+//!   one pass values it; in classic Ordo sideways moves stay inside the layer and are solved
+//!   by distance over a small local graph;
+//! - the *shell*: a position whose side to move is split only follows a capture (a move that
+//!   captures nothing leaves the opponent as it was, one group, ORDO-4.3), so it has no
+//!   predecessor of its own material and is valued on demand by one step forward into
+//!   solved positions ([`CompactTables::probe`]);
+//! - [`CompactTables::build`] (endgame slices by material, fewer pieces first, every
+//!   capture probing the smaller slices already built) and [`solve_game`] (every core
+//!   position of every material a small-board start can come down to, then the start).
+//!
+//! Values are one byte: 0 for a draw (or a gap of the index), otherwise the distance to the
+//! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
+//! The tables live in memory; the left-right mirror and colour symmetry are not used yet.
+
+mod index;
+mod layer;
+
+use std::collections::{BTreeMap, HashMap};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+pub use index::{CoreIndex, Layer, Sets};
+
+use super::tb::Material;
+use super::value::Value;
+use super::{FirstMove, Setup, SolveError};
+use crate::notation::format_move;
+use crate::rules::{Color, Dims, Engine, Variant};
+
+/// The value of a stored byte.
+pub fn decode(code: u8) -> Value {
+    Value::from_code(u16::from(code))
+}
+
+/// One solved material: its core index and a byte per index entry.
+pub struct Slice {
+    pub index: CoreIndex,
+    pub values: Vec<u8>,
+}
+
+/// What building one slice gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SliceStats {
+    pub material: String,
+    /// Index entries (gaps included), one byte each.
+    pub entries: u64,
+    /// Core positions (entries that are positions).
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Longest distance, plies.
+    pub longest: u16,
+    /// Moves generated, and of them the moves inside a layer (sideways).
+    pub moves: u64,
+    pub layer_moves: u64,
+    /// Number of layers.
+    pub layers: u64,
+}
+
+/// The solved core slices of one game and board.
+pub struct CompactTables {
+    pub dims: Dims,
+    pub variant: Variant,
+    pub slices: BTreeMap<Material, Slice>,
+    sets: HashMap<(Color, u32), Arc<Sets>>,
+}
+
+/// A slice being built: the tables below it and the layers solved so far.
+struct Building<'a, E> {
+    tables: &'a CompactTables,
+    material: Material,
+    index: &'a CoreIndex,
+    values: &'a [u8],
+    engine: PhantomData<fn() -> E>,
+}
+
+impl CompactTables {
+    /// No slice yet.
+    pub fn new(dims: Dims, variant: Variant) -> CompactTables {
+        CompactTables {
+            dims,
+            variant,
+            slices: BTreeMap::new(),
+            sets: HashMap::new(),
+        }
+    }
+
+    fn sets(&mut self, color: Color, k: u32) -> Arc<Sets> {
+        let dims = self.dims;
+        self.sets
+            .entry((color, k))
+            .or_insert_with(|| Arc::new(Sets::new(dims, color, k)))
+            .clone()
+    }
+
+    /// The core index of material `m`.
+    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+        if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
+            return Err(SolveError::Input(format!(
+                "material {m} does not fit a table of the {} board",
+                self.dims
+            )));
+        }
+        let index = CoreIndex {
+            sets: [
+                self.sets(Color::White, m.white),
+                self.sets(Color::Black, m.black),
+            ],
+        };
+        if index.len() as u64 >= u64::from(u32::MAX) {
+            return Err(SolveError::TooLarge(format!(
+                "slice {m} of {} on {} has {} core entries; at most 2^32 - 1",
+                self.variant,
+                self.dims,
+                index.len()
+            )));
+        }
+        Ok(index)
+    }
+
+    /// Build every slice up to `max` not built yet, fewer pieces first; `each` hears of
+    /// every slice as it is done.
+    pub fn build<E: Engine>(
+        &mut self,
+        max: Material,
+        mut each: impl FnMut(&SliceStats),
+    ) -> Result<Vec<SliceStats>, SolveError> {
+        let mut all = Vec::new();
+        for m in Material::up_to(max.white, max.black) {
+            if self.slices.contains_key(&m) {
+                continue;
+            }
+            let stats = self.build_slice::<E>(m)?;
+            each(&stats);
+            all.push(stats);
+        }
+        Ok(all)
+    }
+
+    /// Build slice `m`; every smaller slice must be built.
+    fn build_slice<E: Engine>(&mut self, m: Material) -> Result<SliceStats, SolveError> {
+        let index = self.core_index(m)?;
+        let mut values = vec![0u8; index.len()];
+        let mut stats = SliceStats {
+            material: m.to_string(),
+            entries: index.len() as u64,
+            ..SliceStats::default()
+        };
+        for group in index.layers() {
+            let b = Building::<E> {
+                tables: self,
+                material: m,
+                index: &index,
+                values: &values,
+                engine: PhantomData,
+            };
+            let solved: Vec<_> = group
+                .par_iter()
+                .map(|&l| b.solve_layer(l).map(|s| (l, s)))
+                .collect::<Result<_, _>>()?;
+            for (l, s) in solved {
+                stats.layers += 1;
+                stats.positions += s.positions;
+                stats.moves += s.moves;
+                stats.layer_moves += s.layer_moves;
+                for (i, &c) in s.codes.iter().enumerate() {
+                    let (stm, rw, rb) = l.unlocal(i as u32);
+                    values[index.index(stm, rw, rb)] = c;
+                }
+            }
+        }
+        tally(&mut stats, &values);
+        self.slices.insert(m, Slice { index, values });
+        Ok(stats)
+    }
+
+    /// The value of `occ` with `stm` to move, from the solved slices: a core position is
+    /// read, a shell position (side to move split) is valued from its successors.
+    fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
+        if occ[stm as usize] == 0 {
+            return Ok(Value::Loss(0));
+        }
+        let m = Material {
+            white: occ[0].count_ones(),
+            black: occ[1].count_ones(),
+        };
+        let slice = self.slices.get(&m).ok_or_else(|| {
+            SolveError::Input(format!("the {m} slice of {} is not built", self.dims))
+        })?;
+        if let Some(r) = slice.index.rank(occ) {
+            return Ok(decode(slice.values[slice.index.index(stm, r[0].0, r[1].0)]));
+        }
+        let mover = stm.opponent();
+        if slice.index.sets[mover as usize]
+            .rank(occ[mover as usize])
+            .is_none()
+        {
+            return Err(SolveError::Input(format!(
+                "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
+            )));
+        }
+        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+            .map_err(|e| SolveError::Input(e.to_string()))?;
+        let mut buf = Vec::new();
+        e.successors(&mut buf);
+        let values = buf
+            .iter()
+            .map(|s| self.value_of::<E>(s.occupancy(), s.side_to_move()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Value::from_successors(values))
+    }
+
+    /// The value of a position (core or shell) for the side to move.
+    pub fn probe<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        if e.dims() != self.dims || e.variant() != self.variant {
+            return Err(SolveError::Input(format!(
+                "a {} position on {} probed in tables of {} on {}",
+                e.variant(),
+                e.dims(),
+                self.variant,
+                self.dims
+            )));
+        }
+        self.value_of::<E>(e.occupancy(), e.side_to_move())
+    }
+
+    /// Every legal move of `e` with the value it leaves the opponent, best first for the
+    /// mover: quickest win, then draws, then slowest loss.
+    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+        let mut out = Vec::new();
+        for m in e.legal_moves() {
+            out.push((format_move(&m), self.probe(&e.apply(&m))?));
+        }
+        out.sort_by_key(|(m, v)| {
+            let rank = match *v {
+                Value::Loss(d) => (0, i32::from(d)),
+                Value::Draw => (1, 0),
+                Value::Win(d) => (2, -i32::from(d)),
+            };
+            (rank, m.clone())
+        });
+        Ok(out)
+    }
+
+    /// Recompute every core value from its successors' values (an independent check of the
+    /// layer order and the distance settling); the number of positions checked, or the first
+    /// position whose stored value disagrees.
+    pub fn verify<E: Engine>(&self) -> Result<u64, SolveError> {
+        let mut checked = 0;
+        for (m, slice) in &self.slices {
+            checked += (0..slice.values.len())
+                .into_par_iter()
+                .map_init(Vec::new, |buf, i| self.verify_one::<E>(slice, i, buf))
+                .map(|r| r.map_err(|e| SolveError::Mismatch(format!("slice {m}: {e}"))))
+                .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        }
+        Ok(checked)
+    }
+
+    fn verify_one<E: Engine>(
+        &self,
+        slice: &Slice,
+        i: usize,
+        buf: &mut Vec<E>,
+    ) -> Result<u64, SolveError> {
+        let Some((occ, stm)) = slice.index.position(i) else {
+            return Ok(0);
+        };
+        let Ok(e) = E::from_occupancy(self.dims, self.variant, stm, occ) else {
+            return Ok(0);
+        };
+        e.successors(buf);
+        let values = buf
+            .iter()
+            .map(|s| self.value_of::<E>(s.occupancy(), s.side_to_move()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (stored, want) = (decode(slice.values[i]), Value::from_successors(values));
+        if stored != want {
+            return Err(SolveError::Mismatch(format!(
+                "{}: stored {stored}, successors give {want}",
+                crate::notation::format_position(&e.to_position())
+            )));
+        }
+        Ok(1)
+    }
+
+    /// Bytes held by the value tables.
+    pub fn table_bytes(&self) -> u64 {
+        self.slices.values().map(|s| s.values.len() as u64).sum()
+    }
+}
+
+/// Wins, losses, draws and the longest distance of a built slice (gaps skipped).
+fn tally(stats: &mut SliceStats, values: &[u8]) {
+    let mut draws_and_gaps = 0u64;
+    for &c in values {
+        match decode(c) {
+            Value::Win(d) => {
+                stats.wins += 1;
+                stats.longest = stats.longest.max(d);
+            }
+            Value::Loss(d) => {
+                stats.losses += 1;
+                stats.longest = stats.longest.max(d);
+            }
+            Value::Draw => draws_and_gaps += 1,
+        }
+    }
+    stats.draws = draws_and_gaps - (stats.entries - stats.positions);
+}
+
+/// What [`solve_game`] reports about a solved small board.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CompactGame {
+    pub variant: String,
+    pub board: String,
+    pub setup: String,
+    /// The value of the start for White, who moves first.
+    pub start: String,
+    /// The game length in plies at best play (`None` for a draw).
+    pub optimal_length: Option<u16>,
+    /// Every first move that keeps a forced win, quickest first.
+    pub winning_first_moves: Vec<FirstMove>,
+    /// Number of legal first moves.
+    pub first_moves: usize,
+    /// Every slice built, fewer pieces first.
+    pub slices: Vec<SliceStats>,
+}
+
+/// Solve every core position of every material the `setup` start of `dims` can come down
+/// to (reachable or not), then report the start.
+pub fn solve_game<E: Engine>(
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+) -> Result<(CompactTables, CompactGame), SolveError> {
+    let start_pos = setup.start(dims, variant)?;
+    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
+    let occ = start.occupancy();
+    let max = Material {
+        white: occ[0].count_ones(),
+        black: occ[1].count_ones(),
+    };
+    let mut tables = CompactTables::new(dims, variant);
+    let slices = tables.build::<E>(max, |_| {})?;
+    let value = tables.probe(&start)?;
+    let moves = tables.rank_moves(&start)?;
+    let winning_first_moves = moves
+        .iter()
+        .filter_map(|(m, v)| match v {
+            Value::Loss(d) => Some(FirstMove {
+                mv: m.clone(),
+                plies: d + 1,
+            }),
+            _ => None,
+        })
+        .collect();
+    let report = CompactGame {
+        variant: variant.name().into(),
+        board: dims.to_string(),
+        setup: setup.name().into(),
+        start: match value {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        }
+        .into(),
+        optimal_length: value.distance(),
+        winning_first_moves,
+        first_moves: moves.len(),
+        slices,
+    };
+    Ok((tables, report))
+}
+
+impl std::fmt::Display for CompactGame {
+    /// The report as `ordo solve --solver compact` prints it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let game = if self.variant == "x" {
+            "Ordo X"
+        } else {
+            "Ordo"
+        };
+        let value = match (self.start.as_str(), self.optimal_length) {
+            ("win", Some(n)) => format!("White (to move) wins in {n} plies"),
+            ("loss", Some(n)) => format!("Black wins in {n} plies"),
+            _ => "draw: neither side can force the end".to_string(),
+        };
+        writeln!(f, "{game} {} {}: {value}", self.board, self.setup)?;
+        let moves: Vec<String> = self
+            .winning_first_moves
+            .iter()
+            .map(|m| format!("{} ({})", m.mv, m.plies))
+            .collect();
+        writeln!(
+            f,
+            "winning first moves: {} of {}{}{}",
+            moves.len(),
+            self.first_moves,
+            if moves.is_empty() { "" } else { ": " },
+            moves.join(", ")
+        )?;
+        let sum = |g: fn(&SliceStats) -> u64| self.slices.iter().map(g).sum::<u64>();
+        writeln!(
+            f,
+            "core positions {} in {} slices ({} bytes of values): {} won, {} lost, {} drawn for the side to move",
+            sum(|s| s.positions),
+            self.slices.len(),
+            sum(|s| s.entries),
+            sum(|s| s.wins),
+            sum(|s| s.losses),
+            sum(|s| s.draws)
+        )?;
+        writeln!(
+            f,
+            "moves {} ({} inside a layer); longest distance {} plies",
+            sum(|s| s.moves),
+            sum(|s| s.layer_moves),
+            self.slices.iter().map(|s| s.longest).max().unwrap_or(0)
+        )
+    }
+}
