@@ -13,6 +13,8 @@
 //!   engines.
 //! - [`solve`]: the retrograde solver: whole-game tables of small boards, endgame tablebases
 //!   by material, verification, problems.
+//! - [`serve`]: `ordo serve`, the web page for settling rule disputes, its JSON API and the
+//!   self-contained verdict file of `ordo explain --html`.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -51,4 +53,5 @@ pub mod notation;
 pub mod reference;
 pub mod render;
 pub mod rules;
+pub mod serve;
 pub mod solve;

@@ -17,6 +17,7 @@ mod properties;
 mod render;
 mod rules_classic;
 mod rules_x;
+mod serve;
 mod solve;
 mod tablebase;
 mod traceability;
