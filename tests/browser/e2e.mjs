@@ -21,8 +21,11 @@ if (!BASE) {
   process.exit(2);
 }
 
+let passed = 0;
+
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
+  passed += 1;
   console.log(`ok - ${what}`);
 }
 
@@ -166,6 +169,10 @@ async function main() {
 }
 
 main().then(
-  () => { console.log('e2e: all checks passed'); },
-  (e) => { console.error(`e2e: FAILED: ${e.message}`); process.exit(1); },
+  () => { console.log(`e2e: ${passed} passed, 0 failed`); },
+  (e) => {
+    console.error(`e2e: FAILED: ${e.message}`);
+    console.log(`e2e: ${passed} passed, 1 failed`);
+    process.exit(1);
+  },
 );
