@@ -16,6 +16,8 @@
 //!   by material, verification, problems.
 //! - [`files`]: atomic file writes that refuse to replace anything but a regular file and
 //!   clean up after killed writers.
+//! - [`serve`]: `ordo serve`, the web page for settling rule disputes, its JSON API and the
+//!   self-contained verdict file of `ordo explain --html`.
 //! - [`cli`]: the `ordo` command line.
 //!
 //! ```
@@ -54,4 +56,5 @@ pub mod notation;
 pub mod reference;
 pub mod render;
 pub mod rules;
+pub mod serve;
 pub mod solve;

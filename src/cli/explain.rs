@@ -1,6 +1,7 @@
 //! `ordo explain`: the adjudicator's verdict on one move.
 //!
-//! `ordo explain [--position P] [--variant V] [--board 10x8|8x8] --move M [--svg FILE]` judges
+//! `ordo explain [--position P] [--variant V] [--board 10x8|8x8] --move M [--svg FILE]
+//! [--html FILE]` judges
 //! the move clause by clause (`crate::adjudicate`), independently of the engines, and prints
 //! `verdict: legal` or `verdict: illegal`:
 //!
@@ -13,7 +14,10 @@
 //! Notation that cannot be read (the position or the move), and a position that cannot be set
 //! up (ORDO-2.3), are bad input: one line on stderr, exit status 2. A move whose squares lie off
 //! the board is readable notation and is judged (ORDO-1.5). With `--svg FILE` the position is
-//! drawn with the move and the captured and removed pieces marked.
+//! drawn with the move and the captured and removed pieces marked. With `--html FILE` the whole
+//! verdict is written as one self-contained HTML file (inline diagram, the clause texts, no
+//! network; `crate::serve::pages::verdict_page`), to attach where a link cannot go. Both files
+//! are written atomically.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -21,7 +25,7 @@ use std::path::PathBuf;
 use super::{start_position, CliError, PositionArgs};
 use crate::adjudicate::{adjudicate, canonical_spelling, Verdict};
 use crate::notation::{format_move, format_position, parse_move};
-use crate::render::{self, Annotations};
+use crate::render;
 use crate::rules::{clauses, Status};
 
 /// Arguments of `ordo explain`.
@@ -35,6 +39,9 @@ pub struct ExplainArgs {
     /// Also write an SVG diagram of the position with the move drawn.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Also write the verdict as one self-contained HTML file (diagram and clause texts inline).
+    #[arg(long)]
+    pub html: Option<PathBuf>,
 }
 
 /// The clause's id and title, or the id alone if the registry lacks it.
@@ -153,31 +160,14 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
     };
 
     if let Some(path) = &args.svg {
-        let dims = pos.dims();
-        let on_board = mv
-            .steps()
-            .flat_map(|s| s.named_squares())
-            .all(|q| dims.contains(q));
-        let notes = Annotations {
-            captured: verdict
-                .effects()
-                .map(|e| e.captured.clone())
-                .unwrap_or_default(),
-            removed: verdict
-                .effects()
-                .map(|e| e.removed.clone())
-                .unwrap_or_default(),
-            title: Some(format!(
-                "{} {}",
-                format_move(&mv),
-                if verdict.is_legal() {
-                    "legal".to_string()
-                } else {
-                    format!("illegal: {}", verdict.clause_ids().join(", "))
-                }
-            )),
-        };
-        let text = render::svg(&pos, on_board.then_some(&mv), &notes);
+        let text = crate::serve::api::verdict_svg(&pos, &mv, &verdict);
+        render::write_atomically(path, &text)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        let _ = writeln!(out, "wrote {}", path.display());
+    }
+    if let Some(path) = &args.html {
+        let answer = crate::serve::api::explain_move(&pos, &mv);
+        let text = crate::serve::pages::verdict_page(&answer);
         render::write_atomically(path, &text)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
         let _ = writeln!(out, "wrote {}", path.display());

@@ -10,6 +10,7 @@ mod fuzz;
 pub mod out;
 mod problem;
 mod render;
+mod serve;
 mod solve;
 mod tb;
 
@@ -115,6 +116,9 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Draw a position, and a move, as a Unicode board or an SVG file.
     Render(render::RenderArgs),
+    /// Serve the web page for settling rule disputes: a board to click, verdicts with their
+    /// clauses, shareable links, and a JSON API.
+    Serve(serve::ServeArgs),
     /// Replay a game record (spec/game-record.md) and judge every move.
     CheckGame(check_game::CheckGameArgs),
     /// Conformance vectors (spec/conformance/): rebuild them from the reference, or check an
@@ -225,6 +229,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Rules { id, markdown } => done(rules(id.as_deref(), *markdown, out)),
         Command::Explain(args) => explain::run(args, out),
         Command::Render(args) => render::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
         Command::CheckGame(args) => check_game::run(args, out),
         Command::Conformance(args) => conformance::run_conformance(args, out),
         Command::Engine(args) => conformance::run_engine(args, out),

@@ -25,6 +25,7 @@ mod reliability;
 mod render;
 mod rules_classic;
 mod rules_x;
+mod serve;
 mod solve;
 mod table_files;
 mod tablebase;

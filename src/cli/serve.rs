@@ -1,0 +1,31 @@
+//! `ordo serve [--port N] [--bind ADDR]`: the web page for settling rule disputes
+//! (`crate::serve`). Prints the address it listens on, then serves until the process ends.
+
+use std::io::Write as _;
+use std::net::{IpAddr, SocketAddr};
+
+use super::CliError;
+use crate::serve::{self, Limits};
+
+/// Arguments of `ordo serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one and prints it).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+}
+
+/// Run `ordo serve`.
+pub fn run(args: &ServeArgs, _out: &mut String) -> Result<u8, CliError> {
+    let addr = SocketAddr::new(args.bind, args.port);
+    serve::run(addr, Limits::default(), |bound| {
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "ordo serve: listening on http://{bound}/");
+        let _ = stdout.flush();
+    })
+    .map_err(|e| CliError(e.to_string()))?;
+    Ok(0)
+}

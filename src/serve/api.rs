@@ -1,0 +1,488 @@
+//! The JSON answers of `ordo serve`, built from text input without a socket: the verdict on a
+//! move ([`explain`]), the legal moves ([`moves`]), one clause ([`rule`]), the diagram of a
+//! position ([`board_svg`]) and the position after one step ([`step`], for the page's two-step
+//! and tie choices). Every function checks its input and returns an [`ApiError`] that names the
+//! parameter at fault; none panics on any input.
+
+use serde::Serialize;
+
+use crate::adjudicate::{adjudicate, canonical_spelling, groups_after_capture, Verdict};
+use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::reference::Reference;
+use crate::render::{self, Annotations};
+use crate::rules::{clauses, Engine, Move, Position, Square, Status, Step, Variant};
+
+/// What kind of failure an [`ApiError`] is; each maps to one HTTP status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Malformed input: a position or move that cannot be read, a missing parameter (400).
+    BadInput,
+    /// No such route or clause (404).
+    NotFound,
+    /// The route exists but not for this method (405).
+    MethodNotAllowed,
+    /// The answer took longer than the request time limit (408).
+    Timeout,
+    /// The request body is over the size limit (413).
+    TooLarge,
+    /// The request target (path and query string) is over the size limit (414).
+    UriTooLong,
+}
+
+/// A failed request: what went wrong and where (a parameter name, `path`, `query`, `request`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} (in {place})")]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    /// One line naming what is wrong.
+    pub message: String,
+    /// Where: the parameter (`position`, `move`, `step`, `id`) or `path`, `query`, `request`.
+    pub place: String,
+}
+
+impl ApiError {
+    pub fn new(kind: ErrorKind, place: &str, message: impl Into<String>) -> ApiError {
+        let message: String = message.into();
+        ApiError {
+            kind,
+            message: message.split_whitespace().collect::<Vec<_>>().join(" "),
+            place: place.to_string(),
+        }
+    }
+
+    /// A [`ErrorKind::BadInput`] error.
+    pub fn bad(place: &str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::BadInput, place, message)
+    }
+
+    /// The HTTP status code.
+    pub fn status(&self) -> u16 {
+        match self.kind {
+            ErrorKind::BadInput => 400,
+            ErrorKind::NotFound => 404,
+            ErrorKind::MethodNotAllowed => 405,
+            ErrorKind::Timeout => 408,
+            ErrorKind::TooLarge => 413,
+            ErrorKind::UriTooLong => 414,
+        }
+    }
+
+    /// The body: one line of JSON, `{"error": "...", "where": "..."}`.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({ "error": self.message, "where": self.place }).to_string()
+    }
+}
+
+/// A clause of spec/clauses.toml as the API gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClauseInfo {
+    pub id: String,
+    pub title: String,
+    /// `source`, `figure` or `ruling`.
+    pub kind: &'static str,
+    /// The section id (`ORDO-6`) and title.
+    pub section: String,
+    pub section_title: String,
+    /// The rule in the project's words, on one line.
+    pub text: String,
+    /// Source file and section heading for each document that bears on the clause.
+    pub sources: Vec<String>,
+    /// Which documents agree and which differ (may be empty).
+    pub agreement: String,
+    /// For rulings and figures: why the project decided as it did (may be empty).
+    pub reasoning: String,
+    /// The clause's anchor in the rules page.
+    pub url: String,
+}
+
+/// A clause cited by a verdict: its id, title, text and sources, and for a violation what in
+/// this move breaks it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Citation {
+    pub id: String,
+    pub title: String,
+    pub kind: &'static str,
+    pub text: String,
+    pub sources: Vec<String>,
+    pub url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// What a legal move does.
+#[derive(Clone, Debug, Serialize)]
+pub struct EffectsInfo {
+    /// Every piece moved, `[from, to]`, in step order.
+    pub moved: Vec<[String; 2]>,
+    pub captured: Vec<String>,
+    /// Opponent pieces removed with a smaller or unchosen group (ORDOX-4.1, ORDOX-4.2).
+    pub removed: Vec<String>,
+    pub splits_opponent: bool,
+    /// The position after the move, and its status (`ongoing` or `White wins (…)`).
+    pub result: String,
+    pub status: String,
+    /// The clause that ends the game, when the move wins it.
+    pub status_clause: Option<String>,
+    /// The diagram of the position after the move.
+    pub result_svg: String,
+}
+
+/// The verdict on one move (`GET /api/explain`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ExplainAnswer {
+    /// The position, in canonical notation.
+    pub position: String,
+    /// The move as read.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `legal` or `illegal`.
+    pub verdict: &'static str,
+    pub legal: bool,
+    /// Every clause the move breaks, each with what breaks it (empty for a legal move).
+    pub violated: Vec<Citation>,
+    /// The clauses that permit a legal move (empty for an illegal one).
+    pub permitted_by: Vec<Citation>,
+    /// The move's canonical spelling when it is legal.
+    pub canonical: Option<String>,
+    /// What a legal move does (absent for an illegal one).
+    pub effects: Option<EffectsInfo>,
+    /// `classic` or `x`, and the game's name (`classic Ordo`, `Ordo X`).
+    pub variant: &'static str,
+    pub game: &'static str,
+    pub side_to_move: String,
+    /// The diagram of the position with the move drawn (as `ordo explain --svg`).
+    pub svg: String,
+    /// The page's shareable link, relative to the server: `/?position=…&move=…`.
+    pub link: String,
+}
+
+/// The legal moves of a position (`GET /api/moves`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MovesAnswer {
+    pub position: String,
+    pub variant: &'static str,
+    pub game: &'static str,
+    pub side_to_move: String,
+    pub board: String,
+    /// `ongoing` or `White wins (…)`, and the clause that ended the game.
+    pub status: String,
+    pub status_clause: Option<String>,
+    /// Every legal move in canonical notation, sorted (empty when the game is over).
+    pub moves: Vec<String>,
+    pub count: usize,
+}
+
+/// The position after one step (`GET /api/step`), for choosing a second step or a kept group.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepAnswer {
+    pub position: String,
+    pub step: String,
+    /// The position after the step, the same side still to move. The step is applied as
+    /// written, legal or not (a step that breaks a rule gives an unspecified position).
+    pub after: String,
+    /// When the step is a capture that leaves the opponent's largest groups tied in size
+    /// (ORDOX-4.2, Ordo X): those groups, each as its squares in row-major order. Else empty.
+    pub tied_groups: Vec<Vec<String>>,
+}
+
+/// A position from its notation, checked to be one that can be set up (ORDO-2.3, ORDO-1.5).
+pub fn read_position(text: &str) -> Result<Position, ApiError> {
+    let pos = parse_position(text).map_err(|e| ApiError::bad("position", e.to_string()))?;
+    pos.validate()
+        .map_err(|e| ApiError::bad("position", format!("position '{text}': {e}")))?;
+    Ok(pos)
+}
+
+/// A move from its notation; `place` names the parameter in errors.
+pub fn read_move(text: &str, place: &str) -> Result<Move, ApiError> {
+    parse_move(text).map_err(|e| ApiError::bad(place, e.to_string()))
+}
+
+fn flow(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The API's view of a clause.
+pub fn clause_info(c: &clauses::Clause) -> ClauseInfo {
+    let section_title = clauses::registry()
+        .sections
+        .iter()
+        .find(|s| s.id == c.section_id())
+        .map(|s| s.title.clone())
+        .unwrap_or_default();
+    ClauseInfo {
+        id: c.id.clone(),
+        title: c.title.clone(),
+        kind: c.kind.name(),
+        section: c.section_id().to_string(),
+        section_title,
+        text: flow(&c.text),
+        sources: c.sources.clone(),
+        agreement: flow(&c.agreement),
+        reasoning: flow(&c.reasoning),
+        url: format!("/rules#{}", c.id),
+    }
+}
+
+fn citation(id: &str, detail: Option<String>) -> Citation {
+    match clauses::get(id) {
+        Some(c) => Citation {
+            id: c.id.clone(),
+            title: c.title.clone(),
+            kind: c.kind.name(),
+            text: flow(&c.text),
+            sources: c.sources.clone(),
+            url: format!("/rules#{}", c.id),
+            detail,
+        },
+        None => Citation {
+            id: id.to_string(),
+            title: String::new(),
+            kind: "unknown",
+            text: String::new(),
+            sources: Vec::new(),
+            url: "/rules".to_string(),
+            detail,
+        },
+    }
+}
+
+/// `GET /api/rules/<ID>`: one clause.
+pub fn rule(id: &str) -> Result<ClauseInfo, ApiError> {
+    match clauses::get(id) {
+        Some(c) => Ok(clause_info(c)),
+        None if clauses::is_clause_id(id) => Err(ApiError::new(
+            ErrorKind::NotFound,
+            "id",
+            format!("no clause '{id}' in spec/clauses.toml (GET /api/rules lists them)"),
+        )),
+        None => Err(ApiError::new(
+            ErrorKind::NotFound,
+            "id",
+            format!("'{id}' is not a clause id: ids look like ORDO-6.3 or ORDOX-4.2"),
+        )),
+    }
+}
+
+/// `GET /api/rules`: every clause.
+pub fn all_rules() -> Vec<ClauseInfo> {
+    clauses::registry()
+        .clauses
+        .iter()
+        .map(clause_info)
+        .collect()
+}
+
+fn game_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Classic => "classic Ordo",
+        Variant::X => "Ordo X",
+    }
+}
+
+fn names(squares: &[Square]) -> Vec<String> {
+    squares.iter().map(|s| s.to_string()).collect()
+}
+
+/// Percent-encode a query-string value (everything but unreserved characters).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The page's link to a position and a move.
+pub fn share_link(position: &str, mv: &str) -> String {
+    format!(
+        "/?position={}&move={}",
+        encode_component(position),
+        encode_component(mv)
+    )
+}
+
+/// `GET /api/explain`: the adjudicator's verdict on `mv` in `position`, clause by clause.
+pub fn explain(position: &str, mv: &str) -> Result<ExplainAnswer, ApiError> {
+    let pos = read_position(position)?;
+    let mv = read_move(mv, "move")?;
+    Ok(explain_move(&pos, &mv))
+}
+
+/// The verdict on `mv` in `pos` (a position that passed [`Position::validate`]).
+pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
+    let verdict = adjudicate(pos, mv);
+    let position = format_position(pos);
+    let mv_text = format_move(mv);
+    let (violated, permitted_by) = match &verdict {
+        Verdict::Illegal { violations } => (
+            violations
+                .iter()
+                .map(|v| citation(v.clause, Some(v.detail.clone())))
+                .collect(),
+            Vec::new(),
+        ),
+        Verdict::Legal { permits, .. } => (
+            Vec::new(),
+            permits.iter().map(|p| citation(p, None)).collect(),
+        ),
+    };
+    let effects = verdict.effects().map(|e| EffectsInfo {
+        moved: e
+            .moved
+            .iter()
+            .map(|(f, t)| [f.to_string(), t.to_string()])
+            .collect(),
+        captured: names(&e.captured),
+        removed: names(&e.removed),
+        splits_opponent: e.splits_opponent,
+        result: format_position(&e.result),
+        status: e.status.to_string(),
+        status_clause: e.status.clause().map(str::to_string),
+        result_svg: render::svg(&e.result, None, &Annotations::default()),
+    });
+    ExplainAnswer {
+        link: share_link(&position, &mv_text),
+        svg: verdict_svg(pos, mv, &verdict),
+        position,
+        variant: pos.variant.name(),
+        game: game_name(pos.variant),
+        side_to_move: pos.to_move.to_string(),
+        canonical: canonical_spelling(pos, mv).map(|c| format_move(&c)),
+        legal: verdict.is_legal(),
+        verdict: if verdict.is_legal() {
+            "legal"
+        } else {
+            "illegal"
+        },
+        mv: mv_text,
+        violated,
+        permitted_by,
+        effects,
+    }
+}
+
+/// The diagram of `pos` with `mv` drawn and its verdict as the title, captured and removed
+/// pieces marked (the same drawing as `ordo explain --svg`).
+pub fn verdict_svg(pos: &Position, mv: &Move, verdict: &Verdict) -> String {
+    let dims = pos.dims();
+    let on_board = mv
+        .steps()
+        .flat_map(|s| s.named_squares())
+        .all(|q| dims.contains(q));
+    let notes = Annotations {
+        captured: verdict
+            .effects()
+            .map(|e| e.captured.clone())
+            .unwrap_or_default(),
+        removed: verdict
+            .effects()
+            .map(|e| e.removed.clone())
+            .unwrap_or_default(),
+        title: Some(format!(
+            "{} {}",
+            format_move(mv),
+            if verdict.is_legal() {
+                "legal".to_string()
+            } else {
+                format!("illegal: {}", verdict.clause_ids().join(", "))
+            }
+        )),
+    };
+    render::svg(pos, on_board.then_some(mv), &notes)
+}
+
+/// `GET /api/moves`: every legal move of `position` (the reference engine), sorted.
+pub fn moves(position: &str) -> Result<MovesAnswer, ApiError> {
+    let pos = read_position(position)?;
+    let engine =
+        Reference::from_position(&pos).map_err(|e| ApiError::bad("position", e.to_string()))?;
+    let mut list: Vec<String> = engine.legal_moves().iter().map(format_move).collect();
+    list.sort();
+    let status: Status = engine.status();
+    Ok(MovesAnswer {
+        position: format_position(&pos),
+        variant: pos.variant.name(),
+        game: game_name(pos.variant),
+        side_to_move: pos.to_move.to_string(),
+        board: pos.dims().to_string(),
+        status: status.to_string(),
+        status_clause: status.clause().map(str::to_string),
+        count: list.len(),
+        moves: list,
+    })
+}
+
+/// `GET /api/board`: the SVG diagram of `position`, with `mv` drawn when given.
+pub fn board_svg(position: &str, mv: Option<&str>) -> Result<String, ApiError> {
+    let pos = parse_position(position).map_err(|e| ApiError::bad("position", e.to_string()))?;
+    let mv = mv.map(|m| read_move(m, "move")).transpose()?;
+    let dims = pos.dims();
+    let drawable = mv.as_ref().filter(|m| {
+        m.steps()
+            .flat_map(|s| s.named_squares())
+            .all(|q| dims.contains(q))
+    });
+    Ok(render::svg(&pos, drawable, &Annotations::default()))
+}
+
+/// `GET /api/step`: the position after the single step `step` of the side to move, and the
+/// tied groups a capture leaves (ORDOX-4.2).
+pub fn step(position: &str, step: &str) -> Result<StepAnswer, ApiError> {
+    let pos = read_position(position)?;
+    let mv = read_move(step, "step")?;
+    if mv.second.is_some() {
+        return Err(ApiError::bad(
+            "step",
+            format!("step '{step}' has two steps: give one step, e.g. e3-f3"),
+        ));
+    }
+    let dims = pos.dims();
+    if let Some(off) = mv
+        .first
+        .named_squares()
+        .into_iter()
+        .find(|&q| !dims.contains(q))
+    {
+        return Err(ApiError::bad(
+            "step",
+            format!("step '{step}': square {off} is off the {dims} board"),
+        ));
+    }
+    let engine =
+        Reference::from_position(&pos).map_err(|e| ApiError::bad("position", e.to_string()))?;
+    let mut after = engine.apply(&mv).to_position();
+    after.to_move = pos.to_move;
+    Ok(StepAnswer {
+        position: format_position(&pos),
+        step: format_move(&mv),
+        after: format_position(&after),
+        tied_groups: tied_groups(&pos, &mv.first),
+    })
+}
+
+/// The opponent's largest groups after the capture `step`, when more than one has the largest
+/// size and the game is Ordo X (ORDOX-4.2).
+fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
+    if pos.variant != Variant::X {
+        return Vec::new();
+    }
+    let Some(groups) = groups_after_capture(pos, step) else {
+        return Vec::new();
+    };
+    let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
+    let tied: Vec<Vec<String>> = groups
+        .iter()
+        .filter(|g| g.len() == largest)
+        .map(|g| names(g))
+        .collect();
+    if tied.len() > 1 {
+        tied
+    } else {
+        Vec::new()
+    }
+}

@@ -1,0 +1,611 @@
+// The Ordo rules judge: a board to click, verdicts from /api/explain, shareable links.
+// Plain JavaScript, no build step. The server draws the board (the SVG of `ordo render --svg`);
+// this script adds the selection, the legal targets and the keyboard cursor on top of it.
+'use strict';
+
+const STARTS = {
+  '10x8': '2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2',
+  '8x8': '1BB2BB1/BBBBBBBB/B2BB2B/8/8/W2WW2W/WWWWWWWW/1WW2WW1',
+};
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+const state = {
+  position: '',     // the position being judged, canonical notation
+  board: null,      // parsed: {cols, rows, cells: {sq: 'W'|'B'}, side: 'w'|'b', variant}
+  shown: null,      // parsed board on display (after step 1 while a second step is chosen)
+  legal: [],        // legal moves of `position`, canonical notation
+  steps: [],        // steps proposed so far (one while the second Ordo X step is chosen)
+  sel: null,        // {from, other} selected piece, or ordo ends
+  ordoMode: false,  // the next own piece clicked is the ordo's other end
+  editing: false,
+  judged: false,    // a verdict is on display
+  cursor: 'a1',
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---- Notation helpers ------------------------------------------------------------------------
+
+function sqName(c, r) { return String.fromCharCode(97 + c) + (r + 1); }
+function sqParse(s) {
+  const m = /^([a-p])(\d{1,2})$/.exec(s);
+  return m ? { c: m[1].charCodeAt(0) - 97, r: Number(m[2]) - 1 } : null;
+}
+
+function parsePosition(text) {
+  const parts = text.trim().split(/\s+/);
+  if (parts.length !== 3 || !/^[wb]$/.test(parts[1]) || !/^(classic|x)$/.test(parts[2])) return null;
+  const rowsText = parts[0].split('/');
+  const rows = rowsText.length;
+  const cells = {};
+  let cols = null;
+  for (let i = 0; i < rows; i++) {
+    const r = rows - 1 - i;
+    let c = 0;
+    for (const m of rowsText[i].matchAll(/(\d+)|([WB])|(.)/g)) {
+      if (m[3]) return null;
+      if (m[1]) { c += Number(m[1]); continue; }
+      cells[sqName(c, r)] = m[2];
+      c += 1;
+    }
+    if (cols === null) cols = c;
+    if (c !== cols) return null;
+  }
+  if (cols < 2 || cols > 16 || rows < 2 || rows > 16) return null;
+  return { cols, rows, cells, side: parts[1], variant: parts[2] };
+}
+
+function formatPosition(b) {
+  const rows = [];
+  for (let r = b.rows - 1; r >= 0; r--) {
+    let line = '';
+    let empty = 0;
+    for (let c = 0; c < b.cols; c++) {
+      const p = b.cells[sqName(c, r)];
+      if (!p) { empty++; continue; }
+      if (empty) { line += empty; empty = 0; }
+      line += p;
+    }
+    if (empty) line += empty;
+    rows.push(line);
+  }
+  return rows.join('/') + ' ' + b.side + ' ' + b.variant;
+}
+
+// A step's geometry: {ordo, from, to, ends, dc, dr, keep}; null if unreadable.
+function parseStep(text) {
+  const m = /^([a-p]\d{1,2})(?::([a-p]\d{1,2}))?([-x])([a-p]\d{1,2})(?:\/([a-p]\d{1,2}))?$/.exec(text);
+  if (!m) return null;
+  const a = sqParse(m[1]);
+  const t = sqParse(m[4]);
+  return {
+    ordo: !!m[2], from: m[1], to: m[4], ends: m[2] ? [m[1], m[2]] : [m[1]],
+    dc: t.c - a.c, dr: t.r - a.r, keep: m[5] || null,
+  };
+}
+
+// A key equal for two spellings of the same step (ordo ends in any order, keep ignored).
+function stepKey(text) {
+  const s = parseStep(text);
+  if (!s) return text;
+  return (s.ordo ? 'o:' : 's:') + s.ends.slice().sort().join('+') + ':' + s.dc + ',' + s.dr;
+}
+
+function shift(sq, dc, dr) {
+  const p = sqParse(sq);
+  return sqName(p.c + dc, p.r + dr);
+}
+
+// ---- Server ----------------------------------------------------------------------------------
+
+async function api(path, params) {
+  const query = new URLSearchParams(params).toString();
+  const res = await fetch(path + '?' + query);
+  const type = res.headers.get('content-type') || '';
+  const body = type.includes('json') ? await res.json() : await res.text();
+  if (!res.ok) {
+    const err = new Error(body.error || String(body));
+    err.where = body.where || '';
+    throw err;
+  }
+  return body;
+}
+
+// ---- Board drawing ---------------------------------------------------------------------------
+
+function showSvg(svgText) {
+  const board = $('board');
+  board.innerHTML = svgText.replace(/^<\?xml[^>]*>\s*/, '');
+  const svg = board.querySelector('svg');
+  if (svg) {
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    svg.setAttribute('aria-hidden', 'true');
+  }
+  decorate();
+}
+
+async function drawBoard(position, move) {
+  const params = { position };
+  if (move) params.move = move;
+  showSvg(await api('/api/board', params));
+}
+
+function squareRect(sq) {
+  return $('board').querySelector(`rect.square[data-square="${sq}"]`);
+}
+
+function overlayShape(group, sq, kind) {
+  const rect = squareRect(sq);
+  if (!rect) return;
+  const x = Number(rect.getAttribute('x'));
+  const y = Number(rect.getAttribute('y'));
+  const w = Number(rect.getAttribute('width'));
+  let el;
+  if (kind === 'hint' || kind === 'hint-capture') {
+    el = document.createElementNS(SVG_NS, 'circle');
+    el.setAttribute('cx', x + w / 2);
+    el.setAttribute('cy', y + w / 2);
+    el.setAttribute('r', kind === 'hint' ? w / 7 : w / 2 - 3);
+  } else {
+    el = document.createElementNS(SVG_NS, 'rect');
+    const inset = kind === 'cursor' ? 2 : 3;
+    el.setAttribute('x', x + inset);
+    el.setAttribute('y', y + inset);
+    el.setAttribute('width', w - 2 * inset);
+    el.setAttribute('height', w - 2 * inset);
+    el.setAttribute('rx', 4);
+  }
+  el.setAttribute('class', 'overlay ' + kind);
+  el.setAttribute('data-square', sq);
+  group.appendChild(el);
+}
+
+// Selection, legal targets and the keyboard cursor, drawn over the server's SVG.
+function decorate() {
+  const svg = $('board').querySelector('svg');
+  if (!svg) return;
+  svg.querySelectorAll('g.overlays').forEach((g) => g.remove());
+  const g = document.createElementNS(SVG_NS, 'g');
+  g.setAttribute('class', 'overlays');
+  svg.appendChild(g);
+  if (state.sel) {
+    overlayShape(g, state.sel.from, 'selected');
+    if (state.sel.other) overlayShape(g, state.sel.other, 'selected');
+    for (const t of legalTargets()) {
+      overlayShape(g, t, state.shown && state.shown.cells[t] ? 'hint-capture' : 'hint');
+    }
+  }
+  if ($('board').matches(':focus-visible')) overlayShape(g, state.cursor, 'cursor');
+  const mark = (sq) => { const r = squareRect(sq); if (r) r.setAttribute('data-target', 'yes'); };
+  svg.querySelectorAll('rect.square[data-target]').forEach((r) => r.removeAttribute('data-target'));
+  if (state.sel) legalTargets().forEach(mark);
+}
+
+// The steps available now: first steps of legal moves, or second steps after the chosen first.
+function availableSteps() {
+  const out = [];
+  for (const mv of state.legal) {
+    const parts = mv.split(',');
+    if (state.steps.length === 0) out.push(parts[0]);
+    else if (parts.length === 2 && stepKey(parts[0]) === stepKey(state.steps[0])) out.push(parts[1]);
+  }
+  return out;
+}
+
+// Squares the selected piece (or ordo) may legally go to.
+function legalTargets() {
+  const sel = state.sel;
+  if (!sel || state.ordoMode) return [];
+  const targets = new Set();
+  for (const text of availableSteps()) {
+    const s = parseStep(text);
+    if (!s) continue;
+    if (!sel.other && !s.ordo && s.from === sel.from) targets.add(s.to);
+    if (sel.other && s.ordo && s.ends.includes(sel.from) && s.ends.includes(sel.other)) {
+      targets.add(shift(sel.from, s.dc, s.dr));
+    }
+  }
+  return [...targets];
+}
+
+// ---- Proposing a move by clicks --------------------------------------------------------------
+
+function say(text) { $('prompt').textContent = text; }
+
+function sideName(b) { return b.side === 'w' ? 'White' : 'Black'; }
+function mover(b) { return b.side === 'w' ? 'W' : 'B'; }
+
+function setChoices(buttons) {
+  const box = $('choices');
+  box.replaceChildren();
+  for (const [label, action, cls] of buttons) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    if (cls) b.className = cls;
+    b.addEventListener('click', action);
+    box.appendChild(b);
+  }
+}
+
+function selectionChoices() {
+  const buttons = [];
+  if (state.sel && !state.sel.other) {
+    buttons.push([state.ordoMode ? 'Ordo: click its other end…' : 'Ordo', toggleOrdo, 'ordo-button']);
+  }
+  if (state.sel || state.steps.length) buttons.push(['Cancel', resetProposal]);
+  if (state.steps.length === 1) {
+    buttons.unshift([`Judge ${state.steps[0]} alone`, () => judge(state.steps[0])]);
+  }
+  setChoices(buttons);
+}
+
+function toggleOrdo() {
+  state.ordoMode = !state.ordoMode;
+  say(state.ordoMode
+    ? `Ordo from ${state.sel.from}: click the piece at the other end of the line.`
+    : `Selected ${state.sel.from}. Click a target square.`);
+  selectionChoices();
+  decorate();
+}
+
+// Back to the board of the position, nothing selected.
+async function resetProposal() {
+  state.steps = [];
+  state.sel = null;
+  state.ordoMode = false;
+  state.shown = state.board;
+  state.judged = false;
+  setChoices([]);
+  say(state.board ? `${sideName(state.board)} to move: click a piece.` : '');
+  await drawBoard(state.position);
+}
+
+async function clickSquare(sq) {
+  if (state.editing) return editSquare(sq);
+  if (!state.board) return;
+  if (state.judged) await resetProposal();
+  const b = state.shown;
+  const mine = b.cells[sq] === mover(b);
+  if (!state.sel) {
+    if (!mine) {
+      say(`${sq} holds no ${sideName(b)} piece: click one of ${sideName(b)}'s pieces first.`);
+      return;
+    }
+    state.sel = { from: sq, other: null };
+    const n = legalTargets().length;
+    say(`Selected ${sq}: ${n ? n + ' legal target' + (n === 1 ? '' : 's') + ' marked' : 'no legal single-piece target'}. Click a target square, or Ordo to move a line of pieces.`);
+  } else if (state.ordoMode) {
+    if (sq === state.sel.from) { toggleOrdo(); return; }
+    state.sel.other = sq;
+    state.ordoMode = false;
+    say(`Ordo ${state.sel.from}–${sq}: click the square where ${state.sel.from} lands.`);
+  } else if (sq === state.sel.from && !state.sel.other) {
+    state.sel = null;
+    say('Selection cleared. Click a piece.');
+  } else {
+    const step = makeStep(state.sel, sq, b);
+    state.sel = null;
+    setChoices([]);
+    decorate();
+    return proposeStep(step);
+  }
+  selectionChoices();
+  decorate();
+}
+
+function makeStep(sel, target, b) {
+  if (sel.other) return `${sel.from}:${sel.other}-${target}`;
+  const opponent = mover(b) === 'W' ? 'B' : 'W';
+  return sel.from + (b.cells[target] === opponent ? 'x' : '-') + target;
+}
+
+// A clicked step: ask which group stays on a tie (ORDOX-4.2), wait for the second step of an
+// Ordo X turn after a sideways first step (ORDOX-3.1), else judge the move.
+async function proposeStep(step) {
+  const base = state.steps.length ? formatPosition(state.shown) : state.position;
+  const s = parseStep(step);
+  if (state.board.variant === 'x' && s) {
+    let info;
+    try {
+      info = await api('/api/step', { position: base, step });
+    } catch (e) {
+      return showError(e);
+    }
+    if (info.tied_groups.length > 1 && !s.keep) return chooseGroup(step, info.tied_groups);
+    if (state.steps.length === 0 && s.dr === 0) return awaitSecondStep(step, info.after);
+  }
+  const move = [...state.steps, step].join(',');
+  return judge(move);
+}
+
+function chooseGroup(step, groups) {
+  say(`${step} leaves the opponent in ${groups.length} equally large groups: which group stays (ORDOX-4.2)?`);
+  const buttons = groups.map((g) => [
+    `Keep ${g.join(' ')}`,
+    () => { setChoices([]); proposeStep(`${step}/${g[0]}`); },
+    'group-button',
+  ]);
+  buttons.push(['Cancel', resetProposal]);
+  setChoices(buttons);
+}
+
+async function awaitSecondStep(step, afterText) {
+  state.steps = [step];
+  state.shown = parsePosition(afterText) || state.board;
+  await drawBoard(afterText, step);
+  const n = availableSteps().length;
+  say(`Step 1: ${step} (sideways). Now the second step, forward or diagonally forward: click a piece and its target${n ? '' : ' (no legal second step exists after this one)'}.`);
+  selectionChoices();
+}
+
+// ---- Verdicts --------------------------------------------------------------------------------
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function clauseItem(c) {
+  const head = el('h3', {},
+    el('a', { class: 'clause-id', href: c.url }, c.id), ' ', c.title);
+  const item = el('li', { class: 'clause', 'data-clause': c.id }, head);
+  if (c.detail) item.append(el('p', { class: 'detail' }, c.detail));
+  item.append(el('blockquote', {}, c.text));
+  if (c.sources.length) {
+    const list = el('ul', {}, ...c.sources.map((s) => el('li', {}, s)));
+    item.append(el('details', { class: 'sources' },
+      el('summary', {}, `Sources (${c.sources.length}) · ${c.kind}`), list));
+  }
+  return item;
+}
+
+function effectsList(e) {
+  const none = (v) => (v.length ? v.join(' ') : 'none');
+  const rows = [
+    ['Moves', e.moved.map(([f, t]) => `${f}→${t}`).join(' ')],
+    ['Captures', none(e.captured)],
+    ['Removes', none(e.removed)],
+    ['Status after', e.status],
+  ];
+  const dl = el('dl', { class: 'facts' });
+  for (const [k, v] of rows) dl.append(el('dt', {}, k), el('dd', {}, v));
+  return dl;
+}
+
+function shareBox(link) {
+  const url = new URL(link, window.location.href).href;
+  const input = el('input', { id: 'share-link', readonly: '', value: url, 'aria-label': 'Shareable link' });
+  const button = el('button', { type: 'button', id: 'copy-link' }, 'Copy link');
+  const status = el('span', { class: 'copied', role: 'status' });
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch (_) {
+      input.select();
+      document.execCommand('copy');
+    }
+    status.textContent = 'Copied';
+    setTimeout(() => { status.textContent = ''; }, 2000);
+  });
+  return el('div', { class: 'share' }, el('label', { for: 'share-link' }, 'Link to this verdict'),
+    el('div', { class: 'share-row' }, input, button, status));
+}
+
+function showVerdict(a) {
+  const body = $('verdict-body');
+  const head = el('div', { class: 'verdict-head ' + a.verdict, 'data-verdict': a.verdict },
+    el('span', { class: 'badge' }, a.legal ? 'Legal' : 'Illegal'), ' ', el('code', { class: 'move' }, a.move));
+  const parts = [head];
+  if (a.legal) {
+    if (a.canonical && a.canonical !== a.move) {
+      parts.push(el('p', {}, 'Canonical spelling: ', el('code', {}, a.canonical)));
+    }
+    parts.push(effectsList(a.effects));
+    parts.push(el('h3', { class: 'list-title' }, 'Permitted by'));
+    parts.push(el('ol', { class: 'clauses' }, ...a.permitted_by.map(clauseItem)));
+    const after = el('details', { class: 'after' }, el('summary', {}, 'Position after the move'));
+    const fig = el('div', { class: 'after-board' });
+    fig.innerHTML = a.effects.result_svg.replace(/^<\?xml[^>]*>\s*/, '');
+    after.append(fig, el('p', {}, el('code', {}, a.effects.result)));
+    parts.push(after);
+  } else {
+    const n = a.violated.length;
+    parts.push(el('h3', { class: 'list-title' }, `${n} clause${n === 1 ? '' : 's'} violated`));
+    parts.push(el('ol', { class: 'clauses' }, ...a.violated.map(clauseItem)));
+  }
+  parts.push(shareBox(a.link));
+  body.replaceChildren(...parts);
+}
+
+function showError(e) {
+  const where = e.where ? ` (${e.where})` : '';
+  $('verdict-body').replaceChildren(
+    el('div', { class: 'error', role: 'alert', 'data-error-where': e.where || '' },
+      el('strong', {}, 'Cannot judge'), where, ': ', e.message));
+}
+
+async function judge(move) {
+  let a;
+  try {
+    a = await api('/api/explain', { position: state.position, move });
+  } catch (e) {
+    return showError(e);
+  }
+  state.judged = true;
+  state.steps = [];
+  state.sel = null;
+  state.shown = state.board;
+  setChoices([]);
+  $('move').value = a.move;
+  showSvg(a.svg);
+  showVerdict(a);
+  say(a.legal ? `${a.move} is legal.` : `${a.move} is illegal: ${a.violated.map((c) => c.id).join(', ')}.`);
+  history.replaceState(null, '', a.link);
+  // On a narrow screen the verdict sits below the board: bring it into view.
+  if (window.matchMedia('(max-width: 860px)').matches) {
+    $('verdict').scrollIntoView({ block: 'start' });
+  }
+}
+
+// ---- Positions and editing -------------------------------------------------------------------
+
+// Set up `text`: draw it, fetch its legal moves; a position the rules reject is still drawn.
+async function loadPosition(text, keepVerdict) {
+  const parsed = parsePosition(text);
+  state.steps = [];
+  state.sel = null;
+  state.ordoMode = false;
+  state.judged = false;
+  setChoices([]);
+  try {
+    const info = await api('/api/moves', { position: text });
+    state.position = info.position;
+    state.legal = info.moves;
+    state.board = parsePosition(info.position) || parsed;
+    state.shown = state.board;
+    const over = info.status === 'ongoing' ? '' : ` The game is over: ${info.status}.`;
+    say(`${info.side_to_move} to move, ${info.game}, ${info.count} legal moves.${over}`);
+    if (!keepVerdict) clearVerdict();
+  } catch (e) {
+    state.position = text;
+    state.legal = [];
+    state.board = parsed;
+    state.shown = parsed;
+    showError(e);
+    say('This position cannot be played from; fix it in the field below or edit the squares.');
+  }
+  syncControls();
+  try {
+    await drawBoard(state.position);
+  } catch (e) {
+    $('board').replaceChildren();
+  }
+}
+
+function clearVerdict() {
+  $('verdict-body').replaceChildren(
+    el('p', { class: 'placeholder' }, 'No move judged yet. Click a piece and a target square, or type a move.'));
+}
+
+function syncControls() {
+  $('position').value = state.position;
+  const b = state.board;
+  if (!b) return;
+  $('game').value = b.variant;
+  $('side').value = b.side;
+  $('cols').value = b.cols;
+  $('rows').value = b.rows;
+  const clamp = sqParse(state.cursor);
+  if (!clamp || clamp.c >= b.cols || clamp.r >= b.rows) state.cursor = 'a1';
+}
+
+function editSquare(sq) {
+  const b = state.board;
+  if (!b) return;
+  const next = { undefined: 'W', W: 'B', B: undefined }[b.cells[sq]];
+  if (next) b.cells[sq] = next; else delete b.cells[sq];
+  loadPosition(formatPosition(b));
+}
+
+function withBoard(change) {
+  const b = state.board
+    ? { ...state.board, cells: { ...state.board.cells } }
+    : { cols: 10, rows: 8, cells: {}, side: 'w', variant: 'classic' };
+  change(b);
+  loadPosition(formatPosition(b));
+}
+
+function setEditing(on) {
+  state.editing = on;
+  $('edit-toggle').setAttribute('aria-pressed', String(on));
+  $('edit-toggle').textContent = on ? 'Done editing' : 'Edit squares';
+  $('edit-tools').hidden = !on;
+  $('board').classList.toggle('editing', on);
+  if (on) {
+    resetProposal();
+    say('Editing: click a square to cycle empty, White, Black.');
+  } else if (state.board) {
+    say(`${sideName(state.board)} to move: click a piece.`);
+  }
+}
+
+// ---- Keyboard --------------------------------------------------------------------------------
+
+function onBoardKey(ev) {
+  const b = state.shown || state.board;
+  if (!b) return;
+  const p = sqParse(state.cursor) || { c: 0, r: 0 };
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (moves[ev.key]) {
+    const [dc, dr] = moves[ev.key];
+    const c = Math.min(b.cols - 1, Math.max(0, p.c + dc));
+    const r = Math.min(b.rows - 1, Math.max(0, p.r + dr));
+    state.cursor = sqName(c, r);
+    const piece = { W: 'White piece', B: 'Black piece' }[b.cells[state.cursor]] || 'empty';
+    const target = legalTargets().includes(state.cursor) ? ', legal target' : '';
+    say(`${state.cursor}: ${piece}${target}`);
+    decorate();
+  } else if (ev.key === 'Enter' || ev.key === ' ') {
+    clickSquare(state.cursor);
+  } else if (ev.key === 'Escape') {
+    resetProposal();
+  } else if (ev.key === 'o' && state.sel && !state.sel.other) {
+    toggleOrdo();
+  } else {
+    return;
+  }
+  ev.preventDefault();
+}
+
+// ---- Start -----------------------------------------------------------------------------------
+
+function wire() {
+  $('board').addEventListener('click', (ev) => {
+    const hit = ev.target.closest('[data-square]');
+    if (hit) clickSquare(hit.getAttribute('data-square'));
+  });
+  $('board').addEventListener('keydown', onBoardKey);
+  $('board').addEventListener('focus', decorate);
+  $('board').addEventListener('blur', decorate);
+  $('position-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    loadPosition($('position').value.trim());
+  });
+  $('move-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const move = $('move').value.trim();
+    if (move) judge(move);
+  });
+  $('game').addEventListener('change', () => withBoard((b) => { b.variant = $('game').value; }));
+  $('side').addEventListener('change', () => withBoard((b) => { b.side = $('side').value; }));
+  $('edit-toggle').addEventListener('click', () => setEditing(!state.editing));
+  $('clear').addEventListener('click', () => withBoard((b) => { b.cells = {}; }));
+  $('resize').addEventListener('click', () => withBoard((b) => {
+    b.cols = Math.min(16, Math.max(2, Number($('cols').value) || 10));
+    b.rows = Math.min(16, Math.max(2, Number($('rows').value) || 8));
+    for (const sq of Object.keys(b.cells)) {
+      const p = sqParse(sq);
+      if (p.c >= b.cols || p.r >= b.rows) delete b.cells[sq];
+    }
+  }));
+  $('start').addEventListener('click', () => {
+    const b = state.board || { variant: 'classic' };
+    const size = b.cols === 8 && b.rows === 8 ? '8x8' : '10x8';
+    loadPosition(`${STARTS[size]} w ${b.variant}`);
+  });
+}
+
+async function start() {
+  wire();
+  const params = new URLSearchParams(window.location.search);
+  const position = params.get('position') || `${STARTS['10x8']} w classic`;
+  const move = params.get('move');
+  await loadPosition(position, !!move);
+  if (move) await judge(move);
+}
+
+document.addEventListener('DOMContentLoaded', start);

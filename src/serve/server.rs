@@ -1,0 +1,378 @@
+//! The HTTP side of `ordo serve`: routes, limits, JSON errors, the accept loop.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::{Deserialize, Serialize};
+use tokio::net::TcpListener;
+
+use super::api::{self, ApiError, ErrorKind};
+use super::pages;
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+const ICON_SVG: &str = include_str!("assets/icon.svg");
+
+/// How much a client may send and how long it may take.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Longest request target (path and query string), in bytes; longer gets 414.
+    pub max_target: usize,
+    /// Largest request body, in bytes; larger gets 413 (no route reads a body).
+    pub max_body: usize,
+    /// Longest time to answer one request; longer gets 408.
+    pub request_timeout: Duration,
+    /// Longest time a client may take to send a request head; then the connection is closed.
+    pub header_timeout: Duration,
+    /// Longest life of one connection (keep-alive included); then it is closed.
+    pub connection_lifetime: Duration,
+    /// Most connections served at once; further ones wait to be accepted.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_target: 4096,
+            max_body: 16 * 1024,
+            request_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            connection_lifetime: Duration::from_secs(300),
+            max_connections: 256,
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot accept connections: {0}")]
+    Accept(std::io::Error),
+}
+
+/// The answer to a failed request: its status and one line of JSON.
+fn error_response(e: &ApiError) -> Response {
+    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        e.to_json(),
+    )
+        .into_response()
+}
+
+fn json_response<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => internal_error(&e.to_string()),
+    }
+}
+
+/// A bug, not bad input: 500 with the same one-line JSON shape.
+fn internal_error(what: &str) -> Response {
+    let body = serde_json::json!({ "error": format!("internal error: {what}"), "where": "server" });
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// Run `f` off the async workers (the adjudicator and the move generator are CPU work).
+async fn blocking<T, F>(f: F) -> Result<T, Response>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(f).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(error_response(&e)),
+        Err(e) => Err(internal_error(&e.to_string())),
+    }
+}
+
+/// The query string, or a 400 naming what is wrong with it.
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(v)| v)
+        .map_err(|e| ApiError::bad("query", e.body_text()))
+}
+
+/// A required parameter, or a 400 naming it.
+fn required(value: Option<String>, name: &str) -> Result<String, ApiError> {
+    value.ok_or_else(|| ApiError::bad(name, format!("the query parameter '{name}' is missing")))
+}
+
+/// The error answer of a failed [`query`] or [`required`].
+fn bad(e: ApiError) -> Response {
+    error_response(&e)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveQuery {
+    position: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepQuery {
+    position: Option<String>,
+    step: Option<String>,
+}
+
+async fn explain_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+    let run = || async {
+        let q = query(q).map_err(bad)?;
+        let (p, m) = (
+            required(q.position, "position").map_err(bad)?,
+            required(q.mv, "move").map_err(bad)?,
+        );
+        blocking(move || api::explain(&p, &m)).await
+    };
+    run().await.map_or_else(|e| e, |a| json_response(&a))
+}
+
+async fn moves_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+    let run = || async {
+        let q = query(q).map_err(bad)?;
+        let p = required(q.position, "position").map_err(bad)?;
+        blocking(move || api::moves(&p)).await
+    };
+    run().await.map_or_else(|e| e, |a| json_response(&a))
+}
+
+async fn step_h(q: Result<Query<StepQuery>, QueryRejection>) -> Response {
+    let run = || async {
+        let q = query(q).map_err(bad)?;
+        let (p, s) = (
+            required(q.position, "position").map_err(bad)?,
+            required(q.step, "step").map_err(bad)?,
+        );
+        blocking(move || api::step(&p, &s)).await
+    };
+    run().await.map_or_else(|e| e, |a| json_response(&a))
+}
+
+async fn board_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+    let run = || async {
+        let q = query(q).map_err(bad)?;
+        let p = required(q.position, "position").map_err(bad)?;
+        blocking(move || api::board_svg(&p, q.mv.as_deref())).await
+    };
+    match run().await {
+        Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        Err(e) => e,
+    }
+}
+
+async fn rule_h(Path(id): Path<String>) -> Response {
+    match api::rule(&id) {
+        Ok(c) => json_response(&c),
+        Err(e) => error_response(&e),
+    }
+}
+
+async fn rules_list_h() -> Response {
+    json_response(&api::all_rules())
+}
+
+fn static_text(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
+    error_response(&ApiError::new(
+        ErrorKind::NotFound,
+        "path",
+        format!(
+            "no such route: {method} {} (the page is at /, the API under /api/)",
+            uri.path()
+        ),
+    ))
+}
+
+async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
+    error_response(&ApiError::new(
+        ErrorKind::MethodNotAllowed,
+        "request",
+        format!("{} answers GET only, not {method}", uri.path()),
+    ))
+}
+
+/// Size and time limits for every request, and headers for every answer.
+async fn guard(State(limits): State<Arc<Limits>>, req: Request, next: Next) -> Response {
+    let target = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    if target > limits.max_target {
+        return error_response(&ApiError::new(
+            ErrorKind::UriTooLong,
+            "request",
+            format!(
+                "the request target is {target} bytes long, over the limit of {} bytes",
+                limits.max_target
+            ),
+        ));
+    }
+    let body_len = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if let Some(n) = body_len.filter(|&n| n > limits.max_body as u64) {
+        return error_response(&ApiError::new(
+            ErrorKind::TooLarge,
+            "request",
+            format!(
+                "the request body is {n} bytes, over the limit of {} bytes",
+                limits.max_body
+            ),
+        ));
+    }
+    let mut response = match tokio::time::timeout(limits.request_timeout, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => error_response(&ApiError::new(
+            ErrorKind::Timeout,
+            "request",
+            format!(
+                "no answer within {} s; try a smaller position",
+                limits.request_timeout.as_secs_f64()
+            ),
+        )),
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+        ),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+/// The whole application: the page, the rules page, the API, JSON errors for anything else,
+/// every request bounded by `limits`. Callable without a socket (tower's `oneshot`).
+pub fn router(limits: &Limits) -> Router {
+    let limits = Arc::new(limits.clone());
+    Router::new()
+        .route(
+            "/",
+            get(|| async { static_text("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/assets/app.js",
+            get(|| async { static_text("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/assets/app.css",
+            get(|| async { static_text("text/css; charset=utf-8", APP_CSS) }),
+        )
+        .route(
+            "/assets/icon.svg",
+            get(|| async { static_text("image/svg+xml", ICON_SVG) }),
+        )
+        .route(
+            "/rules",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    pages::rules_page(),
+                )
+                    .into_response()
+            }),
+        )
+        .route("/api/explain", get(explain_h))
+        .route("/api/moves", get(moves_h))
+        .route("/api/step", get(step_h))
+        .route("/api/board", get(board_h))
+        .route("/api/rules", get(rules_list_h))
+        .route("/api/rules/{id}", get(rule_h))
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(limits.max_body))
+        .layer(middleware::from_fn_with_state(limits, guard))
+}
+
+/// Serve `router(limits)` on `listener` until accepting fails for good. Each connection must
+/// send its request head within `limits.header_timeout` and is closed after
+/// `limits.connection_lifetime`; at most `limits.max_connections` are served at once.
+pub async fn serve(listener: TcpListener, limits: Limits) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let app = router(&limits);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let mut failures = 0u32;
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors and the like: wait, then try again; give up only when
+            // accepting keeps failing.
+            Err(_) if failures < 100 => {
+                failures += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+            Err(e) => return Err(ServeError::Accept(e)),
+        };
+        failures = 0;
+        let service = TowerToHyperService::new(app.clone());
+        let limits = limits.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .max_buf_size(64 * 1024);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
+            drop(slot);
+        });
+    }
+}
+
+/// Bind `addr`, call `ready` with the address bound (port 0 picks a free port), then serve
+/// until the process ends. Builds its own runtime.
+pub fn run(
+    addr: SocketAddr,
+    limits: Limits,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        let bound = listener.local_addr().map_err(ServeError::Accept)?;
+        ready(bound);
+        serve(listener, limits).await
+    })
+}

@@ -1,0 +1,178 @@
+// End-to-end test of `ordo serve` in headless Chromium (run by tests/browser/run.sh, which starts
+// the server and passes its address in ORDO_URL). Exits non-zero on any failure.
+//
+// 1. Classic start: click the piece on e3 and the illegal target e5; the page shows "illegal"
+//    and ORDO-4.3 (the connection rule), the clause linked to /rules#ORDO-4.3.
+// 2. The shareable link, opened in a new page, shows the same verdict and clauses.
+// 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
+// 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
+//    which group stays and judges b3xb4/c4 legal.
+// 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
+// Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.ORDO_URL;
+const OUT = process.env.ORDO_ARTIFACTS || 'target/browser';
+if (!BASE) {
+  console.error('e2e: ORDO_URL is not set (run tests/browser/run.sh)');
+  process.exit(2);
+}
+
+let passed = 0;
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+  passed += 1;
+  console.log(`ok - ${what}`);
+}
+
+async function verdictOf(page) {
+  const head = page.locator('#verdict-body .verdict-head');
+  await head.waitFor({ timeout: 15000 });
+  return {
+    verdict: await head.getAttribute('data-verdict'),
+    move: await page.locator('#verdict-body .verdict-head code.move').textContent(),
+    clauses: await page.locator('#verdict-body a.clause-id').allTextContents(),
+    hrefs: await page.locator('#verdict-body a.clause-id').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+  };
+}
+
+async function click(page, square, piece) {
+  const sel = piece ? `#board circle.piece[data-square="${square}"]` : `#board rect.square[data-square="${square}"]`;
+  await page.locator(sel).click();
+}
+
+async function disputeAndShare(context, problems) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.goto(BASE);
+  await page.locator('#board svg').waitFor();
+  check(await page.locator('#board circle.piece').count() === 40, 'the standard start is drawn with 40 pieces');
+  await click(page, 'e3', true);
+  const hints = await page.locator('#board .overlay.hint, #board .overlay.hint-capture').count();
+  check(hints > 0, `the legal targets of e3 are highlighted (${hints})`);
+  check(await page.locator('#board .overlay.hint[data-square="e4"]').count() === 1, 'e4 is marked as a legal target');
+  check(await page.locator('#board .overlay.hint[data-square="e5"]').count() === 0, 'e5 is not marked');
+  await click(page, 'e5', false);
+  const v = await verdictOf(page);
+  check(v.verdict === 'illegal', `e3-e5 is judged illegal (got ${v.verdict})`);
+  check(v.move === 'e3-e5', `the verdict names the move e3-e5 (got ${v.move})`);
+  check(v.clauses.length === 1 && v.clauses[0] === 'ORDO-4.3', `the clause shown is ORDO-4.3 (got ${v.clauses})`);
+  check(v.hrefs[0] === '/rules#ORDO-4.3', 'the clause links to /rules#ORDO-4.3');
+  const link = await page.locator('#share-link').inputValue();
+  check(link.includes('move=e3-e5') && link.startsWith(BASE), `the shareable link is ${link}`);
+  mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: join(OUT, 'verdict.png'), fullPage: true });
+
+  const other = await context.newPage();
+  other.on('pageerror', (e) => problems.push(`page error (shared link): ${e.message}`));
+  await other.goto(link);
+  const w = await verdictOf(other);
+  check(JSON.stringify(w) === JSON.stringify(v), 'the shared link shows the same verdict, move and clauses');
+  const rules = await context.newPage();
+  await rules.goto(new URL(v.hrefs[0], BASE).href);
+  const title = await rules.locator('section.clause[id="ORDO-4.3"] h3').textContent();
+  check(title.includes('ORDO-4.3'), `the rules page has the anchor of ORDO-4.3 ("${title.trim()}")`);
+  await Promise.all([page.close(), other.close(), rules.close()]);
+}
+
+async function ordoXTwoSteps(context) {
+  const page = await context.newPage();
+  const start = '2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w x';
+  await page.goto(`${BASE}/?position=${encodeURIComponent(start)}`);
+  await page.locator('#board svg').waitFor();
+  await page.waitForFunction(() => /2062 legal moves/.test(document.getElementById('prompt').textContent));
+  await click(page, 'b3', true);
+  await click(page, 'c3', false);
+  await page.waitForFunction(() => /Step 1: b3-c3/.test(document.getElementById('prompt').textContent));
+  check(await page.locator('#board circle.piece.white[data-square="c3"]').count() === 1,
+    'after the sideways step the board shows the piece on c3');
+  await click(page, 'c3', true);
+  check(await page.locator('#board .overlay.hint[data-square="d4"]').count() === 1, 'd4 is a legal second step');
+  await click(page, 'd4', false);
+  const v = await verdictOf(page);
+  check(v.verdict === 'legal' && v.move === 'b3-c3,c3-d4', `Ordo X two clicked steps: ${v.move} ${v.verdict}`);
+  check(v.clauses.includes('ORDOX-3.1'), 'the two-step turn is permitted by ORDOX-3.1');
+  await page.close();
+}
+
+async function ordoXTie(context) {
+  const page = await context.newPage();
+  await page.goto(`${BASE}/?position=${encodeURIComponent('5/BBB2/1W3/5/5 w x')}`);
+  await page.locator('#board svg').waitFor();
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await click(page, 'b3', true);
+  await click(page, 'b4', true);
+  const choices = page.locator('#choices button.group-button');
+  await choices.first().waitFor();
+  const labels = await choices.allTextContents();
+  check(JSON.stringify(labels) === JSON.stringify(['Keep a4', 'Keep c4']), `the tie offers ${labels}`);
+  await choices.nth(1).click();
+  const v = await verdictOf(page);
+  check(v.verdict === 'legal' && v.move === 'b3xb4/c4', `the tie choice gives ${v.move} ${v.verdict}`);
+  check(v.clauses.includes('ORDOX-4.2'), 'the kept group is permitted by ORDOX-4.2');
+  await page.close();
+}
+
+async function keyboardOnly(context) {
+  const page = await context.newPage();
+  await page.goto(BASE);
+  await page.locator('#board svg').waitFor();
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await page.locator('#board').focus();
+  // The cursor starts on a1: four steps right and two up reach e3, one more up e4.
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp', 'Enter', 'ArrowUp', 'Enter']) {
+    await page.keyboard.press(key);
+  }
+  const v = await verdictOf(page);
+  check(v.verdict === 'legal' && v.move === 'e3-e4', `keyboard only: ${v.move} ${v.verdict}`);
+  await page.close();
+}
+
+async function phoneScreenshot(context) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pos = '2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic';
+  await page.goto(`${BASE}/?position=${encodeURIComponent(pos)}&move=e3-e5`);
+  await verdictOf(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 390, `the phone layout does not scroll sideways (width ${width})`);
+  await page.screenshot({ path: join(OUT, 'verdict-phone.png'), fullPage: true });
+  await page.close();
+}
+
+async function main() {
+  const profile = mkdtempSync(join(tmpdir(), 'ordo-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const problems = [];
+  try {
+    await disputeAndShare(context, problems);
+    await ordoXTwoSteps(context);
+    await ordoXTie(context);
+    await keyboardOnly(context);
+    await phoneScreenshot(context);
+    check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => { console.log(`e2e: ${passed} passed, 0 failed`); },
+  (e) => {
+    console.error(`e2e: FAILED: ${e.message}`);
+    console.log(`e2e: ${passed} passed, 1 failed`);
+    process.exit(1);
+  },
+);
