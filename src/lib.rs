@@ -13,7 +13,10 @@
 //!   engines.
 //! - [`solve`]: the retrograde solver: whole-game tables of small boards, endgame tablebases
 //!   by material, verification, problems.
-//! - [`cli`]: the `ordo` command line.
+//!
+//! The `ordo` command line lives in the binary (`src/main.rs`, `src/cli/`), not in the library;
+//! it needs the default `cli` feature. A library user who wants no command-line dependencies
+//! (clap) writes `ordo = { version = "0.1", default-features = false }`.
 //!
 //! ```
 //! use ordo::notation::{format_move, parse_move};
@@ -44,7 +47,6 @@
 
 pub mod adjudicate;
 pub mod bitboard;
-pub mod cli;
 pub mod conformance;
 pub mod diff;
 pub mod notation;

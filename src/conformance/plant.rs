@@ -14,8 +14,6 @@
 
 use std::collections::BTreeSet;
 
-use clap::ValueEnum;
-
 use super::vectors::is_sub_run;
 use crate::adjudicate::adjudicate;
 use crate::notation::format_move;
@@ -23,7 +21,8 @@ use crate::reference::is_one_group;
 use crate::rules::{Direction, Engine, Heading, Move, Position, Status, Step, WinReason};
 
 /// A planted deviation.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Plant {
     /// Ordo steps may land on (and capture) opponent pieces: breaks ORDO-7.2.
     OrdoCaptures,
