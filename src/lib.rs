@@ -54,3 +54,9 @@ pub mod reference;
 pub mod render;
 pub mod rules;
 pub mod solve;
+
+/// The README's examples, compiled and run as doc tests (`cargo test --doc`), so that every
+/// snippet there keeps working.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -32,12 +32,15 @@ pub enum ProblemCommand {
     /// Prove every problem of a file: each key wins within the stipulation, and with
     /// only_keys no other first move does (exit 1 if a claim fails).
     Verify {
+        /// The problem file (spec/problems.md).
         file: PathBuf,
         /// Folder of endgame slice files to use where they hold the material.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
+        /// How to prove the claims.
         #[arg(long, value_enum, default_value = "auto")]
         method: MethodArg,
+        /// Engine for the search and the tables' move lists (same answers; bitboard is faster).
         #[arg(long, value_enum, default_value = "bitboard")]
         engine: EngineArg,
         /// One JSON report per problem.
@@ -46,13 +49,16 @@ pub enum ProblemCommand {
     },
     /// Compose problems from a built slice: one winning first move, longest wins first.
     Compose {
+        /// Variant of the slice: classic or x.
         #[arg(long, value_enum, default_value = "classic")]
         variant: VariantArg,
+        /// Board of the slice, COLSxROWS.
         #[arg(long, default_value = "10x8")]
         board: String,
         /// The slice, WHITE,BLACK.
         #[arg(long)]
         material: String,
+        /// Folder of the endgame slice files.
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
         /// How many problems.

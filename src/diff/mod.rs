@@ -4,6 +4,8 @@
 //! everything they expose — legal moves in canonical notation, the position after every move,
 //! and the status with its reason.
 
+pub mod campaign;
+
 use std::fmt;
 
 use crate::notation::{format_move, format_position, parse_move, parse_position};

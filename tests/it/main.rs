@@ -18,5 +18,6 @@ mod render;
 mod rules_classic;
 mod rules_x;
 mod solve;
+mod spec_examples;
 mod tablebase;
 mod traceability;
