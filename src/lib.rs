@@ -2,7 +2,7 @@
 //!
 //! - [`rules`]: the shared vocabulary (types, moves, positions, status, the [`rules::Engine`]
 //!   trait, the clause registry of `spec/clauses.toml`).
-//! - [`reference`]: the deliberately plain reference engine, one function per clause.
+//! - [`reference`](mod@reference): the deliberately plain reference engine, one function per clause.
 //! - [`conformance`]: conformance vectors, the engine protocol, the external-engine driver.
 //! - [`diff`]: differential testing: position and playout generators, engine-versus-engine
 //!   oracles, shrinking.
