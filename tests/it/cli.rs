@@ -425,3 +425,22 @@ fn play_accepts_game_record_spellings() {
         assert_eq!(stdout(&o), plain, "{spelling}: {}", stderr(&o));
     }
 }
+
+/// On a terminal (a pseudo-terminal from util-linux `script`), a running perft shows its
+/// progress on stderr: first moves done, leaves per second, time left.
+#[cfg(target_os = "linux")]
+#[test]
+fn perft_shows_progress_on_a_terminal() {
+    let line = format!("{} perft 5 --threads 2", env!("CARGO_BIN_EXE_ordo"));
+    let o = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .output()
+        .expect("run script (util-linux)");
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("perft(5) = 724821826 "), "{text}");
+    assert!(
+        text.contains("/56 first moves, ") && text.contains(" leaves/s ["),
+        "{text}"
+    );
+}
