@@ -18,7 +18,10 @@
 //!   clean up after killed writers.
 //! - [`serve`]: `ordo serve`, the web page for settling rule disputes, its JSON API and the
 //!   self-contained verdict file of `ordo explain --html`.
-//! - [`cli`]: the `ordo` command line.
+//!
+//! The `ordo` command line lives in the binary (`src/main.rs`, `src/cli/`), not in the library;
+//! it needs the default `cli` feature. A library user who wants no command-line dependencies
+//! (clap) writes `ordo = { version = "0.1", default-features = false }`.
 //!
 //! ```
 //! use ordo::notation::{format_move, parse_move};
@@ -48,7 +51,6 @@
 
 pub mod adjudicate;
 pub mod bitboard;
-pub mod cli;
 pub mod conformance;
 pub mod diff;
 pub mod files;
@@ -58,3 +60,9 @@ pub mod render;
 pub mod rules;
 pub mod serve;
 pub mod solve;
+
+/// The README's examples, compiled and run as doc tests (`cargo test --doc`), so that every
+/// snippet there keeps working.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -15,7 +15,8 @@
 //!   `u32`, turns in a `u64` (`encoding`), pushed onto one caller-provided stack or only
 //!   counted (singletons of all pieces at once per direction);
 //! - perft with bulk counting at the last ply, single-threaded ([`Engine::perft`]) and over the
-//!   root moves on a rayon pool ([`Bitboard::perft_threads`]).
+//!   root moves on a rayon pool ([`Bitboard::perft_threads`], through the shared
+//!   [`crate::rules::perft`]).
 //!
 //! It shares only the vocabulary of [`crate::rules`] with the reference engine, never its
 //! code, so that `tests/it/differential.rs` compares two independent readings of the clauses.
@@ -29,8 +30,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use rayon::prelude::*;
-
+use crate::rules::perft::{divide_parallel, PerftError, PerftOptions};
 use crate::rules::{
     Color, Dims, Engine, Move, Position, PositionError, Status, Step, Variant, WinReason,
 };
@@ -337,29 +337,14 @@ impl Bitboard {
         self.perft_plain(depth, work)
     }
 
-    /// Perft on `threads` threads (0 = rayon's default), split over the root moves.
-    pub fn perft_threads(&self, depth: u32, threads: usize) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.decided().is_some() {
-            return 0;
-        }
-        if depth == 1 {
-            return with_work(|work| self.count_turns(&mut work.stack, &mut work.cache));
-        }
-        let mut roots = Vec::new();
-        with_work(|work| self.gen_turns(&mut roots, &mut work.cache));
-        let run = || {
-            roots
-                .par_iter()
-                .map(|&t| with_work(|work| self.apply_turn(t).perft_rec(depth - 1, work)))
-                .sum()
+    /// Perft on `threads` threads (0 = one per core), split over the root moves: the crate's
+    /// one parallel perft, [`crate::rules::perft::divide_parallel`], on this engine.
+    pub fn perft_threads(&self, depth: u32, threads: usize) -> Result<u64, PerftError> {
+        let opts = PerftOptions {
+            threads,
+            ..PerftOptions::default()
         };
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        }
+        divide_parallel(self, depth, &opts).map(|d| d.total)
     }
 
     /// Recompute both split flags from scratch.

@@ -18,9 +18,15 @@ pub struct AnalysisArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum AnalysisCommand {
     /// Tabulate the small-board solutions (JSON reports of `ordo solve --json`) in DIR.
-    Games { dir: PathBuf },
+    Games {
+        /// Folder of the JSON reports.
+        dir: PathBuf,
+    },
     /// Tabulate endgame slices (JSON lines of `ordo tb build --json`) from FILES.
-    Tablebases { files: Vec<PathBuf> },
+    Tablebases {
+        /// Files of JSON lines, one slice a line.
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Run `ordo analysis`.

@@ -7,7 +7,9 @@ mod check_game;
 mod conformance;
 mod explain;
 mod fuzz;
+mod interrupt;
 pub mod out;
+mod perft;
 mod problem;
 mod render;
 mod serve;
@@ -15,14 +17,16 @@ mod solve;
 mod tb;
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::adjudicate::adjudicate;
 use crate::bitboard::Bitboard;
-use crate::notation::{diagram, echo, format_move, format_position, parse_move, parse_position};
+use crate::notation::{
+    diagram, echo, format_move, format_position, parse_move_lenient, parse_position,
+};
 use crate::reference::Reference;
+use crate::rules::perft::{divide_parallel, Divide, PerftError, PerftOptions};
 use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
 
 /// Reference implementation of Dieter Stein's Ordo and Ordo X.
@@ -45,8 +49,8 @@ pub struct PositionArgs {
     /// Standard start on this board: 10x8 (ORDO-2.2) or 8x8 (ORDO-1.6).
     #[arg(long, value_enum, default_value = "10x8")]
     pub board: BoardArg,
-    /// Engine to run.
-    #[arg(long, value_enum, default_value = "reference")]
+    /// Engine to run: the fast bitboard engine, or the plain reference engine (same answers).
+    #[arg(long, value_enum, default_value = "bitboard")]
     pub engine: EngineArg,
 }
 
@@ -90,23 +94,14 @@ pub enum Command {
     },
     /// Play moves from the start position; print the resulting position and status.
     Play {
-        /// Moves in the notation of spec/notation.md.
+        /// Moves in the notation of spec/notation.md, or the spellings game records accept
+        /// (A3-A4, ×; spec/game-record.md).
         moves: Vec<String>,
         #[command(flatten)]
         at: PositionArgs,
     },
     /// Count move sequences of the given length (one Ordo X turn is one move).
-    Perft {
-        depth: u32,
-        /// Show the count under each first move.
-        #[arg(long)]
-        divide: bool,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        #[command(flatten)]
-        at: PositionArgs,
-    },
+    Perft(perft::PerftArgs),
     /// Draw the position as text, with its status.
     Show {
         #[command(flatten)]
@@ -162,19 +157,48 @@ impl<E: std::fmt::Display> From<E> for CliError {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args() {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                return out::finish(&e.render().to_string(), Ok(0));
+            match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    return out::finish(&e.render().to_string(), Ok(0));
+                }
+                // A command made of subcommands, given alone: its help, on stderr, exit 2.
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    out::note_line(e.render().to_string().trim_end());
+                    return ExitCode::from(2);
+                }
+                _ => return out::finish("", Err(one_line_usage_error(&e.to_string()))),
             }
-            return out::finish("", Err(one_line_usage_error(&e.to_string())));
         }
     };
     let mut text = String::new();
     let result = run(&cli, &mut text).map_err(|CliError(msg)| msg);
     out::finish(&text, result)
+}
+
+/// The command line, read by clap; a command made of subcommands (`ordo`, `ordo tb`, …) given
+/// alone prints its help (exit status 2).
+fn parse_args() -> Result<Cli, clap::Error> {
+    let matches = with_help_when_bare(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// `cmd`, and each of its commands that has subcommands, set to print the help when given no
+/// argument.
+fn with_help_when_bare(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|c| c.has_subcommands())
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.arg_required_else_help(true);
+    for name in names {
+        cmd = cmd.mut_subcommand(name, with_help_when_bare);
+    }
+    cmd
 }
 
 /// Clap's multi-line usage error as one line: the message and the names it lists, without the
@@ -242,19 +266,14 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
         Command::Show { at } => done(dispatch(at, |e| show(e, out))),
         Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),
-        Command::Perft {
-            depth,
-            divide,
-            threads,
-            at,
-        } => done(dispatch(at, |e| perft(e, *depth, *divide, *threads, out))),
+        Command::Perft(args) => perft::run(args, out),
     }
 }
 
-fn dispatch(
+fn dispatch<T>(
     at: &PositionArgs,
-    job: impl FnOnce(AnyEngine) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+    job: impl FnOnce(AnyEngine) -> Result<T, CliError>,
+) -> Result<T, CliError> {
     let pos = start_position(at)?;
     let where_ = if at.position.is_some() {
         "--position: "
@@ -284,11 +303,7 @@ trait DynEngine: Send + Sync {
     fn moves(&self) -> Vec<crate::rules::Move>;
     fn status(&self) -> Status;
     fn play(&self, mv: &crate::rules::Move) -> Option<Box<dyn DynEngine>>;
-    fn divide(
-        &self,
-        depth: u32,
-        threads: Option<usize>,
-    ) -> Result<Vec<(crate::rules::Move, u64)>, String>;
+    fn divide(&self, depth: u32, opts: &PerftOptions) -> Result<Divide, PerftError>;
 }
 
 impl<E: Engine> DynEngine for E {
@@ -309,36 +324,8 @@ impl<E: Engine> DynEngine for E {
             .ok()
             .map(|e| Box::new(e) as Box<dyn DynEngine>)
     }
-    fn divide(
-        &self,
-        depth: u32,
-        threads: Option<usize>,
-    ) -> Result<Vec<(crate::rules::Move, u64)>, String> {
-        let moves = self.legal_moves();
-        let bar = indicatif::ProgressBar::new(moves.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "perft {pos}/{len} first moves [{elapsed_precise}] {wide_bar}",
-            )
-            .map_err(|e| e.to_string())?,
-        );
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = threads {
-            builder = builder.num_threads(n.max(1));
-        }
-        let pool = builder.build().map_err(|e| e.to_string())?;
-        let result = pool.install(|| {
-            moves
-                .par_iter()
-                .map(|m| {
-                    let n = self.apply(m).perft(depth - 1);
-                    bar.inc(1);
-                    (*m, n)
-                })
-                .collect()
-        });
-        bar.finish_and_clear();
-        Ok(result)
+    fn divide(&self, depth: u32, opts: &PerftOptions) -> Result<Divide, PerftError> {
+        divide_parallel(self, depth, opts)
     }
 }
 
@@ -377,7 +364,7 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
     let mut cur = e.inner;
     for (i, text) in moves.iter().enumerate() {
         let n = i + 1;
-        let mv = parse_move(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
+        let mv = parse_move_lenient(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
         let dims = cur.position().dims();
         if let Some(off) = mv
             .steps()
@@ -396,49 +383,29 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
                 echo(text)
             )));
         }
-        cur = cur.play(&mv).ok_or_else(|| {
-            CliError(format!(
-                "move {n} '{}' is not legal in {}",
-                echo(text),
-                format_position(&cur.position())
-            ))
-        })?;
+        cur = match cur.play(&mv) {
+            Some(next) => next,
+            None => return Err(CliError(illegal_move(n, text, &cur.position(), &mv))),
+        };
     }
     out.push_str(&format!("position: {}\n", format_position(&cur.position())));
     out.push_str(&format!("status: {}\n", cur.status()));
     Ok(())
 }
 
-fn perft(
-    e: AnyEngine,
-    depth: u32,
-    divide: bool,
-    threads: Option<usize>,
-    out: &mut String,
-) -> Result<(), CliError> {
-    let start = Instant::now();
-    let (total, rows) = if depth == 0 {
-        (1, Vec::new())
-    } else {
-        let rows = e.inner.divide(depth, threads).map_err(CliError)?;
-        (rows.iter().map(|(_, n)| n).sum::<u64>(), rows)
+/// Why move `n` (`text`, read as `mv`) is not legal in `pos`: the first clause the adjudicator
+/// finds broken, and the `ordo explain` command that lists them all.
+fn illegal_move(n: usize, text: &str, pos: &Position, mv: &crate::rules::Move) -> String {
+    let fen = format_position(pos);
+    let why = match adjudicate(pos, mv).violations().first() {
+        Some(v) => format!("{} ({})", v.clause, v.detail.replace('\n', " ")),
+        None => "the engine rejects it, but the adjudicator finds it legal".to_string(),
     };
-    let secs = start.elapsed().as_secs_f64();
-    if divide {
-        let mut lines: Vec<(String, u64)> =
-            rows.iter().map(|(m, n)| (format_move(m), *n)).collect();
-        lines.sort();
-        for (m, n) in lines {
-            out.push_str(&format!("{m} {n}\n"));
-        }
-    }
-    out.push_str(&format!(
-        "perft({depth}) = {total}  [{} engine, {:.2} s, {:.0} leaves/s]\n",
-        e.inner.name(),
-        secs,
-        total as f64 / secs.max(1e-9)
-    ));
-    Ok(())
+    format!(
+        "move {n} '{}' is not legal in {fen}: {why}; all reasons: ordo explain --position \"{fen}\" --move '{}'",
+        echo(text),
+        format_move(mv)
+    )
 }
 
 fn rules(id: Option<&str>, markdown: bool, out: &mut String) -> Result<(), CliError> {

@@ -21,8 +21,6 @@
 
 use std::collections::BTreeSet;
 
-use clap::ValueEnum;
-
 use super::protocol::GameBoard;
 use super::vectors::is_sub_run;
 use crate::adjudicate::adjudicate;
@@ -33,7 +31,8 @@ use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Stat
 use crate::rules::{Variant, WinReason};
 
 /// A planted deviation.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Plant {
     /// Ordo steps may land on (and capture) opponent pieces: breaks ORDO-7.2.
     OrdoCaptures,
@@ -46,10 +45,10 @@ pub enum Plant {
     /// Only maximal lines are ordos: breaks ORDO-5.2.
     MaximalRunsOnly,
     /// Plays only classic Ordo on 10 x 8 and declares nothing: correct where it plays.
-    #[value(name = "classic-10x8-only")]
+    #[cfg_attr(feature = "cli", value(name = "classic-10x8-only"))]
     Classic10x8Only,
     /// Plays only classic Ordo on 10 x 8 and says so with `capabilities`.
-    #[value(name = "classic-10x8-declared")]
+    #[cfg_attr(feature = "cli", value(name = "classic-10x8-declared"))]
     Classic10x8Declared,
     /// Refuses to play any move, listed or not.
     RefusesPlay,

@@ -4,6 +4,7 @@
 //! everything they expose — legal moves in canonical notation, the position after every move,
 //! and the status with its reason.
 
+pub mod campaign;
 pub mod shrink;
 
 use std::fmt;

@@ -8,6 +8,7 @@
 pub mod clauses;
 mod engine;
 mod moves;
+pub mod perft;
 mod position;
 pub mod setup;
 mod status;

@@ -98,3 +98,33 @@ fn notation_oracle_accepts_anything_without_panicking() {
         check_notation(text).unwrap();
     }
 }
+
+/// The stable campaign (`ordo fuzz`'s library side): a duration the clock cannot reach does not
+/// overflow, a stop flag ends it as interrupted, and a short run checks positions without
+/// divergence between two copies of the same engine.
+#[test]
+fn campaign_stops_and_reports() {
+    use ordo::diff::campaign::{run_campaign, CampaignOptions};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let stopped = AtomicBool::new(true);
+    let opts = CampaignOptions {
+        seed: 5,
+        threads: 1,
+        duration: Duration::MAX,
+        stop: Some(&stopped),
+        progress: None,
+    };
+    let r = run_campaign::<Reference, Reference>(&opts).unwrap();
+    assert!(r.interrupted);
+    assert_eq!((r.seed, r.threads, r.checked), (5, 1, 0));
+    let opts = CampaignOptions {
+        duration: Duration::from_millis(300),
+        stop: None,
+        ..opts
+    };
+    let r = run_campaign::<Reference, Reference>(&opts).unwrap();
+    assert!(!r.interrupted);
+    assert!(r.checked > 0);
+    assert_eq!(r.divergence, None);
+}

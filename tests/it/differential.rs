@@ -492,11 +492,11 @@ fn published_perft() {
     for (d, n) in [(1, 56), (2, 3_136), (3, 190_114), (4, 11_501_158)] {
         assert_eq!(c.perft(d), n, "classic perft({d})");
     }
-    assert_eq!(c.perft_threads(4, 2), 11_501_158);
+    assert_eq!(c.perft_threads(4, 2).unwrap(), 11_501_158);
     let x = Bitboard::from_position(&setup::standard(Variant::X)).unwrap();
     assert_eq!(x.perft(1), 2_062);
     assert_eq!(x.perft(2), 4_207_548);
-    assert_eq!(x.perft_threads(2, 2), 4_207_548);
+    assert_eq!(x.perft_threads(2, 2).unwrap(), 4_207_548);
     let c8 = Bitboard::from_position(&setup::chess_board(Variant::Classic)).unwrap();
     assert_eq!(c8.perft(3), 103_376);
     let x8 = Bitboard::from_position(&setup::chess_board(Variant::X)).unwrap();

@@ -27,6 +27,7 @@ mod rules_classic;
 mod rules_x;
 mod serve;
 mod solve;
+mod spec_examples;
 mod table_files;
 mod tablebase;
 mod traceability;

@@ -71,8 +71,47 @@ mod bitboard {
 fn bitboard_classic_perft_5_published_figure() {
     use ordo::bitboard::Bitboard;
     let e: Bitboard = load(&setup::standard(Variant::Classic));
-    assert_eq!(e.perft_threads(5, 2), 724_821_826);
+    assert_eq!(e.perft_threads(5, 2).unwrap(), 724_821_826);
     let rows = e.divide(4);
     assert_eq!(rows.len(), 56);
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 11_501_158);
+}
+
+/// ORDOX-5.1: the parallel divide of `rules::perft` sums to the engine's own perft, reports
+/// each finished first move once, and stops when asked (keeping only finished first moves).
+#[test]
+fn parallel_divide_reports_progress_and_stops() {
+    use ordo::rules::perft::{divide_parallel, PerftError, PerftOptions, MAX_PERFT_DEPTH};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let e: ordo::bitboard::Bitboard = load(&setup::chess_board(Variant::Classic));
+    let calls = AtomicUsize::new(0);
+    let count = |p: ordo::rules::perft::PerftProgress| {
+        assert_eq!(p.total, 46);
+        calls.fetch_add(1, Ordering::Relaxed);
+    };
+    let opts = PerftOptions {
+        threads: 2,
+        stop: None,
+        progress: Some(&count),
+    };
+    let d = divide_parallel(&e, 3, &opts).unwrap();
+    assert!(d.complete());
+    assert_eq!((d.total, d.rows.len(), d.first_moves), (103_376, 46, 46));
+    assert_eq!(calls.load(Ordering::Relaxed), 46);
+    let stopped = AtomicBool::new(true);
+    let opts = PerftOptions {
+        stop: Some(&stopped),
+        ..PerftOptions::default()
+    };
+    let d = divide_parallel(&e, 5, &opts).unwrap();
+    assert!(!d.complete());
+    assert_eq!((d.total, d.rows.len(), d.first_moves), (0, 0, 46));
+    let deep = divide_parallel(&e, MAX_PERFT_DEPTH + 1, &PerftOptions::default());
+    assert_eq!(
+        deep,
+        Err(PerftError::TooDeep {
+            depth: MAX_PERFT_DEPTH + 1,
+            max: MAX_PERFT_DEPTH
+        })
+    );
 }
