@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ ! -x /usr/bin/chromium ]; then
+    export DEBIAN_FRONTEND=noninteractive
     apt-get update && apt-get install -y chromium
 fi
 if [ ! -d tests/browser/node_modules/playwright-core ]; then

@@ -14,7 +14,15 @@ const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 const GUIDES: [&str; 2] = ["README.md", "spec/conformance/README.md"];
 
 /// Command prefixes not run here, with the reason.
-const NOT_RUN: [(&str, &str); 6] = [
+const NOT_RUN: [(&str, &str); 8] = [
+    (
+        "cargo run --release -- serve",
+        "starts a server: tests/it/serve.rs and tests/browser/ drive it",
+    ),
+    (
+        "curl ",
+        "asks a running server: tests/it/serve.rs runs these requests",
+    ),
     ("cargo test", "the test suite itself"),
     ("cargo install", "installs a tool"),
     (

@@ -428,7 +428,7 @@ fn explain_html_is_self_contained() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The README section on `ordo serve` (in README.md once merged, else SERVE-README-SECTION.md):
+/// The README section on `ordo serve`:
 /// every console snippet holds. `curl` lines go through the router (output ending in `...` is
 /// a prefix of the answer), `cargo run` lines run the binary (output lines appear in order,
 /// `...` stands for any lines), and the screenshot it shows exists.
@@ -437,13 +437,17 @@ fn readme_section_snippets_hold() {
     let root = env!("CARGO_MANIFEST_DIR");
     let heading = "### Settling a dispute in the browser";
     let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
-    let text = match readme.find(heading) {
-        Some(at) => readme[at..].to_string(),
-        None => std::fs::read_to_string(format!("{root}/SERVE-README-SECTION.md")).unwrap(),
-    };
-    let section = &text[..text[heading.len()..]
-        .find("\n## ")
-        .map_or(text.len(), |i| i + heading.len())];
+    let at = readme
+        .find(heading)
+        .expect("README.md has the ordo serve section");
+    let text = readme[at..].to_string();
+    let rest = &text[heading.len()..];
+    let end = [rest.find("\n## "), rest.find("\n### ")]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(text.len(), |i| i + heading.len());
+    let section = &text[..end];
     assert!(std::path::Path::new(&format!("{root}/docs/serve-verdict.png")).exists());
     let mut checked = 0;
     for block in section.split("```console\n").skip(1) {
