@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(differential notation apply adjudicate table_file)
+    targets=(differential notation apply adjudicate table_file protocol)
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked

@@ -147,7 +147,7 @@ fn write_report(r: &ProblemReport, out: &mut String) {
         r.proof_nodes,
         r.seconds,
         r.shortest
-            .map(|d| format!(", quickest win {d} plies"))
+            .map(|d| format!(", quickest win {}", crate::solve::plies(d)))
             .unwrap_or_default()
     );
     if let Some(why) = &r.fallback {

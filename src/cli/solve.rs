@@ -268,8 +268,8 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
 pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut String) {
     let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
     let value = match (r.start.as_str(), r.optimal_length) {
-        ("win", Some(n)) => format!("White (to move) wins in {n} plies"),
-        ("loss", Some(n)) => format!("Black wins in {n} plies"),
+        ("win", Some(n)) => format!("White (to move) wins in {}", crate::solve::plies(n)),
+        ("loss", Some(n)) => format!("Black wins in {}", crate::solve::plies(n)),
         _ => "draw: neither side can force the end".to_string(),
     };
     let _ = writeln!(out, "{game} {} {}: {value}", r.board, r.setup);
@@ -294,8 +294,12 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
     );
     let _ = writeln!(
         out,
-        "game over: {} home row, {} no pieces, {} cannot reconnect, {} stalemates; longest distance {} plies",
-        c.over_home_row, c.over_no_pieces, c.cannot_reconnect, c.stalemates, c.longest
+        "game over: {} home row, {} no pieces, {} cannot reconnect, {} stalemates; longest distance {}",
+        c.over_home_row,
+        c.over_no_pieces,
+        c.cannot_reconnect,
+        c.stalemates,
+        crate::solve::plies(c.longest)
     );
     match r.verified {
         Some(true) => {

@@ -9,6 +9,7 @@ use crate::bitboard::Bitboard;
 use crate::notation::format_move;
 use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
+use crate::solve::plies;
 use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
 use crate::solve::{verify_graph, Progress, Value};
 
@@ -297,13 +298,4 @@ fn write_slices(lines: &[SliceReport], json: bool, out: &mut String) -> Result<(
         }
     }
     Ok(())
-}
-
-/// `1 ply`, `n plies`.
-pub fn plies(n: u16) -> String {
-    if n == 1 {
-        "1 ply".into()
-    } else {
-        format!("{n} plies")
-    }
 }

@@ -33,7 +33,7 @@ use std::time::Instant;
 pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
 pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
 pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
-pub use value::Value;
+pub use value::{plies, Value};
 pub use verify::{bounded, bounded_expectation, verify, verify_graph, Verdict};
 
 use crate::notation::format_move;

@@ -79,12 +79,20 @@ impl Value {
     }
 }
 
+/// `1 ply`, `n plies`: a distance in words.
+pub fn plies(n: impl Into<u64>) -> String {
+    match n.into() {
+        1 => "1 ply".into(),
+        n => format!("{n} plies"),
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Value::Win(d) => write!(f, "win in {d} plies"),
+            Value::Win(d) => write!(f, "win in {}", plies(d)),
             Value::Loss(0) => f.write_str("lost (game over)"),
-            Value::Loss(d) => write!(f, "loss in {d} plies"),
+            Value::Loss(d) => write!(f, "loss in {}", plies(d)),
             Value::Draw => f.write_str("draw"),
         }
     }

@@ -177,8 +177,8 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Run one shown `cargo run --release -- …` command as the test build of `ordo`, in `dir`
-/// unless it names a file of the repository; its output lines (stdout, then stderr).
+/// Run one shown `cargo run --release -- …` command as the test build of `ordo`; its output
+/// lines (stdout, then stderr).
 fn run(s: &Shown, dir: &Path) -> Vec<String> {
     let (cmd, head) = match s.command.split_once(" | head -") {
         Some((c, n)) => (c.to_string(), n.trim().parse::<usize>().ok()),
@@ -193,9 +193,16 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
         .into_iter()
         .map(|a| a.replace("target/release/ordo", ORDO))
         .collect();
-    let in_repo = args
-        .iter()
-        .any(|a| a.contains('/') && repo().join(a).exists());
+    // Commands that write files (tables, HTML) run in a scratch folder of their block; the
+    // rest in the repository, whose files (spec/conformance, analysis/) they read.
+    let writes = matches!(
+        args.first().map(String::as_str),
+        Some("solve" | "tb" | "explain")
+    );
+    let in_repo = !writes
+        || args
+            .iter()
+            .any(|a| a.contains('/') && repo().join(a).exists());
     let cwd = if in_repo { repo() } else { dir.to_path_buf() };
     let o = Command::new(ORDO)
         .args(&args)

@@ -453,3 +453,14 @@ fn analysis_script_follows_the_cargo_target_dir() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// One ply is "1 ply", never "1 plies" (issue 13, item 7), in the library's words and so in
+/// every report built on them.
+#[test]
+fn one_ply_is_singular() {
+    use ordo::solve::{plies, Value};
+    assert_eq!(plies(1u16), "1 ply");
+    assert_eq!(plies(2u16), "2 plies");
+    assert_eq!(Value::Win(1).to_string(), "win in 1 ply");
+    assert_eq!(Value::Loss(3).to_string(), "loss in 3 plies");
+}

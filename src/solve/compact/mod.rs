@@ -394,8 +394,8 @@ impl std::fmt::Display for CompactGame {
             "Ordo"
         };
         let value = match (self.start.as_str(), self.optimal_length) {
-            ("win", Some(n)) => format!("White (to move) wins in {n} plies"),
-            ("loss", Some(n)) => format!("Black wins in {n} plies"),
+            ("win", Some(n)) => format!("White (to move) wins in {}", crate::solve::plies(n)),
+            ("loss", Some(n)) => format!("Black wins in {}", crate::solve::plies(n)),
             _ => "draw: neither side can force the end".to_string(),
         };
         writeln!(f, "{game} {} {}: {value}", self.board, self.setup)?;
