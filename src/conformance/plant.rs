@@ -499,9 +499,11 @@ fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Posit
     }
     for group in groups(&left, victim) {
         let removed = group.iter().all(|&sq| after.get(sq).is_none());
-        let touches = group
-            .iter()
-            .any(|&sq| captured.iter().any(|&c| touching(sq, c)));
+        let touches = group.iter().any(|&sq| {
+            captured
+                .iter()
+                .any(|&c| crate::reference::neighbours(sq, c))
+        });
         if removed && !touches {
             for &sq in &group {
                 after.set(sq, Some(victim));
@@ -509,9 +511,4 @@ fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Posit
         }
     }
     after
-}
-
-/// Whether two squares touch, orthogonally or diagonally (ORDO-4.1).
-fn touching(a: crate::rules::Square, b: crate::rules::Square) -> bool {
-    a != b && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1
 }

@@ -13,7 +13,7 @@ use crate::rules::{
 };
 
 use directions::Phase;
-pub use groups::{groups, is_one_group};
+pub use groups::{groups, is_one_group, neighbours};
 use steps::{apply_step, candidate_steps, with_tie_choices};
 
 /// A position under the reference rules.

@@ -326,9 +326,10 @@ pub fn effect_difference(
         }
         // Every piece left is away from the captured squares: the engine removed only what
         // touches them.
-        let far = kept
-            .iter()
-            .all(|s| !mv.steps().any(|st| touching(*s, st.target())));
+        let far = kept.iter().all(|s| {
+            !mv.steps()
+                .any(|st| crate::reference::neighbours(*s, st.target()))
+        });
         let detail = format!(
             "the engine leaves {} on the board; ORDOX-4.1 removes every piece outside a largest group",
             names(&kept)
@@ -368,11 +369,6 @@ pub fn effect_difference(
         vec![],
         format!("the squares {} differ", names(&squares)),
     )
-}
-
-/// Whether two squares touch, orthogonally or diagonally.
-fn touching(a: crate::rules::Square, b: crate::rules::Square) -> bool {
-    a != b && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1
 }
 
 #[cfg(test)]

@@ -181,11 +181,14 @@ impl Run<'_> {
                     self.report.disagree(Kind::Moves, place, &pos, d, None);
                 }
             }
-            None if looked => {
-                let _ = self
-                    .probe(&pos, &reference)
-                    .map(|d| d.map(|d| self.report.disagree(Kind::of(&d), place, &pos, d, None)));
-            }
+            // The harness got no answer (a refusal): set the position again to see why.
+            None if looked => match self.probe(&pos, &reference) {
+                Ok(Some(d)) if !d.is_empty() => {
+                    self.report.disagree(Kind::of(&d), place, &pos, d, None)
+                }
+                Ok(_) => {}
+                Err(f) => self.incident(place, f),
+            },
             _ => {}
         }
         for check in checks {
