@@ -652,6 +652,19 @@ pub fn build<E: Engine>(
     Ok((tb, reports))
 }
 
+/// Solve slice `index` from the slices loaded in `tb` (at least those its captures lead
+/// into, [`super::plan::parents`]), write it atomically to its file under `dir` and add it
+/// to `tb`: one job of a build spread over many machines (`src/solve/plan.rs`).
+pub fn build_one<E: Engine>(
+    tb: &mut Tablebase,
+    index: SliceIndex,
+    dir: &Path,
+    opts: &BuildOptions,
+) -> Result<Header, SolveError> {
+    let path = Tablebase::path(dir, tb.variant, tb.dims, index.material);
+    build_slice::<E>(tb, index, &path, opts)
+}
+
 /// Solve one slice from the smaller ones in `tb`, write it atomically and add it to `tb`.
 fn build_slice<E: Engine>(
     tb: &mut Tablebase,
