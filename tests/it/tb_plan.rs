@@ -451,12 +451,18 @@ fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
         eprintln!("make is not installed: the make plan is not run");
         return;
     };
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{log}");
     assert_eq!(table_files(&tables).len(), 9, "every slice up to 3v3");
+    // Each job says on stderr what it does: the slice, its phases, positions and rate.
+    for line in [
+        "ordo tb job: classic 3x4 3v3: read slice 2v3",
+        "ordo tb job: classic 3x4 3v3: solving: successors",
+        "ordo tb job: classic 3x4 3v3: built ",
+    ] {
+        assert!(log.contains(line), "'{line}' missing from {log}");
+    }
+    assert!(log.contains("entries a second"), "{log}");
     let verdict = std::fs::read_to_string(tables.join("game-classic-3x4-row1.txt")).unwrap();
     let solve = ordo(&["solve", "--board", "3x4", "--setup", "row1", "--no-save"]);
     let solve = String::from_utf8_lossy(&solve.stdout);
