@@ -51,8 +51,19 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
 fi
 echo "slurm-test: install step $((SECONDS - t0)) s"
 
-# 3. A one-node cluster in a temporary folder.
+# 3. A one-node cluster in a temporary folder. Daemons of an earlier run of this script that
+# was killed outright (its folder and pid files are still there) are stopped first: they
+# would hold the ports.
 t0=$SECONDS
+for old in /tmp/ordo-slurm-test.*/; do
+    for f in "$old"slurmctld.pid "$old"slurmd.pid "$old"munge/munged.pid; do
+        p=$(cat "$f" 2>/dev/null) || continue
+        if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qF "${old%/}/"; then
+            kill "$p" && echo "slurm-test: stopped $p, left by an earlier run in $old"
+        fi
+    done
+done
+sleep 0.5
 tmp=$(mktemp -d /tmp/ordo-slurm-test.XXXXXX)
 chmod 755 "$tmp"
 pids=()
@@ -86,7 +97,7 @@ mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) - 512 }' /proc/meminfo)
 ctld_port=${SLURM_TEST_PORT:-16817}
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=ordotest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$((ctld_port + 1))
 SlurmUser=root
@@ -109,7 +120,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 ReturnToService=2
 MinJobAge=3600
-NodeName=$node CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF=$tmp/slurm.conf
