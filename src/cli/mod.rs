@@ -15,6 +15,7 @@ mod render;
 mod serve;
 mod solve;
 mod tb;
+mod tbjob;
 
 use std::process::ExitCode;
 

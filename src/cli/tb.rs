@@ -64,6 +64,13 @@ pub enum TbCommand {
         #[command(flatten)]
         slices: Slices,
     },
+    /// Build one slice as an independent job: read the files of the slices its captures
+    /// lead into from --dir, refuse if one is missing or damaged, do nothing if the slice's
+    /// own file is there and valid, else build it and write its file atomically.
+    Job(super::tbjob::JobArgs),
+    /// Print the job graph of a table set (or of a small board's game) for a scheduler:
+    /// Slurm submissions with --dependency=afterok, make rules, or JSON.
+    Plan(super::tbjob::PlanArgs),
     /// Value, distance and best moves of a position, from the slices in --dir.
     Probe {
         #[command(flatten)]
@@ -98,6 +105,8 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
         TbCommand::Build { slices, verify } => build(slices, *verify, out),
         TbCommand::Verify { slices } => verify(slices, out),
         TbCommand::Probe { at, dir } => probe(at, dir, out),
+        TbCommand::Job(a) => super::tbjob::job(a, out),
+        TbCommand::Plan(a) => super::tbjob::plan(a, out),
     }
 }
 

@@ -20,6 +20,7 @@
 pub mod compact;
 mod file;
 pub mod memory;
+pub mod plan;
 pub mod problem;
 mod retro;
 mod space;

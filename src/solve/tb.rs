@@ -175,6 +175,33 @@ impl SliceIndex {
         material: Material,
         max_entries: u64,
     ) -> Result<SliceIndex, SolveError> {
+        Self::check_material(dims, material)?;
+        let max_entries = max_entries.min(u64::from(u32::MAX) - 1);
+        let binomial = Binomial::new();
+        let conn = Self::bounded_sets(dims, variant, material, max_entries, &binomial)?;
+        let half = Self::halves(dims, variant, material, &conn, &binomial);
+        let total = half[0].saturating_add(half[1]);
+        if total > max_entries {
+            return Err(Self::too_large(
+                dims,
+                variant,
+                material,
+                max_entries,
+                Some(total),
+            ));
+        }
+        Ok(SliceIndex {
+            dims,
+            variant,
+            material,
+            conn,
+            half,
+            binomial,
+        })
+    }
+
+    /// Refuse a material that cannot be a slice of `dims`.
+    fn check_material(dims: Dims, material: Material) -> Result<(), SolveError> {
         if material.white == 0
             || material.black == 0
             || material.white + material.black > dims.len() as u32
@@ -188,20 +215,38 @@ impl SliceIndex {
                 "material {material}: at most 16 pieces a side"
             )));
         }
-        let max_entries = max_entries.min(u64::from(u32::MAX) - 1);
-        let binomial = Binomial::new();
+        Ok(())
+    }
+
+    /// The refusal of a slice over `max_entries` indices (`total`: its size, where known).
+    fn too_large(
+        dims: Dims,
+        variant: Variant,
+        material: Material,
+        max_entries: u64,
+        total: Option<u64>,
+    ) -> SolveError {
+        SolveError::TooLarge(match total {
+            Some(total) => format!(
+                "slice {material} of {variant} on {dims} has {total} indices; at most {max_entries} fit"
+            ),
+            None => format!(
+                "slice {material} of {variant} on {dims} has more than the {max_entries} indices that fit (sized no further)"
+            ),
+        })
+    }
+
+    /// Each side's connected sets, [White, Black], the side with fewer pieces first (its
+    /// sets bound how many of the other's fit); refused as soon as an enumeration shows
+    /// that the slice would exceed `max_entries`.
+    fn bounded_sets(
+        dims: Dims,
+        variant: Variant,
+        material: Material,
+        max_entries: u64,
+        binomial: &Binomial,
+    ) -> Result<[Vec<u128>; 2], SolveError> {
         let n = dims.len() as u32;
-        let too_large = |size: Option<u64>| {
-            SolveError::TooLarge(match size {
-                Some(total) => format!(
-                    "slice {material} of {variant} on {dims} has {total} indices; at most {max_entries} fit"
-                ),
-                None => format!(
-                    "slice {material} of {variant} on {dims} has more than the {max_entries} indices that fit (sized no further)"
-                ),
-            })
-        };
-        // The side with fewer pieces first: its sets bound how many of the other's fit.
         let (small, large) = if material.white <= material.black {
             (Color::White, Color::Black)
         } else {
@@ -213,44 +258,44 @@ impl SliceIndex {
         // Classic: each connected set of the mover pairs with C(n - its size, other size).
         let classic_other =
             |mover: Color| binomial.c(n - material.count(mover), material.count(mover.opponent()));
-        let small_cap = match variant {
-            Variant::Classic => cap(classic_other(small)),
-            Variant::X => cap(1),
+        let sets = |side: Color, cap: usize| {
+            connected_sets_bounded(dims, material.count(side), cap)
+                .ok_or_else(|| Self::too_large(dims, variant, material, max_entries, None))
         };
-        let small_sets = connected_sets_bounded(dims, material.count(small), small_cap)
-            .ok_or_else(|| too_large(None))?;
-        let large_cap = match variant {
-            Variant::Classic => cap(classic_other(large)),
-            Variant::X => cap(small_sets.len() as u64),
+        let small_sets = match variant {
+            Variant::Classic => sets(small, cap(classic_other(small)))?,
+            Variant::X => sets(small, cap(1))?,
         };
-        let large_sets = connected_sets_bounded(dims, material.count(large), large_cap)
-            .ok_or_else(|| too_large(None))?;
+        let large_sets = match variant {
+            Variant::Classic => sets(large, cap(classic_other(large)))?,
+            Variant::X => sets(large, cap(small_sets.len() as u64))?,
+        };
         let mut conn = [Vec::new(), Vec::new()];
         conn[small as usize] = small_sets;
         conn[large as usize] = large_sets;
+        Ok(conn)
+    }
+
+    /// Size of each half of the index: [Black to move (White connected), White to move].
+    fn halves(
+        dims: Dims,
+        variant: Variant,
+        material: Material,
+        conn: &[Vec<u128>; 2],
+        binomial: &Binomial,
+    ) -> [u64; 2] {
+        let n = dims.len() as u32;
         let other = |mover: Color| -> u64 {
             let stm = mover.opponent();
             match variant {
-                Variant::Classic => classic_other(mover),
+                Variant::Classic => binomial.c(n - material.count(mover), material.count(stm)),
                 Variant::X => conn[stm as usize].len() as u64,
             }
         };
-        let half = [
+        [
             (conn[0].len() as u64).saturating_mul(other(Color::White)),
             (conn[1].len() as u64).saturating_mul(other(Color::Black)),
-        ];
-        let total = half[0].saturating_add(half[1]);
-        if total > max_entries {
-            return Err(too_large(Some(total)));
-        }
-        Ok(SliceIndex {
-            dims,
-            variant,
-            material,
-            conn,
-            half,
-            binomial,
-        })
+        ]
     }
 
     /// Number of indices.
@@ -605,6 +650,19 @@ pub fn build<E: Engine>(
         reports.push(report);
     }
     Ok((tb, reports))
+}
+
+/// Solve slice `index` from the slices loaded in `tb` (at least those its captures lead
+/// into, [`super::plan::parents`]), write it atomically to its file under `dir` and add it
+/// to `tb`: one job of a build spread over many machines (`src/solve/plan.rs`).
+pub fn build_one<E: Engine>(
+    tb: &mut Tablebase,
+    index: SliceIndex,
+    dir: &Path,
+    opts: &BuildOptions,
+) -> Result<Header, SolveError> {
+    let path = Tablebase::path(dir, tb.variant, tb.dims, index.material);
+    build_slice::<E>(tb, index, &path, opts)
 }
 
 /// Solve one slice from the smaller ones in `tb`, write it atomically and add it to `tb`.

@@ -30,4 +30,5 @@ mod solve;
 mod spec_examples;
 mod table_files;
 mod tablebase;
+mod tb_plan;
 mod traceability;

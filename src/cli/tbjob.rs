@@ -1,0 +1,545 @@
+//! `ordo tb job` and `ordo tb plan`: one slice as an independent job, and the job graph of a
+//! table set for a cluster scheduler (src/solve/plan.rs).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::solve::{parse_bytes, solve_error, SetupArg};
+use super::tb::parse_material;
+use super::{CliError, EngineArg, VariantArg};
+use crate::bitboard::Bitboard;
+use crate::reference::Reference;
+use crate::rules::{Color, Dims, Variant};
+use crate::solve::plan::{self, JobError, Retro, SliceSolver};
+use crate::solve::tb::{Material, SliceIndex, SliceReport};
+use crate::solve::{plies, Progress, Setup};
+
+/// The solver whose files and per-slice code a job uses.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobSolverArg {
+    /// The tablebase solver of `ordo tb build` (src/solve/tb.rs).
+    Retro,
+}
+
+impl JobSolverArg {
+    fn name(self) -> &'static str {
+        match self {
+            JobSolverArg::Retro => "retro",
+        }
+    }
+}
+
+/// Arguments of `ordo tb job`.
+#[derive(clap::Args, Debug)]
+pub struct JobArgs {
+    /// Game: classic or x.
+    #[arg(long, value_enum, default_value = "classic")]
+    pub variant: VariantArg,
+    /// Board, COLSxROWS.
+    #[arg(long, default_value = "10x8")]
+    pub board: String,
+    /// The slice to build: WHITE,BLACK pieces.
+    #[arg(long)]
+    pub material: String,
+    /// Folder of the slice files: the parents' are read from it, the slice's written to it.
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+    /// Solver whose files and per-slice code the job uses.
+    #[arg(long, value_enum, default_value = "retro")]
+    pub solver: JobSolverArg,
+    /// Engine that generates the moves.
+    #[arg(long, value_enum, default_value = "bitboard")]
+    pub engine: EngineArg,
+    /// Refuse up front a slice that would need more memory than this (K, M, G, T suffixes).
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<String>,
+    /// Worker threads (default: $SLURM_CPUS_PER_TASK where Slurm sets it, else all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the slice's report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Output of `ordo tb plan`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanFormat {
+    /// A bash script of `sbatch --dependency=afterok:…` submissions.
+    Slurm,
+    /// A makefile whose targets are the files (`make -j N -f FILE`).
+    Make,
+    /// The graph as JSON, for any other scheduler.
+    Json,
+}
+
+/// Arguments of `ordo tb plan`.
+#[derive(clap::Args, Debug)]
+pub struct PlanArgs {
+    /// Game: classic or x.
+    #[arg(long, value_enum, default_value = "classic")]
+    pub variant: VariantArg,
+    /// Board, COLSxROWS.
+    #[arg(long, default_value = "10x8")]
+    pub board: String,
+    /// Largest material, WHITE,BLACK: every slice with 1..=WHITE White and 1..=BLACK Black
+    /// pieces.
+    #[arg(long, required_unless_present = "setup", conflicts_with = "setup")]
+    pub max_pieces: Option<String>,
+    /// Solve a small board's game instead: every slice up to the start's material, then a
+    /// job that probes the start (its answer in DIR/game-VARIANT-BOARD-SETUP.txt).
+    #[arg(long, value_enum)]
+    pub setup: Option<SetupArg>,
+    /// Folder of the slice files, as every node sees it (made absolute).
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+    /// Solver the jobs use.
+    #[arg(long, value_enum, default_value = "retro")]
+    pub solver: JobSolverArg,
+    /// What to print.
+    #[arg(long, value_enum, default_value = "slurm")]
+    pub format: PlanFormat,
+    /// The ordo binary the jobs run, as every node sees it (default: this one).
+    #[arg(long)]
+    pub ordo: Option<PathBuf>,
+}
+
+fn parse_flag_material(flag: &str, s: &str) -> Result<Material, CliError> {
+    parse_material(s).map_err(|CliError(msg)| CliError(msg.replacen("--max-pieces", flag, 1)))
+}
+
+fn parse_board(s: &str) -> Result<Dims, CliError> {
+    s.parse().map_err(|e| CliError(format!("--board: {e}")))
+}
+
+fn job_error(e: JobError) -> CliError {
+    match e {
+        JobError::Solve(e) => solve_error(e),
+        e @ JobError::MissingParents { .. } => {
+            CliError(format!("{e} (their jobs come first: ordo tb plan)"))
+        }
+        e => CliError(e.to_string()),
+    }
+}
+
+/// Run `ordo tb job`.
+pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
+    let dims = parse_board(&a.board)?;
+    let variant = Variant::from(a.variant);
+    let m = parse_flag_material("--material", &a.material)?;
+    let memory_limit = a.memory_limit.as_deref().map(parse_bytes).transpose()?;
+    std::fs::create_dir_all(&a.dir).map_err(|e| CliError(format!("{}: {e}", a.dir.display())))?;
+    let pool = job_pool(a.threads)?;
+    let log = Lines::new(format!("{variant} {dims} {m}"), Duration::from_secs(10));
+    log.note(&format!(
+        "starting in {} (solver {}, {} threads)",
+        a.dir.display(),
+        a.solver.name(),
+        pool.current_num_threads()
+    ));
+    let clock = Instant::now();
+    let result = pool.install(|| match (a.solver, a.engine) {
+        (JobSolverArg::Retro, EngineArg::Bitboard) => {
+            let mut solver = Retro::<Bitboard>::new(dims, variant, memory_limit);
+            plan::run_job(&mut solver, &a.dir, m, memory_limit, &log)
+        }
+        (JobSolverArg::Retro, EngineArg::Reference) => {
+            let mut solver = Retro::<Reference>::new(dims, variant, memory_limit);
+            plan::run_job(&mut solver, &a.dir, m, memory_limit, &log)
+        }
+    });
+    let r = result.map_err(job_error)?;
+    log.finish(&r, clock.elapsed());
+    if a.json {
+        let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
+    } else {
+        let c = &r.counts;
+        let _ = writeln!(
+            out,
+            "{} {} {}: {}: {} positions: {} won, {} lost, {} drawn, longest {}",
+            r.variant,
+            r.board,
+            r.material,
+            if r.built { "built" } else { "already built" },
+            c.positions,
+            c.wins,
+            c.losses,
+            c.draws,
+            plies(c.longest)
+        );
+    }
+    Ok(0)
+}
+
+/// The job's worker threads: `--threads`, else the CPUs Slurm gave the job, else all cores.
+fn job_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    let threads = threads.or_else(|| {
+        std::env::var("SLURM_CPUS_PER_TASK")
+            .ok()
+            .and_then(|s| s.parse().ok())
+    });
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        b = b.num_threads(n.max(1));
+    }
+    Ok(b.build()?)
+}
+
+/// A [`Progress`] for batch jobs: plain lines on stderr (a log file under a scheduler), one
+/// when a phase starts and one every `every` with the count, rate and time left.
+struct Lines {
+    what: String,
+    every: Duration,
+    state: Mutex<(String, Instant, Instant)>,
+}
+
+impl Lines {
+    fn new(what: String, every: Duration) -> Lines {
+        let now = Instant::now();
+        Lines {
+            what,
+            every,
+            state: Mutex::new((String::new(), now, now)),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        let _ = writeln!(std::io::stderr(), "ordo tb job: {}: {text}", self.what);
+    }
+
+    /// The closing line: what was done, how many positions, how fast.
+    fn finish(&self, r: &SliceReport, took: Duration) {
+        let secs = took.as_secs_f64().max(1e-3);
+        if r.built {
+            self.line(&format!(
+                "built {} positions ({} index entries) in {secs:.1} s, {:.0} entries a second",
+                r.counts.positions,
+                r.entries,
+                r.entries as f64 / secs
+            ));
+        } else {
+            self.line(&format!(
+                "already built and valid ({} positions); nothing to do",
+                r.counts.positions
+            ));
+        }
+    }
+}
+
+impl Progress for Lines {
+    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        if s.0 != phase {
+            *s = (phase.to_string(), now, now);
+            drop(s);
+            let of = total.map(|t| format!(" ({t} to do)")).unwrap_or_default();
+            self.line(&format!("{phase}{of}"));
+            return;
+        }
+        if now.duration_since(s.2) < self.every {
+            return;
+        }
+        s.2 = now;
+        let rate = done as f64 / now.duration_since(s.1).as_secs_f64().max(1e-3);
+        drop(s);
+        let rest = match total {
+            Some(t) => format!(
+                " of {t} ({rate:.0} a second, about {:.0} s left)",
+                t.saturating_sub(done) as f64 / rate.max(1.0)
+            ),
+            None => format!(" ({rate:.0} a second)"),
+        };
+        self.line(&format!("{phase}: {done}{rest}"));
+    }
+
+    fn note(&self, text: &str) {
+        self.line(text);
+    }
+}
+
+/// One job of a plan, as the schedulers are told it.
+#[derive(serde::Serialize)]
+struct Planned {
+    /// `3v2`, or `game`.
+    name: String,
+    /// Names of the jobs it waits for.
+    parents: Vec<String>,
+    /// The file it leaves behind.
+    output: PathBuf,
+    /// Whether that file is the command's standard output (the game's verdict); otherwise
+    /// the command writes it itself.
+    stdout_to_output: bool,
+    /// Memory it needs at its peak, bytes.
+    memory_bytes: u64,
+    command: Vec<String>,
+}
+
+/// Run `ordo tb plan`.
+pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
+    let dims = parse_board(&a.board)?;
+    let variant = Variant::from(a.variant);
+    let dir = std::path::absolute(&a.dir)
+        .map_err(|e| CliError(format!("--dir {}: {e}", a.dir.display())))?;
+    let ordo = match &a.ordo {
+        Some(p) => std::path::absolute(p),
+        None => std::env::current_exe(),
+    }
+    .map_err(|e| CliError(format!("--ordo: {e}")))?;
+    let (max, game) = selection(a, dims, variant)?;
+    let ctx = Context {
+        dims,
+        variant,
+        dir,
+        ordo: ordo.display().to_string(),
+        solver: a.solver,
+    };
+    let mut jobs = slice_jobs(&ctx, max)?;
+    if let Some((setup, start)) = &game {
+        jobs.push(game_job(&ctx, max, *setup, start)?);
+    }
+    let what = match &game {
+        Some((setup, _)) => format!("the {variant} {dims} {} game", setup.name()),
+        None => format!("the {variant} {dims} tablebase up to {max}"),
+    };
+    match a.format {
+        PlanFormat::Slurm => slurm_script(&ctx, &what, &jobs, out),
+        PlanFormat::Make => makefile(&ctx, &what, &jobs, out)?,
+        PlanFormat::Json => {
+            let v = serde_json::json!({
+                "variant": variant.name(),
+                "board": dims.to_string(),
+                "dir": ctx.dir,
+                "solver": a.solver.name(),
+                "jobs": jobs,
+            });
+            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v)?);
+        }
+    }
+    Ok(0)
+}
+
+/// The material bound of a plan, and the game's setup and start if it plans a game.
+fn selection(
+    a: &PlanArgs,
+    dims: Dims,
+    variant: Variant,
+) -> Result<(Material, Option<(Setup, crate::rules::Position)>), CliError> {
+    match (&a.max_pieces, a.setup) {
+        (Some(s), _) => Ok((parse_flag_material("--max-pieces", s)?, None)),
+        (None, Some(setup)) => {
+            let setup = Setup::from(setup);
+            let start = setup.start(dims, variant).map_err(solve_error)?;
+            let m = Material {
+                white: start.count(Color::White) as u32,
+                black: start.count(Color::Black) as u32,
+            };
+            Ok((m, Some((setup, start))))
+        }
+        (None, None) => Err(CliError("give --max-pieces or --setup".into())),
+    }
+}
+
+/// What every job of a plan shares.
+struct Context {
+    dims: Dims,
+    variant: Variant,
+    dir: PathBuf,
+    ordo: String,
+    solver: JobSolverArg,
+}
+
+/// The job of every slice up to `max`, from the library's graph.
+fn slice_jobs(ctx: &Context, max: Material) -> Result<Vec<Planned>, CliError> {
+    let sizer = match ctx.solver {
+        JobSolverArg::Retro => Retro::<Bitboard>::new(ctx.dims, ctx.variant, None),
+    };
+    let mut jobs = Vec::new();
+    for j in plan::graph(ctx.variant, max) {
+        let m = j.material;
+        let command = [
+            &ctx.ordo,
+            "tb",
+            "job",
+            "--variant",
+            ctx.variant.name(),
+            "--board",
+            &ctx.dims.to_string(),
+            "--material",
+            &format!("{},{}", m.white, m.black),
+            "--dir",
+            &ctx.dir.display().to_string(),
+            "--solver",
+            ctx.solver.name(),
+        ];
+        jobs.push(Planned {
+            name: m.to_string(),
+            parents: j.parents.iter().map(|p| p.to_string()).collect(),
+            output: sizer.path(&ctx.dir, m),
+            stdout_to_output: false,
+            memory_bytes: sizer.estimate(m).map_err(solve_error)?,
+            command: command.iter().map(|s| s.to_string()).collect(),
+        });
+    }
+    Ok(jobs)
+}
+
+/// The last job of a game's plan: probe the start once every slice is built.
+fn game_job(
+    ctx: &Context,
+    max: Material,
+    setup: Setup,
+    start: &crate::rules::Position,
+) -> Result<Planned, CliError> {
+    let name = format!(
+        "game-{}-{}-{}.txt",
+        ctx.variant.name(),
+        ctx.dims,
+        setup.name()
+    );
+    let position = crate::notation::format_position(start);
+    let command = [
+        &ctx.ordo,
+        "tb",
+        "probe",
+        "--position",
+        &position,
+        "--dir",
+        &ctx.dir.display().to_string(),
+    ];
+    // The probe loads every slice, two bytes an entry, besides the program.
+    let mut memory_bytes = 64 << 20;
+    for m in Material::up_to(max.white, max.black) {
+        let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
+        memory_bytes += index.len() as u64 * 2;
+    }
+    Ok(Planned {
+        name: "game".into(),
+        parents: vec![max.to_string()],
+        output: ctx.dir.join(name),
+        stdout_to_output: true,
+        memory_bytes,
+        command: command.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// `s` as one shell word: as it is when it has nothing the shell would read, else quoted.
+fn sh(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:,=+@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+fn shell_command(words: &[String]) -> String {
+    words.iter().map(|w| sh(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// Megabytes (MiB) for `--mem`, rounded up.
+fn mebibytes(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
+}
+
+const STORAGE: &str =
+    "# Storage: every node must see the folder at the same path (a shared file system such as\n\
+    # NFS or Lustre), and the ordo binary too; each job reads its parents' files from it and\n\
+    # writes its own there atomically (a temporary file in the same folder, renamed). See\n\
+    # README.md, \"Building tables on a cluster\".\n";
+
+fn slurm_script(ctx: &Context, what: &str, jobs: &[Planned], out: &mut String) {
+    let logs = ctx.dir.join("logs").display().to_string();
+    let _ = write!(
+        out,
+        "#!/usr/bin/env bash\n\
+         # Generated by `ordo tb plan`: {what} as {} Slurm jobs, each submitted\n\
+         # after the jobs whose files it reads (--dependency=afterok). Run it where sbatch works:\n\
+         #   bash THIS-FILE            (prints each job's name and Slurm job id)\n\
+         # More sbatch options for every job: SBATCH_ARGS='--partition=long --time=8:00:00' bash THIS-FILE\n\
+         # (sbatch reads SBATCH_PARTITION, SBATCH_ACCOUNT, SBATCH_TIMELIMIT and its other variables too).\n\
+         # A job whose file is already there and valid does nothing, so the script can run again.\n\
+         {STORAGE}set -euo pipefail\nmkdir -p {}\n",
+        jobs.len(),
+        sh(&logs)
+    );
+    for j in jobs {
+        let var = format!("j_{}", j.name.replace('-', "_"));
+        let deps = if j.parents.is_empty() {
+            String::new()
+        } else {
+            let ids: Vec<String> = j
+                .parents
+                .iter()
+                .map(|p| format!("${{j_{}}}", p.replace('-', "_")))
+                .collect();
+            format!(" --dependency=afterok:{}", ids.join(":"))
+        };
+        let (output, error) = if j.stdout_to_output {
+            (
+                j.output.display().to_string(),
+                format!("{logs}/{}-%j.err", j.name),
+            )
+        } else {
+            let log = format!("{logs}/tb-{}-%j.out", j.name);
+            (log.clone(), log)
+        };
+        let _ = writeln!(
+            out,
+            "{var}=$(sbatch --parsable ${{SBATCH_ARGS:-}} --job-name=ordo-tb-{}{deps} --mem={}M --output={} --error={} --wrap={})\n\
+             {var}=${{{var}%%;*}}; echo \"{} ${var}\"",
+            j.name,
+            mebibytes(j.memory_bytes),
+            sh(&output),
+            sh(&error),
+            sh(&shell_command(&j.command)),
+            j.name,
+        );
+    }
+}
+
+fn makefile(ctx: &Context, what: &str, jobs: &[Planned], out: &mut String) -> Result<(), CliError> {
+    let bad = |c: char| c.is_whitespace() || "$:#%\\'\"*?[]".contains(c);
+    if ctx.dir.display().to_string().chars().any(bad) {
+        return Err(CliError(format!(
+            "--format make: the folder '{}' has a character make cannot take in a file name; use --format slurm or json",
+            ctx.dir.display()
+        )));
+    }
+    let file = |name: &str| {
+        jobs.iter()
+            .find(|j| j.name == name)
+            .map(|j| j.output.display().to_string())
+            .unwrap_or_default()
+    };
+    let all: Vec<String> = jobs
+        .iter()
+        .map(|j| j.output.display().to_string())
+        .collect();
+    let _ = write!(
+        out,
+        "# Generated by `ordo tb plan`: {what} as make rules, one target a file.\n\
+         # Run: make -j N -f THIS-FILE\n\
+         {STORAGE}.PHONY: all\nall: {}\n",
+        all.join(" ")
+    );
+    for j in jobs {
+        let parents: Vec<String> = j.parents.iter().map(|p| file(p)).collect();
+        let command = shell_command(&j.command).replace('$', "$$");
+        let recipe = if j.stdout_to_output {
+            format!("{command} > $@.tmp && mv $@.tmp $@")
+        } else {
+            command
+        };
+        let _ = write!(
+            out,
+            "\n{}:{}{}\n\t{recipe}\n",
+            j.output.display(),
+            if parents.is_empty() { "" } else { " " },
+            parents.join(" ")
+        );
+    }
+    Ok(())
+}
