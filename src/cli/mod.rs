@@ -155,6 +155,12 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// Write `text` to `path` atomically; a failure names the file.
+pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    crate::render::write_atomically(path, text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = match parse_args() {

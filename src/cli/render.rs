@@ -61,8 +61,7 @@ pub fn run(args: &RenderArgs, out: &mut String) -> Result<u8, CliError> {
         None => out.push_str(&render::unicode(&pos, mv.as_ref(), &notes)),
         Some(path) => {
             let text = render::svg(&pos, mv.as_ref(), &notes);
-            render::write_atomically(path, &text)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            super::write_file(path, &text)?;
             out.push_str(&format!("wrote {}\n", path.display()));
         }
     }
