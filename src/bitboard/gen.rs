@@ -319,67 +319,92 @@ impl<'g, 'c> Side<'g, 'c> {
         lines: &Lines,
         v: &mut V,
     ) {
-        let g = self.g;
-        let own = self.own;
-        let Lines {
-            empty,
-            has_next,
-            has_prev,
-        } = *lines;
-        let up = |x: u128| if VERTICAL { shl(x, g.cols) } else { x << 1 };
-        let down = |x: u128| if VERTICAL { shr(x, g.cols) } else { x >> 1 };
-        let line_next = |x: u128| {
-            if VERTICAL {
-                x & shr(x, g.cols)
-            } else {
-                x & ((x & g.not_first) >> 1)
-            }
-        };
         let along = if VERTICAL {
             D == N || D == S
         } else {
             D == E || D == W
         };
         // The pieces whose next square in direction `D` is empty.
-        let free = own & g.step_back::<D>(empty);
+        let free = self.own & self.g.step_back::<D>(lines.empty);
         if !along {
-            let starts = line_next(free);
-            for a in squares(starts) {
-                let mut cur = bit(a);
-                let mut run = cur;
-                let mut len = 1;
-                while starts & cur != 0 {
-                    cur = up(cur);
-                    run |= cur;
-                    len += 1;
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, true, v);
-                }
-            }
+            self.runs_across::<VERTICAL, D, V>(free, v);
         } else if POSITIVE[D] {
-            // The leading end is the upper end; the run extends downwards from it.
-            for b in squares(free & has_prev) {
-                let mut cur = bit(b);
-                let mut run = cur;
-                let mut len = 1;
-                while has_prev & cur != 0 {
-                    cur = down(cur);
-                    run |= cur;
-                    len += 1;
-                    let a = cur.trailing_zeros();
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
-                }
-            }
+            self.runs_along_leading_upper::<VERTICAL, D, V>(free, lines.has_prev, v);
         } else {
-            for a in squares(free & has_next) {
-                let mut cur = bit(a);
-                let mut run = cur;
-                let mut len = 1;
-                while has_next & cur != 0 {
-                    cur = up(cur);
-                    run |= cur;
-                    len += 1;
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
-                }
+            self.runs_along_leading_lower::<VERTICAL, D, V>(free, lines.has_next, v);
+        }
+    }
+
+    /// The ordo steps of runs moving across their line: every piece of the run must be free
+    /// (`free`), and each run is walked up from its lower end.
+    #[inline(always)]
+    fn runs_across<const VERTICAL: bool, const D: usize, V: Visit>(
+        &mut self,
+        free: u128,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        let starts = if VERTICAL {
+            free & shr(free, g.cols)
+        } else {
+            free & ((free & g.not_first) >> 1)
+        };
+        for a in squares(starts) {
+            let mut cur = bit(a);
+            let mut run = cur;
+            let mut len = 1;
+            while starts & cur != 0 {
+                cur = line_up::<VERTICAL>(g, cur);
+                run |= cur;
+                len += 1;
+                self.run_steps::<D, V>(run, a, len, VERTICAL, true, v);
+            }
+        }
+    }
+
+    /// The ordo steps of runs moving along their line in a positive direction: the leading end
+    /// is the upper end (a free piece), and the run extends downwards from it.
+    #[inline(always)]
+    fn runs_along_leading_upper<const VERTICAL: bool, const D: usize, V: Visit>(
+        &mut self,
+        free: u128,
+        has_prev: u128,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        for b in squares(free & has_prev) {
+            let mut cur = bit(b);
+            let mut run = cur;
+            let mut len = 1;
+            while has_prev & cur != 0 {
+                cur = if VERTICAL { shr(cur, g.cols) } else { cur >> 1 };
+                run |= cur;
+                len += 1;
+                let a = cur.trailing_zeros();
+                self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
+            }
+        }
+    }
+
+    /// The ordo steps of runs moving along their line in a negative direction: the leading end
+    /// is the lower end (a free piece), and the run extends upwards from it.
+    #[inline(always)]
+    fn runs_along_leading_lower<const VERTICAL: bool, const D: usize, V: Visit>(
+        &mut self,
+        free: u128,
+        has_next: u128,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        for a in squares(free & has_next) {
+            let mut cur = bit(a);
+            let mut run = cur;
+            let mut len = 1;
+            while has_next & cur != 0 {
+                cur = line_up::<VERTICAL>(g, cur);
+                run |= cur;
+                len += 1;
+                self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
             }
         }
     }
@@ -447,6 +472,16 @@ impl<'g, 'c> Side<'g, 'c> {
             }
             k += 1;
         }
+    }
+}
+
+/// One square up the line (`VERTICAL`: up a column, otherwise along a row).
+#[inline(always)]
+fn line_up<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
+    if VERTICAL {
+        shl(x, g.cols)
+    } else {
+        x << 1
     }
 }
 
