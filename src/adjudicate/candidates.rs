@@ -197,6 +197,9 @@ fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: 
 }
 
 /// A small deterministic generator (SplitMix64).
+///
+/// A deliberate copy of [`crate::diff::Rng`]: the adjudicator imports only the rules and the
+/// notation, so that it shares no code with the engines it checks (tests/it/independence.rs).
 struct SplitMix(u64);
 
 impl SplitMix {

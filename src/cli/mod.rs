@@ -372,11 +372,7 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
         let n = i + 1;
         let mv = parse_move_lenient(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
         let dims = cur.position().dims();
-        if let Some(off) = mv
-            .steps()
-            .flat_map(|s| s.named_squares())
-            .find(|&q| !dims.contains(q))
-        {
+        if let Some(off) = mv.off_board_square(dims) {
             return Err(CliError(format!(
                 "move {n} '{}': square {off} is off the {dims} board",
                 echo(text)

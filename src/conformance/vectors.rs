@@ -480,12 +480,8 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Located>, String> {
 
 /// Every `*.jsonl` file of `dir`, in name order.
 pub fn read_dir(dir: &Path) -> Result<Vec<Located>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
+    let files = crate::files::files_with_extension(dir, "jsonl")
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     if files.is_empty() {
         return Err(format!("{}: no *.jsonl vector files", dir.display()));
     }
