@@ -319,92 +319,57 @@ impl<'g, 'c> Side<'g, 'c> {
         lines: &Lines,
         v: &mut V,
     ) {
+        let g = self.g;
         let along = if VERTICAL {
             D == N || D == S
         } else {
             D == E || D == W
         };
         // The pieces whose next square in direction `D` is empty.
-        let free = self.own & self.g.step_back::<D>(lines.empty);
+        let free = self.own & g.step_back::<D>(lines.empty);
         if !along {
-            self.runs_across::<VERTICAL, D, V>(free, v);
+            // Across the line every piece of the run must be free: walk up from the lower end.
+            let starts = if VERTICAL {
+                free & shr(free, g.cols)
+            } else {
+                free & ((free & g.not_first) >> 1)
+            };
+            self.runs_from::<VERTICAL, D, false, V>(starts, starts, true, v);
         } else if POSITIVE[D] {
-            self.runs_along_leading_upper::<VERTICAL, D, V>(free, lines.has_prev, v);
+            let has_prev = lines.has_prev;
+            self.runs_from::<VERTICAL, D, true, V>(free & has_prev, has_prev, false, v);
         } else {
-            self.runs_along_leading_lower::<VERTICAL, D, V>(free, lines.has_next, v);
+            let has_next = lines.has_next;
+            self.runs_from::<VERTICAL, D, false, V>(free & has_next, has_next, false, v);
         }
     }
 
-    /// The ordo steps of runs moving across their line: every piece of the run must be free
-    /// (`free`), and each run is walked up from its lower end.
+    /// The ordo steps of the runs that start at a square of `leads` and extend, one square at
+    /// a time, while the square reached is in `behind`: down the line when `DOWN` (the lead is
+    /// the upper end), up it otherwise. `across`: the run moves across its line.
     #[inline(always)]
-    fn runs_across<const VERTICAL: bool, const D: usize, V: Visit>(
+    fn runs_from<const VERTICAL: bool, const D: usize, const DOWN: bool, V: Visit>(
         &mut self,
-        free: u128,
+        leads: u128,
+        behind: u128,
+        across: bool,
         v: &mut V,
     ) {
         let g = self.g;
-        let starts = if VERTICAL {
-            free & shr(free, g.cols)
-        } else {
-            free & ((free & g.not_first) >> 1)
-        };
-        for a in squares(starts) {
-            let mut cur = bit(a);
+        for lead in squares(leads) {
+            let mut cur = bit(lead);
             let mut run = cur;
             let mut len = 1;
-            while starts & cur != 0 {
-                cur = line_up::<VERTICAL>(g, cur);
+            while behind & cur != 0 {
+                cur = if DOWN {
+                    line_down::<VERTICAL>(g, cur)
+                } else {
+                    line_up::<VERTICAL>(g, cur)
+                };
                 run |= cur;
                 len += 1;
-                self.run_steps::<D, V>(run, a, len, VERTICAL, true, v);
-            }
-        }
-    }
-
-    /// The ordo steps of runs moving along their line in a positive direction: the leading end
-    /// is the upper end (a free piece), and the run extends downwards from it.
-    #[inline(always)]
-    fn runs_along_leading_upper<const VERTICAL: bool, const D: usize, V: Visit>(
-        &mut self,
-        free: u128,
-        has_prev: u128,
-        v: &mut V,
-    ) {
-        let g = self.g;
-        for b in squares(free & has_prev) {
-            let mut cur = bit(b);
-            let mut run = cur;
-            let mut len = 1;
-            while has_prev & cur != 0 {
-                cur = if VERTICAL { shr(cur, g.cols) } else { cur >> 1 };
-                run |= cur;
-                len += 1;
-                let a = cur.trailing_zeros();
-                self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
-            }
-        }
-    }
-
-    /// The ordo steps of runs moving along their line in a negative direction: the leading end
-    /// is the lower end (a free piece), and the run extends upwards from it.
-    #[inline(always)]
-    fn runs_along_leading_lower<const VERTICAL: bool, const D: usize, V: Visit>(
-        &mut self,
-        free: u128,
-        has_next: u128,
-        v: &mut V,
-    ) {
-        let g = self.g;
-        for a in squares(free & has_next) {
-            let mut cur = bit(a);
-            let mut run = cur;
-            let mut len = 1;
-            while has_next & cur != 0 {
-                cur = line_up::<VERTICAL>(g, cur);
-                run |= cur;
-                len += 1;
-                self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
+                let first = if DOWN { cur.trailing_zeros() } else { lead };
+                self.run_steps::<D, V>(run, first, len, VERTICAL, across, v);
             }
         }
     }
@@ -482,6 +447,16 @@ fn line_up<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
         shl(x, g.cols)
     } else {
         x << 1
+    }
+}
+
+/// One square down the line (see [`line_up`]).
+#[inline(always)]
+fn line_down<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
+    if VERTICAL {
+        shr(x, g.cols)
+    } else {
+        x >> 1
     }
 }
 
