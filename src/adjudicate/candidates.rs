@@ -116,25 +116,34 @@ pub fn candidate_moves_sampled(pos: &Position, max_two_step: usize, seed: u64) -
     if pos.variant != Variant::X || max_two_step == 0 {
         return out;
     }
-    // The whole space, if it fits.
+    match all_two_step(pos, &firsts, max_two_step) {
+        Some(twos) => out.extend(twos),
+        None => out.extend(sampled_two_step(pos, &firsts, max_two_step, seed)),
+    }
+    out
+}
+
+/// Every candidate two-step move starting with one of `firsts`, or `None` if there are more
+/// than `max_two_step`.
+fn all_two_step(pos: &Position, firsts: &[Step], max_two_step: usize) -> Option<Vec<Move>> {
     let mut twos = Vec::new();
-    let mut fits = true;
-    for f in &firsts {
+    for f in firsts {
         if let Some(after) = after_step(pos, f) {
             for s in candidate_steps(&after) {
                 twos.push(Move::double(*f, s));
             }
             if twos.len() > max_two_step {
-                fits = false;
-                break;
+                return None;
             }
         }
     }
-    if fits {
-        out.extend(twos);
-        return out;
-    }
-    // A sample.
+    Some(twos)
+}
+
+/// At most `max_two_step` distinct two-step moves drawn from `seed`: first steps drawn in
+/// turn from the sideways ones (structured) and from all of `firsts`, eight second steps
+/// drawn after each.
+fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: u64) -> Vec<Move> {
     let mut rng = SplitMix(seed);
     let sideways: Vec<Step> = firsts
         .iter()
@@ -184,11 +193,13 @@ pub fn candidate_moves_sampled(pos: &Position, max_two_step: usize, seed: u64) -
             }
         }
     }
-    out.extend(twos);
-    out
+    twos
 }
 
 /// A small deterministic generator (SplitMix64).
+///
+/// A deliberate copy of [`crate::diff::Rng`]: the adjudicator imports only the rules and the
+/// notation, so that it shares no code with the engines it checks (tests/it/independence.rs).
 struct SplitMix(u64);
 
 impl SplitMix {

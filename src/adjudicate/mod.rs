@@ -131,33 +131,12 @@ impl Verdict {
 /// permit it and its [`Effects`], with the status after it computed by this module's own search
 /// for a legal reply (ORDO-10.3, ORDO-10.4).
 pub fn adjudicate(pos: &Position, mv: &Move) -> Verdict {
-    if let Err(e) = pos.validate() {
-        let clause = match e {
-            PositionError::Dims(_) => "ORDO-1.5",
-            _ => "ORDO-2.3",
-        };
+    if let Some(v) = check_ordo_2_3_position_can_be_set_up(pos) {
         return Verdict::Illegal {
-            violations: vec![Violation {
-                clause,
-                detail: format!("the position cannot be set up, so no move can be made: {e}"),
-            }],
+            violations: vec![v],
         };
     }
-    let mut violations = Vec::new();
-    if let Some((status, square)) = turn::decided(pos) {
-        let why = match square {
-            Some(sq) => format!(
-                "{}'s piece on {sq} stands on {}'s home row (ORDO-10.1)",
-                pos.to_move.opponent(),
-                pos.to_move
-            ),
-            None => format!("{} has no piece left (ORDO-10.2)", pos.to_move),
-        };
-        violations.push(Violation {
-            clause: "ORDO-10.5",
-            detail: format!("the game is already over ({status}): {why}; a game that has been won has no legal moves"),
-        });
-    }
+    let mut violations: Vec<Violation> = check_ordo_10_5_game_not_over(pos).into_iter().collect();
     let report = turn::check_turn(pos, mv);
     violations.extend(report.violations);
     if !violations.is_empty() {
@@ -173,16 +152,7 @@ pub fn adjudicate(pos: &Position, mv: &Move) -> Verdict {
             permits.push(c);
         }
     }
-    // In the order of the registry (spec/rules.md), which reads from the board to the end of
-    // the game.
-    let order = |id: &str| {
-        crate::rules::clauses::registry()
-            .clauses
-            .iter()
-            .position(|c| c.id == id)
-            .unwrap_or(usize::MAX)
-    };
-    permits.sort_by_key(|id| order(id));
+    sort_in_registry_order(&mut permits);
     Verdict::Legal {
         permits,
         effects: Box::new(Effects {
@@ -194,6 +164,49 @@ pub fn adjudicate(pos: &Position, mv: &Move) -> Verdict {
             status,
         }),
     }
+}
+
+/// ORDO-2.3, ORDO-1.5: a position that cannot be set up has no legal move.
+fn check_ordo_2_3_position_can_be_set_up(pos: &Position) -> Option<Violation> {
+    let e = pos.validate().err()?;
+    let clause = match e {
+        PositionError::Dims(_) => "ORDO-1.5",
+        _ => "ORDO-2.3",
+    };
+    Some(Violation {
+        clause,
+        detail: format!("the position cannot be set up, so no move can be made: {e}"),
+    })
+}
+
+/// ORDO-10.5: a game already won (ORDO-10.1, ORDO-10.2) has no legal move.
+fn check_ordo_10_5_game_not_over(pos: &Position) -> Option<Violation> {
+    let (status, square) = turn::decided(pos)?;
+    let why = match square {
+        Some(sq) => format!(
+            "{}'s piece on {sq} stands on {}'s home row (ORDO-10.1)",
+            pos.to_move.opponent(),
+            pos.to_move
+        ),
+        None => format!("{} has no piece left (ORDO-10.2)", pos.to_move),
+    };
+    Some(Violation {
+        clause: "ORDO-10.5",
+        detail: format!("the game is already over ({status}): {why}; a game that has been won has no legal moves"),
+    })
+}
+
+/// Sort clause ids in the order of the registry (spec/rules.md), which reads from the board
+/// to the end of the game.
+fn sort_in_registry_order(ids: &mut [&'static str]) {
+    let order = |id: &str| {
+        crate::rules::clauses::registry()
+            .clauses
+            .iter()
+            .position(|c| c.id == id)
+            .unwrap_or(usize::MAX)
+    };
+    ids.sort_by_key(|id| order(id));
 }
 
 /// The canonical spelling (spec/notation.md) of `mv` if it is legal in `pos`: ordo ends in

@@ -88,126 +88,163 @@ fn step_heading(step: &Step, me: Color) -> Option<Heading> {
 /// Judge a whole turn of the side to move in `pos` (the game-over check of ORDO-10.5 aside).
 pub(crate) fn check_turn(pos: &Position, mv: &Move) -> TurnReport {
     let ctx = Ctx::of(pos);
-    let me = ctx.me;
-    let opp = me.opponent();
-    let dims = pos.dims();
     let mut t = TurnReport::default();
-    let finish = |t: &mut TurnReport, outs: &[&StepOutcome], canonical: Move| {
-        let last = outs.last().expect("at least one step");
-        let mut result = last.after.clone();
-        result.to_move = opp;
-        t.outcome = Some(TurnOutcome {
-            moved: outs.iter().flat_map(|o| o.moved.iter().copied()).collect(),
-            captured: outs.iter().filter_map(|o| o.captured).collect(),
-            removed: outs
-                .iter()
-                .flat_map(|o| o.removed.iter().copied())
-                .collect(),
-            splits_opponent: outs.iter().any(|o| o.splits_opponent),
-            result,
-            canonical,
-        });
-    };
-    match ctx.variant {
-        Variant::Classic => {
-            let r1 = check_step(pos, &mv.first, &ctx, Role::Classic);
-            t.absorb(&r1);
-            if let Some(second) = &mv.second {
-                t.violate(
-                    "ORDO-3.1",
-                    format!("a classic Ordo move is a single step; the second step {second} is not allowed (two-step turns, a sideways step followed by a forward one, belong to Ordo X only, ORDOX-3.1)"),
-                );
-            }
-            if let Some(o) = &r1.outcome {
-                let c = mv.first.canonical(dims).with_keep(o.canonical_keep);
-                finish(&mut t, &[o], Move::single(c));
-            }
+    match (ctx.variant, &mv.second) {
+        (Variant::Classic, _) => check_ordo_3_1_classic_turn(&mut t, pos, mv, &ctx),
+        (Variant::X, None) => check_ordox_3_1_one_step_turn(&mut t, pos, mv, &ctx),
+        (Variant::X, Some(second)) => {
+            check_ordox_3_1_two_step_turn(&mut t, pos, &mv.first, second, &ctx)
         }
-        Variant::X => match &mv.second {
-            None => {
-                let r1 = check_step(pos, &mv.first, &ctx, Role::XOnly);
-                t.absorb(&r1);
-                let wins_outright = r1.outcome.as_ref().is_some_and(|o| o.after.count(opp) == 0);
-                match r1.heading {
-                    Some(Heading::Forward | Heading::DiagonalForward) => t.permit("ORDOX-3.1"),
-                    Some(Heading::Sideways) if wins_outright => {
-                        t.permit("ORDOX-3.1");
-                        t.permit("ORDOX-3.4");
-                    }
-                    Some(Heading::Sideways) => {
-                        t.violate(
-                            "ORDOX-3.1",
-                            format!("{} is a sideways step, which must be followed in the same turn by a forward or diagonally forward step; a one-step turn goes forward or diagonally forward", mv.first),
-                        );
-                        if let (true, Some(o)) = (r1.is_clean(), &r1.outcome) {
-                            if !forward_follow_up_exists(&o.after, &ctx) {
-                                t.violate(
-                                    "ORDOX-3.3",
-                                    format!("after {} no forward step is legal for {me}, so this sideways step cannot begin a turn at all", mv.first),
-                                );
-                            }
-                        }
-                    }
-                    // Backward headings are already reported (ORDOX-1.2); no heading, no check.
-                    _ => {}
-                }
-                if let Some(o) = &r1.outcome {
-                    let c = mv.first.canonical(dims).with_keep(o.canonical_keep);
-                    finish(&mut t, &[o], Move::single(c));
-                }
-            }
-            Some(second) => {
-                let r1 = check_step(pos, &mv.first, &ctx, Role::XFirst);
-                t.absorb(&r1);
-                match r1.heading {
-                    Some(Heading::Sideways) => t.permit("ORDOX-3.1"),
-                    Some(h @ (Heading::Forward | Heading::DiagonalForward)) => t.violate(
-                        "ORDOX-3.1",
-                        format!("the first step {} goes {}, but a forward step never begins a two-step turn: a two-step turn is a sideways step followed by a forward one", mv.first, heading_words(h)),
-                    ),
-                    _ => {}
-                }
-                let Some(o1) = &r1.outcome else {
-                    // The first step cannot be carried out, so the board the second step is
-                    // described on does not exist. Its direction can still be judged.
-                    if step_heading(second, me) == Some(Heading::Sideways) {
-                        t.violate(
-                            "ORDOX-3.1",
-                            format!("the second step {second} goes sideways, but a turn never has two sideways steps: the second step goes forward or diagonally forward"),
-                        );
-                    }
-                    return t;
-                };
-                if o1.after.count(opp) == 0 {
-                    t.violate(
-                        "ORDOX-3.4",
-                        format!("the first step {} takes {opp}'s last piece and ends the game at once (ORDO-10.2); the turn consists of that step alone, so the second step {second} may not be made", mv.first),
-                    );
-                    return t;
-                }
-                let ctx2 = Ctx {
-                    split_at_start: false,
-                    ..ctx
-                };
-                let r2 = check_step(&o1.after, second, &ctx2, Role::XSecond);
-                t.absorb(&r2);
-                if r2.heading == Some(Heading::Sideways) {
-                    t.violate(
-                        "ORDOX-3.1",
-                        format!("the second step {second} goes sideways, but a turn never has two sideways steps: the second step goes forward or diagonally forward"),
-                    );
-                }
-                if let Some(o2) = &r2.outcome {
-                    let c = Move::double(
-                        mv.first.canonical(dims).with_keep(o1.canonical_keep),
-                        second.canonical(dims).with_keep(o2.canonical_keep),
-                    );
-                    finish(&mut t, &[o1, o2], c);
-                }
-            }
-        },
     }
     t
+}
+
+/// What the turn made of `outs` (its steps' outcomes, in order) does, spelled `canonical`;
+/// `next` moves after it.
+fn turn_outcome(outs: &[&StepOutcome], canonical: Move, next: Color) -> TurnOutcome {
+    let last = outs.last().expect("at least one step");
+    let mut result = last.after.clone();
+    result.to_move = next;
+    TurnOutcome {
+        moved: outs.iter().flat_map(|o| o.moved.iter().copied()).collect(),
+        captured: outs.iter().filter_map(|o| o.captured).collect(),
+        removed: outs
+            .iter()
+            .flat_map(|o| o.removed.iter().copied())
+            .collect(),
+        splits_opponent: outs.iter().any(|o| o.splits_opponent),
+        result,
+        canonical,
+    }
+}
+
+/// The outcome of a one-step turn whose step report is `r1`, if it could be carried out.
+fn one_step_outcome(pos: &Position, mv: &Move, r1: &StepReport) -> Option<TurnOutcome> {
+    let o = r1.outcome.as_ref()?;
+    let c = mv.first.canonical(pos.dims()).with_keep(o.canonical_keep);
+    Some(turn_outcome(&[o], Move::single(c), pos.to_move.opponent()))
+}
+
+/// ORDO-3.1: a classic turn is one step.
+fn check_ordo_3_1_classic_turn(t: &mut TurnReport, pos: &Position, mv: &Move, ctx: &Ctx) {
+    let r1 = check_step(pos, &mv.first, ctx, Role::Classic);
+    t.absorb(&r1);
+    if let Some(second) = &mv.second {
+        t.violate(
+            "ORDO-3.1",
+            format!("a classic Ordo move is a single step; the second step {second} is not allowed (two-step turns, a sideways step followed by a forward one, belong to Ordo X only, ORDOX-3.1)"),
+        );
+    }
+    t.outcome = one_step_outcome(pos, mv, &r1);
+}
+
+/// ORDOX-3.1, ORDOX-3.4: an Ordo X turn of one step goes forward or diagonally forward,
+/// unless a sideways step takes the opponent's last piece.
+fn check_ordox_3_1_one_step_turn(t: &mut TurnReport, pos: &Position, mv: &Move, ctx: &Ctx) {
+    let opp = ctx.me.opponent();
+    let r1 = check_step(pos, &mv.first, ctx, Role::XOnly);
+    t.absorb(&r1);
+    let wins_outright = r1.outcome.as_ref().is_some_and(|o| o.after.count(opp) == 0);
+    match r1.heading {
+        Some(Heading::Forward | Heading::DiagonalForward) => t.permit("ORDOX-3.1"),
+        Some(Heading::Sideways) if wins_outright => {
+            t.permit("ORDOX-3.1");
+            t.permit("ORDOX-3.4");
+        }
+        Some(Heading::Sideways) => {
+            t.violate(
+                "ORDOX-3.1",
+                format!("{} is a sideways step, which must be followed in the same turn by a forward or diagonally forward step; a one-step turn goes forward or diagonally forward", mv.first),
+            );
+            check_ordox_3_3_sideways_can_begin_a_turn(t, &mv.first, &r1, ctx);
+        }
+        // Backward headings are already reported (ORDOX-1.2); no heading, no check.
+        _ => {}
+    }
+    t.outcome = one_step_outcome(pos, mv, &r1);
+}
+
+/// ORDOX-3.3: a clean sideways step `first` after which no forward step is legal cannot
+/// begin a turn at all.
+fn check_ordox_3_3_sideways_can_begin_a_turn(
+    t: &mut TurnReport,
+    first: &Step,
+    r1: &StepReport,
+    ctx: &Ctx,
+) {
+    if let (true, Some(o)) = (r1.is_clean(), &r1.outcome) {
+        if !forward_follow_up_exists(&o.after, ctx) {
+            t.violate(
+                "ORDOX-3.3",
+                format!("after {first} no forward step is legal for {}, so this sideways step cannot begin a turn at all", ctx.me),
+            );
+        }
+    }
+}
+
+/// ORDOX-3.1, ORDOX-3.4: a two-step Ordo X turn is a sideways step, then a forward one, and
+/// has no second step when the first takes the opponent's last piece.
+fn check_ordox_3_1_two_step_turn(
+    t: &mut TurnReport,
+    pos: &Position,
+    first: &Step,
+    second: &Step,
+    ctx: &Ctx,
+) {
+    let opp = ctx.me.opponent();
+    let r1 = check_step(pos, first, ctx, Role::XFirst);
+    t.absorb(&r1);
+    check_ordox_3_1_first_step_sideways(t, first, r1.heading);
+    let Some(o1) = &r1.outcome else {
+        // The first step cannot be carried out, so the board the second step is
+        // described on does not exist. Its direction can still be judged.
+        check_ordox_3_1_second_step_not_sideways(t, second, step_heading(second, ctx.me));
+        return;
+    };
+    if o1.after.count(opp) == 0 {
+        t.violate(
+            "ORDOX-3.4",
+            format!("the first step {first} takes {opp}'s last piece and ends the game at once (ORDO-10.2); the turn consists of that step alone, so the second step {second} may not be made"),
+        );
+        return;
+    }
+    let ctx2 = Ctx {
+        split_at_start: false,
+        ..*ctx
+    };
+    let r2 = check_step(&o1.after, second, &ctx2, Role::XSecond);
+    t.absorb(&r2);
+    check_ordox_3_1_second_step_not_sideways(t, second, r2.heading);
+    if let Some(o2) = &r2.outcome {
+        let dims = pos.dims();
+        let c = Move::double(
+            first.canonical(dims).with_keep(o1.canonical_keep),
+            second.canonical(dims).with_keep(o2.canonical_keep),
+        );
+        t.outcome = Some(turn_outcome(&[o1, o2], c, opp));
+    }
+}
+
+/// ORDOX-3.1: the first step of a two-step turn goes sideways.
+fn check_ordox_3_1_first_step_sideways(t: &mut TurnReport, first: &Step, h: Option<Heading>) {
+    match h {
+        Some(Heading::Sideways) => t.permit("ORDOX-3.1"),
+        Some(h @ (Heading::Forward | Heading::DiagonalForward)) => t.violate(
+            "ORDOX-3.1",
+            format!("the first step {first} goes {}, but a forward step never begins a two-step turn: a two-step turn is a sideways step followed by a forward one", heading_words(h)),
+        ),
+        _ => {}
+    }
+}
+
+/// ORDOX-3.1: the second step of a turn never goes sideways.
+fn check_ordox_3_1_second_step_not_sideways(t: &mut TurnReport, second: &Step, h: Option<Heading>) {
+    if h == Some(Heading::Sideways) {
+        t.violate(
+            "ORDOX-3.1",
+            format!("the second step {second} goes sideways, but a turn never has two sideways steps: the second step goes forward or diagonally forward"),
+        );
+    }
 }
 
 /// ORDOX-3.3: whether some forward step (ORDOX-3.1) is legal for `ctx.me` in `after`, the

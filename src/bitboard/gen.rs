@@ -320,66 +320,56 @@ impl<'g, 'c> Side<'g, 'c> {
         v: &mut V,
     ) {
         let g = self.g;
-        let own = self.own;
-        let Lines {
-            empty,
-            has_next,
-            has_prev,
-        } = *lines;
-        let up = |x: u128| if VERTICAL { shl(x, g.cols) } else { x << 1 };
-        let down = |x: u128| if VERTICAL { shr(x, g.cols) } else { x >> 1 };
-        let line_next = |x: u128| {
-            if VERTICAL {
-                x & shr(x, g.cols)
-            } else {
-                x & ((x & g.not_first) >> 1)
-            }
-        };
         let along = if VERTICAL {
             D == N || D == S
         } else {
             D == E || D == W
         };
         // The pieces whose next square in direction `D` is empty.
-        let free = own & g.step_back::<D>(empty);
+        let free = self.own & g.step_back::<D>(lines.empty);
         if !along {
-            let starts = line_next(free);
-            for a in squares(starts) {
-                let mut cur = bit(a);
-                let mut run = cur;
-                let mut len = 1;
-                while starts & cur != 0 {
-                    cur = up(cur);
-                    run |= cur;
-                    len += 1;
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, true, v);
-                }
-            }
+            // Across the line every piece of the run must be free: walk up from the lower end.
+            let starts = if VERTICAL {
+                free & shr(free, g.cols)
+            } else {
+                free & ((free & g.not_first) >> 1)
+            };
+            self.runs_from::<VERTICAL, D, false, V>(starts, starts, true, v);
         } else if POSITIVE[D] {
-            // The leading end is the upper end; the run extends downwards from it.
-            for b in squares(free & has_prev) {
-                let mut cur = bit(b);
-                let mut run = cur;
-                let mut len = 1;
-                while has_prev & cur != 0 {
-                    cur = down(cur);
-                    run |= cur;
-                    len += 1;
-                    let a = cur.trailing_zeros();
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
-                }
-            }
+            let has_prev = lines.has_prev;
+            self.runs_from::<VERTICAL, D, true, V>(free & has_prev, has_prev, false, v);
         } else {
-            for a in squares(free & has_next) {
-                let mut cur = bit(a);
-                let mut run = cur;
-                let mut len = 1;
-                while has_next & cur != 0 {
-                    cur = up(cur);
-                    run |= cur;
-                    len += 1;
-                    self.run_steps::<D, V>(run, a, len, VERTICAL, false, v);
-                }
+            let has_next = lines.has_next;
+            self.runs_from::<VERTICAL, D, false, V>(free & has_next, has_next, false, v);
+        }
+    }
+
+    /// The ordo steps of the runs that start at a square of `leads` and extend, one square at
+    /// a time, while the square reached is in `behind`: down the line when `DOWN` (the lead is
+    /// the upper end), up it otherwise. `across`: the run moves across its line.
+    #[inline(always)]
+    fn runs_from<const VERTICAL: bool, const D: usize, const DOWN: bool, V: Visit>(
+        &mut self,
+        leads: u128,
+        behind: u128,
+        across: bool,
+        v: &mut V,
+    ) {
+        let g = self.g;
+        for lead in squares(leads) {
+            let mut cur = bit(lead);
+            let mut run = cur;
+            let mut len = 1;
+            while behind & cur != 0 {
+                cur = if DOWN {
+                    line_down::<VERTICAL>(g, cur)
+                } else {
+                    line_up::<VERTICAL>(g, cur)
+                };
+                run |= cur;
+                len += 1;
+                let first = if DOWN { cur.trailing_zeros() } else { lead };
+                self.run_steps::<D, V>(run, first, len, VERTICAL, across, v);
             }
         }
     }
@@ -447,6 +437,26 @@ impl<'g, 'c> Side<'g, 'c> {
             }
             k += 1;
         }
+    }
+}
+
+/// One square up the line (`VERTICAL`: up a column, otherwise along a row).
+#[inline(always)]
+fn line_up<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
+    if VERTICAL {
+        shl(x, g.cols)
+    } else {
+        x << 1
+    }
+}
+
+/// One square down the line (see [`line_up`]).
+#[inline(always)]
+fn line_down<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
+    if VERTICAL {
+        shr(x, g.cols)
+    } else {
+        x >> 1
     }
 }
 

@@ -171,13 +171,50 @@ pub(crate) fn squares(mut x: u128) -> impl Iterator<Item = u32> {
     })
 }
 
+/// Per square, the masks [`Geo`] keeps: the squares that have a neighbour in each direction,
+/// the ray from each square in each direction, and each square's neighbours.
+struct SquareTables {
+    src: [u128; 8],
+    rays: Box<[[u128; 8]]>,
+    nbr: Box<[u128]>,
+}
+
+impl SquareTables {
+    fn new(cols: u32, rows: u32) -> SquareTables {
+        let n = cols * rows;
+        let on = |c: i32, r: i32| c >= 0 && r >= 0 && c < cols as i32 && r < rows as i32;
+        let idx = |c: i32, r: i32| (r * cols as i32 + c) as u32;
+        let mut t = SquareTables {
+            src: [0u128; 8],
+            rays: vec![[0u128; 8]; n as usize].into_boxed_slice(),
+            nbr: vec![0u128; n as usize].into_boxed_slice(),
+        };
+        for r in 0..rows as i32 {
+            for c in 0..cols as i32 {
+                let s = idx(c, r);
+                for (d, &(dc, dr)) in DIRS.iter().enumerate() {
+                    if on(c + dc, r + dr) {
+                        t.src[d] |= bit(s);
+                        t.nbr[s as usize] |= bit(idx(c + dc, r + dr));
+                    }
+                    let (mut x, mut y) = (c + dc, r + dr);
+                    while on(x, y) {
+                        t.rays[s as usize][d] |= bit(idx(x, y));
+                        x += dc;
+                        y += dr;
+                    }
+                }
+            }
+        }
+        t
+    }
+}
+
 impl Geo {
     fn new(dims: Dims) -> Geo {
         let cols = dims.cols as u32;
         let rows = dims.rows as u32;
         let n = cols * rows;
-        let on = |c: i32, r: i32| c >= 0 && r >= 0 && c < cols as i32 && r < rows as i32;
-        let idx = |c: i32, r: i32| (r * cols as i32 + c) as u32;
         let board = if n == 128 {
             u128::MAX
         } else {
@@ -185,36 +222,16 @@ impl Geo {
         };
         let mut not_first = 0;
         let mut not_last = 0;
-        let mut src = [0u128; 8];
-        let mut delta = [0i32; 8];
-        let mut rays = vec![[0u128; 8]; n as usize].into_boxed_slice();
-        let mut nbr = vec![0u128; n as usize].into_boxed_slice();
-        for (d, &(dc, dr)) in DIRS.iter().enumerate() {
-            delta[d] = dr * cols as i32 + dc;
-        }
-        for r in 0..rows as i32 {
-            for c in 0..cols as i32 {
-                let s = idx(c, r);
-                if c > 0 {
-                    not_first |= bit(s);
-                }
-                if c < cols as i32 - 1 {
-                    not_last |= bit(s);
-                }
-                for (d, &(dc, dr)) in DIRS.iter().enumerate() {
-                    if on(c + dc, r + dr) {
-                        src[d] |= bit(s);
-                        nbr[s as usize] |= bit(idx(c + dc, r + dr));
-                    }
-                    let (mut x, mut y) = (c + dc, r + dr);
-                    while on(x, y) {
-                        rays[s as usize][d] |= bit(idx(x, y));
-                        x += dc;
-                        y += dr;
-                    }
-                }
+        for s in 0..n {
+            if s % cols > 0 {
+                not_first |= bit(s);
+            }
+            if s % cols < cols - 1 {
+                not_last |= bit(s);
             }
         }
+        let delta = DIRS.map(|(dc, dr)| dr * cols as i32 + dc);
+        let SquareTables { src, rays, nbr } = SquareTables::new(cols, rows);
         let row_mask = |r: u32| ((1u128 << cols) - 1) << (r * cols);
         let mut vrun = [0u128; MAX_SIDE as usize + 1];
         for len in 1..=MAX_SIDE as usize {

@@ -425,6 +425,8 @@ impl Bitboard {
                 self.set(t, colour);
             }
         }
+        // The same case analysis as the reference engine's `apply_step`, written again on
+        // purpose: the engines share no code but the rules (tests/it/independence.rs).
         if let (
             Step::Single {
                 capture: true,

@@ -37,23 +37,9 @@ pub fn run(args: &AnalysisArgs, out: &mut String) -> Result<u8, CliError> {
     }
 }
 
+/// The table of small-board solutions from the solve reports in `dir`.
 fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
-    let mut reports = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
-            .path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        let r: GameReport = serde_json::from_str(&text)
-            .map_err(|e| CliError(format!("{}: not a solve report: {e}", path.display())))?;
-        reports.push(r);
-    }
+    let mut reports = read_game_reports(dir)?;
     let area = |b: &str| -> (usize, String) {
         let n = b
             .split_once('x')
@@ -71,50 +57,7 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
         "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
     );
     for r in &reports {
-        let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
-        let start = match r.start.as_str() {
-            "win" => "White wins",
-            "loss" => "Black wins",
-            _ => "draw",
-        };
-        let plies = r.optimal_length.map_or("–".to_string(), |n| n.to_string());
-        let shown: Vec<String> = r
-            .winning_first_moves
-            .iter()
-            .take(4)
-            .map(|m| format!("`{}` ({})", m.mv, m.plies))
-            .collect();
-        let more = r.winning_first_moves.len().saturating_sub(4);
-        let winning = format!(
-            "{} of {}{}{}{}",
-            r.winning_first_moves.len(),
-            r.first_moves,
-            if shown.is_empty() { "" } else { ": " },
-            shown.join(", "),
-            if more > 0 {
-                format!(", +{more}")
-            } else {
-                String::new()
-            }
-        );
-        let c = &r.counts;
-        let _ = writeln!(
-            out,
-            "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify` |",
-            r.board,
-            r.setup,
-            c.positions,
-            c.edges,
-            c.draws,
-            c.stalemates,
-            c.longest,
-            seconds(r.seconds),
-            megabytes(r.peak_memory),
-            verified(r.verified),
-            r.variant,
-            r.board,
-            r.setup
-        );
+        write_game_row(r, out);
     }
     let with_draws = reports.iter().filter(|r| r.counts.draws > 0).count();
     let stalemates: u64 = reports.iter().map(|r| r.counts.stalemates).sum();
@@ -130,6 +73,80 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
         "\n`ordo` stands for `cargo run --release --`; `bash analysis/run.sh` runs every row."
     );
     Ok(())
+}
+
+/// Every solve report (`*.json`) in `dir`.
+fn read_game_reports(dir: &std::path::Path) -> Result<Vec<GameReport>, CliError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let mut reports = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
+            .path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let r: GameReport = serde_json::from_str(&text)
+            .map_err(|e| CliError(format!("{}: not a solve report: {e}", path.display())))?;
+        reports.push(r);
+    }
+    Ok(reports)
+}
+
+/// One row of the games table.
+fn write_game_row(r: &GameReport, out: &mut String) {
+    let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
+    let start = match r.start.as_str() {
+        "win" => "White wins",
+        "loss" => "Black wins",
+        _ => "draw",
+    };
+    let plies = r.optimal_length.map_or("–".to_string(), |n| n.to_string());
+    let winning = winning_first_moves(r);
+    let c = &r.counts;
+    let _ = writeln!(
+        out,
+        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify` |",
+        r.board,
+        r.setup,
+        c.positions,
+        c.edges,
+        c.draws,
+        c.stalemates,
+        c.longest,
+        seconds(r.seconds),
+        megabytes(r.peak_memory),
+        verified(r.verified),
+        r.variant,
+        r.board,
+        r.setup
+    );
+}
+
+/// How many first moves win, of how many, and the first four of them with their lengths.
+fn winning_first_moves(r: &GameReport) -> String {
+    let shown: Vec<String> = r
+        .winning_first_moves
+        .iter()
+        .take(4)
+        .map(|m| format!("`{}` ({})", m.mv, m.plies))
+        .collect();
+    let more = r.winning_first_moves.len().saturating_sub(4);
+    format!(
+        "{} of {}{}{}{}",
+        r.winning_first_moves.len(),
+        r.first_moves,
+        if shown.is_empty() { "" } else { ": " },
+        shown.join(", "),
+        if more > 0 {
+            format!(", +{more}")
+        } else {
+            String::new()
+        }
+    )
 }
 
 fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {

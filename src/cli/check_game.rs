@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::CliError;
 use crate::adjudicate::{adjudicate, Verdict};
-use crate::notation::{echo, format_move, format_position, parse_record};
+use crate::notation::{echo, format_move, format_position, parse_record, RecordMove};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Color, Engine, Status};
@@ -40,9 +40,9 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
     for (i, rm) in rec.moves.iter().enumerate() {
         let n = i + 1;
         let side = engine.side_to_move();
-        let at = format!("move {n} ({side}, line {}, column {})", rm.line, rm.column);
         let status = engine.status();
         if status.is_over() {
+            let at = move_place(n, &engine, rm);
             let _ = writeln!(
                 out,
                 "{at} '{}': illegal: the game is already over ({status})",
@@ -55,49 +55,77 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
             );
             return Ok(1);
         }
-        match engine.resolve(&rm.mv) {
-            Some(m) => {
-                let canonical = format_move(&m);
-                if canonical == rm.text {
-                    let _ = writeln!(out, "{n}. {side} {canonical}: legal");
-                } else {
-                    let _ = writeln!(out, "{n}. {side} {} (= {canonical}): legal", echo(&rm.text));
-                }
-                engine = engine.apply(&m);
-            }
-            None => {
-                let pos = engine.to_position();
-                let _ = writeln!(
-                    out,
-                    "{at} '{}': illegal in {}",
-                    echo(&rm.text),
-                    format_position(&pos)
-                );
-                match adjudicate(&pos, &rm.mv) {
-                    Verdict::Illegal { violations } => {
-                        for v in &violations {
-                            quote(out, v.clause, &v.detail);
-                        }
-                    }
-                    Verdict::Legal { .. } => {
-                        let _ = writeln!(
-                            out,
-                            "  the adjudicator finds this move legal but the reference engine does not: please report this disagreement"
-                        );
-                    }
-                }
-                if let Some(path) = &args.svg {
-                    let notes = Annotations {
-                        title: Some(format!("move {n} {}: illegal", echo(&rm.text))),
-                        ..Annotations::default()
-                    };
-                    write_svg(path, &render::svg(&pos, Some(&rm.mv), &notes), out)?;
-                }
-                let _ = writeln!(out, "result: move {n} of {total} is illegal");
-                return Ok(1);
+        let Some(m) = engine.resolve(&rm.mv) else {
+            report_illegal(args, n, &engine, rm, out)?;
+            let _ = writeln!(out, "result: move {n} of {total} is illegal");
+            return Ok(1);
+        };
+        let canonical = format_move(&m);
+        if canonical == rm.text {
+            let _ = writeln!(out, "{n}. {side} {canonical}: legal");
+        } else {
+            let _ = writeln!(out, "{n}. {side} {} (= {canonical}): legal", echo(&rm.text));
+        }
+        engine = engine.apply(&m);
+    }
+    report_end(args, &engine, total, rec.result.as_deref(), out)
+}
+
+/// Where recorded move `n` stands: its number, the side making it, its line and column.
+fn move_place(n: usize, engine: &Reference, rm: &RecordMove) -> String {
+    let side = engine.side_to_move();
+    format!("move {n} ({side}, line {}, column {})", rm.line, rm.column)
+}
+
+/// Report recorded move `n`, which the reference engine finds illegal: every clause the
+/// adjudicator says it breaks, and the diagram if asked for.
+fn report_illegal(
+    args: &CheckGameArgs,
+    n: usize,
+    engine: &Reference,
+    rm: &RecordMove,
+    out: &mut String,
+) -> Result<(), CliError> {
+    let pos = engine.to_position();
+    let at = move_place(n, engine, rm);
+    let _ = writeln!(
+        out,
+        "{at} '{}': illegal in {}",
+        echo(&rm.text),
+        format_position(&pos)
+    );
+    match adjudicate(&pos, &rm.mv) {
+        Verdict::Illegal { violations } => {
+            for v in &violations {
+                quote(out, v.clause, &v.detail);
             }
         }
+        Verdict::Legal { .. } => {
+            let _ = writeln!(
+                out,
+                "  the adjudicator finds this move legal but the reference engine does not: please report this disagreement"
+            );
+        }
     }
+    if let Some(path) = &args.svg {
+        let notes = Annotations {
+            title: Some(format!("move {n} {}: illegal", echo(&rm.text))),
+            ..Annotations::default()
+        };
+        write_svg(path, &render::svg(&pos, Some(&rm.mv), &notes), out)?;
+    }
+    Ok(())
+}
+
+/// Report the end of a game whose `total` moves were all legal: the final position, its
+/// status, whether the `recorded` result agrees (exit status 0) or not (1).
+fn report_end(
+    args: &CheckGameArgs,
+    engine: &Reference,
+    total: usize,
+    recorded: Option<&str>,
+    out: &mut String,
+) -> Result<u8, CliError> {
     let status = engine.status();
     let _ = writeln!(out, "final: {}", format_position(&engine.to_position()));
     let _ = writeln!(out, "status: {status}");
@@ -108,18 +136,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
         };
         write_svg(path, &render::svg(&engine.to_position(), None, &notes), out)?;
     }
-    let recorded = rec.result.as_deref();
-    let winner = match status {
-        Status::Won { winner, .. } => Some(winner),
-        Status::Ongoing => None,
-    };
-    let agrees = match recorded {
-        None | Some("*") => true,
-        Some("1-0") => winner == Some(Color::White),
-        Some("0-1") => winner == Some(Color::Black),
-        Some(_) => false,
-    };
-    if agrees {
+    if result_agrees(recorded, status) {
         let _ = writeln!(out, "result: all {total} moves legal");
         Ok(0)
     } else {
@@ -129,6 +146,20 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
             recorded.unwrap_or("")
         );
         Ok(1)
+    }
+}
+
+/// Whether the `recorded` result (none or `*`: not stated) agrees with the game's `status`.
+fn result_agrees(recorded: Option<&str>, status: Status) -> bool {
+    let winner = match status {
+        Status::Won { winner, .. } => Some(winner),
+        Status::Ongoing => None,
+    };
+    match recorded {
+        None | Some("*") => true,
+        Some("1-0") => winner == Some(Color::White),
+        Some("0-1") => winner == Some(Color::Black),
+        Some(_) => false,
     }
 }
 
@@ -171,9 +202,9 @@ fn quote(out: &mut String, id: &str, detail: &str) {
     }
 }
 
+/// Write the diagram `svg` to `path` and say so.
 fn write_svg(path: &std::path::Path, svg: &str, out: &mut String) -> Result<(), CliError> {
-    render::write_atomically(path, svg)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    super::write_file(path, svg)?;
     let _ = writeln!(out, "diagram: {}", path.display());
     Ok(())
 }

@@ -195,12 +195,8 @@ fn check_vectors(engine: EngineArg, dir: &Path, out: &mut String) -> Result<bool
 
 /// `ordo conformance fill-cases`: rewrite every case file of `dir` with fresh bulk data.
 fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| CliError(format!("--dir: {}: {e}", dir.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
+    let files = crate::files::files_with_extension(dir, "toml")
+        .map_err(|e| CliError(format!("--dir: {}: {e}", dir.display())))?;
     for path in files {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;

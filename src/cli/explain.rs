@@ -22,11 +22,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::{start_position, CliError, PositionArgs};
-use crate::adjudicate::{adjudicate, canonical_spelling, Verdict};
+use super::{start_position, write_file, CliError, PositionArgs};
+use crate::adjudicate::{adjudicate, canonical_spelling, Effects, Verdict, Violation};
 use crate::notation::{format_move, format_position, parse_move};
-use crate::render;
-use crate::rules::{clauses, Status};
+use crate::rules::{clauses, Color, Move, Position, Square, Status};
 
 /// Arguments of `ordo explain`.
 #[derive(clap::Args, Debug)]
@@ -84,93 +83,111 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
     let _ = writeln!(out, "move: {}", format_move(&mv));
     let code = match &verdict {
         Verdict::Illegal { violations } => {
-            let _ = writeln!(out, "verdict: illegal");
-            let _ = writeln!(
-                out,
-                "{} violated:",
-                if violations.len() == 1 {
-                    "1 clause".to_string()
-                } else {
-                    format!("{} clauses", violations.len())
-                }
-            );
-            for v in violations {
-                let _ = writeln!(out, "\n{}", headline(v.clause));
-                let _ = writeln!(out, "  {}", v.detail);
-                if let Some(c) = clauses::get(v.clause) {
-                    let _ = writeln!(out, "  the rule:");
-                    out.push_str(&indent(&clauses::quote(c), 4));
-                }
-            }
+            write_violations(violations, out);
             1
         }
         Verdict::Legal { permits, effects } => {
-            let _ = writeln!(out, "verdict: legal");
-            if let Some(c) = canonical_spelling(&pos, &mv) {
-                let text = format_move(&c);
-                if text != format_move(&mv) {
-                    let _ = writeln!(out, "canonical spelling: {text}");
-                }
-            }
-            let moved: Vec<String> = effects
-                .moved
-                .iter()
-                .map(|(f, t)| format!("{f}->{t}"))
-                .collect();
-            let _ = writeln!(out, "moves: {}", moved.join(" "));
-            let list = |v: &[crate::rules::Square]| {
-                if v.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }
-            };
-            let _ = writeln!(out, "captures: {}", list(&effects.captured));
-            let opp = pos.to_move.opponent();
-            let _ = writeln!(
-                out,
-                "splits {opp}: {}",
-                if effects.splits_opponent { "yes" } else { "no" }
-            );
-            let _ = writeln!(out, "removes: {}", list(&effects.removed));
-            match effects.status {
-                Status::Won { winner, reason } => {
-                    let _ = writeln!(
-                        out,
-                        "wins: {winner} wins ({}, {})",
-                        reason.name(),
-                        headline(reason.clause())
-                    );
-                }
-                Status::Ongoing => {
-                    let _ = writeln!(out, "wins: no");
-                }
-            }
-            let _ = writeln!(out, "permitted by:");
-            for p in permits {
-                let _ = writeln!(out, "  {}", headline(p));
-            }
-            let _ = writeln!(out, "result: {}", format_position(&effects.result));
-            let _ = writeln!(out, "status: {}", effects.status);
+            write_legal(&pos, &mv, permits, effects, out);
             0
         }
     };
-
     if let Some(path) = &args.svg {
         let text = crate::serve::api::verdict_svg(&pos, &mv, &verdict);
-        render::write_atomically(path, &text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, &text)?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     if let Some(path) = &args.html {
         let answer = crate::serve::api::explain_move(&pos, &mv);
-        let text = crate::serve::pages::verdict_page(&answer);
-        render::write_atomically(path, &text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, &crate::serve::pages::verdict_page(&answer))?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     Ok(code)
+}
+
+/// The verdict on an illegal move: every clause it breaks, why, and the clause's text.
+fn write_violations(violations: &[Violation], out: &mut String) {
+    let _ = writeln!(out, "verdict: illegal");
+    let _ = writeln!(
+        out,
+        "{} violated:",
+        if violations.len() == 1 {
+            "1 clause".to_string()
+        } else {
+            format!("{} clauses", violations.len())
+        }
+    );
+    for v in violations {
+        let _ = writeln!(out, "\n{}", headline(v.clause));
+        let _ = writeln!(out, "  {}", v.detail);
+        if let Some(c) = clauses::get(v.clause) {
+            let _ = writeln!(out, "  the rule:");
+            out.push_str(&indent(&clauses::quote(c), 4));
+        }
+    }
+}
+
+/// The verdict on a legal move `mv` in `pos`: its spelling, what it does, the clauses that
+/// permit it, and the position it leads to.
+fn write_legal(
+    pos: &Position,
+    mv: &Move,
+    permits: &[&'static str],
+    effects: &Effects,
+    out: &mut String,
+) {
+    let _ = writeln!(out, "verdict: legal");
+    if let Some(c) = canonical_spelling(pos, mv) {
+        let text = format_move(&c);
+        if text != format_move(mv) {
+            let _ = writeln!(out, "canonical spelling: {text}");
+        }
+    }
+    write_effects(pos.to_move.opponent(), effects, out);
+    let _ = writeln!(out, "permitted by:");
+    for p in permits {
+        let _ = writeln!(out, "  {}", headline(p));
+    }
+    let _ = writeln!(out, "result: {}", format_position(&effects.result));
+    let _ = writeln!(out, "status: {}", effects.status);
+}
+
+/// What a legal move does: the pieces it moves, captures and removes, whether it splits
+/// `opp`, and whether it wins.
+fn write_effects(opp: Color, effects: &Effects, out: &mut String) {
+    let moved: Vec<String> = effects
+        .moved
+        .iter()
+        .map(|(f, t)| format!("{f}->{t}"))
+        .collect();
+    let _ = writeln!(out, "moves: {}", moved.join(" "));
+    let list = |v: &[Square]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    let _ = writeln!(out, "captures: {}", list(&effects.captured));
+    let _ = writeln!(
+        out,
+        "splits {opp}: {}",
+        if effects.splits_opponent { "yes" } else { "no" }
+    );
+    let _ = writeln!(out, "removes: {}", list(&effects.removed));
+    match effects.status {
+        Status::Won { winner, reason } => {
+            let _ = writeln!(
+                out,
+                "wins: {winner} wins ({}, {})",
+                reason.name(),
+                headline(reason.clause())
+            );
+        }
+        Status::Ongoing => {
+            let _ = writeln!(out, "wins: no");
+        }
+    }
 }

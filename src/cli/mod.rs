@@ -156,6 +156,12 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// Write `text` to `path` atomically; a failure names the file.
+pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    crate::render::write_atomically(path, text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = match parse_args() {
@@ -367,11 +373,7 @@ fn play(e: AnyEngine, moves: &[String], out: &mut String) -> Result<(), CliError
         let n = i + 1;
         let mv = parse_move_lenient(text).map_err(|err| CliError(format!("move {n}: {err}")))?;
         let dims = cur.position().dims();
-        if let Some(off) = mv
-            .steps()
-            .flat_map(|s| s.named_squares())
-            .find(|&q| !dims.contains(q))
-        {
+        if let Some(off) = mv.off_board_square(dims) {
             return Err(CliError(format!(
                 "move {n} '{}': square {off} is off the {dims} board",
                 echo(text)

@@ -2,7 +2,7 @@
 //! (src/solve/problem.rs, spec/problems.md).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
@@ -82,37 +82,8 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             json,
             max_nodes,
         } => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
-            let parsed = problem::parse_file(&text)
-                .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
-            if parsed.problems.is_empty() {
-                return Err(CliError(format!(
-                    "{}: no [[problem]] in the file",
-                    file.display()
-                )));
-            }
             let dir = (*method == MethodArg::Auto).then_some(tables.as_path());
-            let mut all_sound = true;
-            for p in &parsed.problems {
-                let r = match engine {
-                    EngineArg::Bitboard => problem::verify::<Bitboard>(p, dir, *max_nodes),
-                    EngineArg::Reference => problem::verify::<Reference>(p, dir, *max_nodes),
-                }
-                .map_err(|e| {
-                    CliError(
-                        format!("{}: {e}", file.display())
-                            .replace("give the search a larger budget", "raise --max-nodes"),
-                    )
-                })?;
-                all_sound &= r.sound;
-                if *json {
-                    let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
-                } else {
-                    write_report(&r, out);
-                }
-            }
-            Ok(u8::from(!all_sound))
+            verify(file, dir, *engine, *json, *max_nodes, out)
         }
         ProblemCommand::Compose {
             variant,
@@ -132,6 +103,48 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             Ok(0)
         }
     }
+}
+
+/// `ordo problem verify`: prove every problem of `file` (with the tables in `tables`, if
+/// given), each report as text or JSON; exit status 1 if a claim fails.
+fn verify(
+    file: &Path,
+    tables: Option<&Path>,
+    engine: EngineArg,
+    json: bool,
+    max_nodes: u64,
+    out: &mut String,
+) -> Result<u8, CliError> {
+    let text =
+        std::fs::read_to_string(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    let parsed =
+        problem::parse_file(&text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    if parsed.problems.is_empty() {
+        return Err(CliError(format!(
+            "{}: no [[problem]] in the file",
+            file.display()
+        )));
+    }
+    let mut all_sound = true;
+    for p in &parsed.problems {
+        let r = match engine {
+            EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
+            EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
+        }
+        .map_err(|e| {
+            CliError(
+                format!("{}: {e}", file.display())
+                    .replace("give the search a larger budget", "raise --max-nodes"),
+            )
+        })?;
+        all_sound &= r.sound;
+        if json {
+            let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
+        } else {
+            write_report(&r, out);
+        }
+    }
+    Ok(u8::from(!all_sound))
 }
 
 fn write_report(r: &ProblemReport, out: &mut String) {

@@ -39,11 +39,7 @@ pub fn run(args: &RenderArgs, out: &mut String) -> Result<u8, CliError> {
         None => None,
         Some(text) => {
             let mv = parse_move(text).map_err(|e| CliError(format!("--move: {e}")))?;
-            if let Some(off) = mv
-                .steps()
-                .flat_map(|s| s.named_squares())
-                .find(|&q| !dims.contains(q))
-            {
+            if let Some(off) = mv.off_board_square(dims) {
                 return Err(CliError(format!(
                     "--move '{}': square {off} is off the {dims} board",
                     text.trim()
@@ -61,8 +57,7 @@ pub fn run(args: &RenderArgs, out: &mut String) -> Result<u8, CliError> {
         None => out.push_str(&render::unicode(&pos, mv.as_ref(), &notes)),
         Some(path) => {
             let text = render::svg(&pos, mv.as_ref(), &notes);
-            render::write_atomically(path, &text)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            super::write_file(path, &text)?;
             out.push_str(&format!("wrote {}\n", path.display()));
         }
     }

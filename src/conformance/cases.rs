@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -146,12 +146,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Case>, LoadError> {
         case: None,
         message,
     };
-    let entries = std::fs::read_dir(dir).map_err(|e| io(e.to_string()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
+    let files = crate::files::files_with_extension(dir, "toml").map_err(|e| io(e.to_string()))?;
     if files.is_empty() {
         return Err(io("no *.toml case files".into()));
     }

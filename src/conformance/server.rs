@@ -360,10 +360,7 @@ impl Server {
             Err(e) => return error_reply(codes::BAD_MOVE, &e.to_string()),
         };
         let dims = self.state.position().dims();
-        let on_board = mv
-            .steps()
-            .flat_map(|s| s.named_squares())
-            .all(|q| dims.contains(q));
+        let on_board = mv.off_board_square(dims).is_none();
         let next = if on_board { self.state.play(&mv) } else { None };
         match next.map(|p| load(self.choice, self.plant, &p)) {
             Some(Ok(s)) => {

@@ -255,9 +255,21 @@ pub fn random_picks() -> Vec<HandPicked> {
 /// rules, a split mover, captures, ordo moves, two-step turns, tie choices, the status.
 pub fn features(pos: &Position, moves: &[Move], status: Status) -> Vec<&'static str> {
     let mut c: BTreeSet<&'static str> = BTreeSet::new();
+    position_features(pos, &mut c);
+    for m in moves {
+        move_features(pos, m, &mut c);
+    }
+    if let Some(clause) = status.clause() {
+        c.insert(clause);
+        c.insert("ORDO-10.5");
+    }
+    c.into_iter().collect()
+}
+
+/// The clauses the position itself exercises: its board, its game, a split side.
+fn position_features(pos: &Position, c: &mut BTreeSet<&'static str>) {
     c.insert("ORDO-4.3");
-    let dims = pos.dims();
-    if dims == Dims::STANDARD {
+    if pos.dims() == Dims::STANDARD {
         c.insert("ORDO-1.1");
     } else {
         c.insert("ORDO-1.5");
@@ -284,44 +296,44 @@ pub fn features(pos: &Position, moves: &[Move], status: Status) -> Vec<&'static 
     if !is_one_group(pos, me.opponent()) && pos.variant == Variant::Classic {
         c.insert("ORDO-9.3");
     }
-    for m in moves {
-        for s in m.steps() {
-            match s {
-                Step::Single { capture: true, .. } => {
-                    c.insert("ORDO-6.4");
-                    if pos.variant == Variant::X {
-                        c.insert("ORDOX-4.1");
-                    }
-                }
-                Step::Single { .. } => {
-                    c.insert("ORDO-6.1");
-                }
-                Step::Ordo { .. } => {
-                    c.insert(match pos.variant {
-                        Variant::Classic => "ORDO-8.2",
-                        Variant::X => "ORDOX-2.2",
-                    });
-                    c.insert("ORDO-7.1");
+}
+
+/// The clauses move `m` of `pos` exercises: its steps' kinds, two steps, a tie, backward.
+fn move_features(pos: &Position, m: &Move, c: &mut BTreeSet<&'static str>) {
+    for s in m.steps() {
+        match s {
+            Step::Single { capture: true, .. } => {
+                c.insert("ORDO-6.4");
+                if pos.variant == Variant::X {
+                    c.insert("ORDOX-4.1");
                 }
             }
-            if let Step::Single { keep: Some(_), .. } = s {
-                c.insert("ORDOX-4.2");
+            Step::Single { .. } => {
+                c.insert("ORDO-6.1");
+            }
+            Step::Ordo { .. } => {
+                c.insert(match pos.variant {
+                    Variant::Classic => "ORDO-8.2",
+                    Variant::X => "ORDOX-2.2",
+                });
+                c.insert("ORDO-7.1");
             }
         }
-        if m.second.is_some() {
-            c.insert("ORDOX-3.2");
-        }
-        if let Some((d, _)) = m.first.direction() {
-            if matches!(d.heading(me), Heading::Backward | Heading::DiagonalBackward) {
-                c.insert("ORDO-9.2");
-            }
+        if let Step::Single { keep: Some(_), .. } = s {
+            c.insert("ORDOX-4.2");
         }
     }
-    if let Some(clause) = status.clause() {
-        c.insert(clause);
-        c.insert("ORDO-10.5");
+    if m.second.is_some() {
+        c.insert("ORDOX-3.2");
     }
-    c.into_iter().collect()
+    if let Some((d, _)) = m.first.direction() {
+        if matches!(
+            d.heading(pos.to_move),
+            Heading::Backward | Heading::DiagonalBackward
+        ) {
+            c.insert("ORDO-9.2");
+        }
+    }
 }
 
 /// perft(1), perft(2), …, given perft(1): one level deeper while the estimate of the next
@@ -468,12 +480,8 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Located>, String> {
 
 /// Every `*.jsonl` file of `dir`, in name order.
 pub fn read_dir(dir: &Path) -> Result<Vec<Located>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
+    let files = crate::files::files_with_extension(dir, "jsonl")
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     if files.is_empty() {
         return Err(format!("{}: no *.jsonl vector files", dir.display()));
     }

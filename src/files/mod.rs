@@ -137,6 +137,17 @@ fn not_regular(path: &Path) -> io::Result<Option<&'static str>> {
     Ok(Some("a special file"))
 }
 
+/// The files of `dir` named `*.EXT` (`ext` without the dot), in name order; entries that
+/// cannot be read are passed over.
+pub fn files_with_extension(dir: &Path, ext: &str) -> io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// The temporary file of the `n`-th write of `path` (file name `name`) by process `pid`.
 fn temp_name(path: &Path, name: &std::ffi::OsStr, pid: u32, n: u64) -> PathBuf {
     let mut tmp = prefix(name);
@@ -207,5 +218,28 @@ fn process_alive(pid: u32) -> bool {
     #[cfg(not(unix))]
     {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_with_extension_lists_only_that_extension_in_name_order() {
+        let dir = std::env::temp_dir().join(format!("ordo-files-ext-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub.toml")).unwrap();
+        for name in ["b.toml", "a.toml", "c.jsonl", "toml"] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        let got = files_with_extension(&dir, "toml").unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let names: Vec<_> = got
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        // A folder named like a file is listed too, as before the helper existed.
+        assert_eq!(names, ["a.toml", "b.toml", "sub.toml"]);
+        assert!(files_with_extension(&dir, "toml").is_err());
     }
 }

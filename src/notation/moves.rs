@@ -210,6 +210,8 @@ fn check_after_step(
     Err(fail_because(cur, &expected, why))
 }
 
+/// One step: a move `a-b`, a capture `axb` (with an optional kept group `/c`), or an ordo
+/// move `a:b-c`.
 fn read_step(cur: &mut Cursor<'_>) -> Result<Step, NotationError> {
     let from = read_square(cur)?;
     match cur.peek() {
@@ -241,35 +243,36 @@ fn read_step(cur: &mut Cursor<'_>) -> Result<Step, NotationError> {
         }
         Some(':') => {
             cur.pos += 1;
-            let last = read_square(cur)?;
-            match cur.peek() {
-                Some('-') => cur.pos += 1,
-                Some('x') => {
-                    return Err(fail_because(
-                        cur,
-                        "'-'",
-                        "ordo moves are written with '-' and never capture",
-                    ))
-                }
-                _ => {
-                    return Err(fail(
-                        cur,
-                        "'-' and the square where the run's first end lands",
-                    ))
-                }
-            }
-            let to = read_square(cur)?;
-            Ok(Step::Ordo {
-                first: from,
-                last,
-                to,
-            })
+            read_ordo_rest(cur, from)
         }
         _ => Err(fail(
             cur,
             "'-' (a move), 'x' (a capture) or ':' (the other end of an ordo run)",
         )),
     }
+}
+
+/// The rest of an ordo move from `first` on, after the `:`: `last-to`.
+fn read_ordo_rest(cur: &mut Cursor<'_>, first: Square) -> Result<Step, NotationError> {
+    let last = read_square(cur)?;
+    match cur.peek() {
+        Some('-') => cur.pos += 1,
+        Some('x') => {
+            return Err(fail_because(
+                cur,
+                "'-'",
+                "ordo moves are written with '-' and never capture",
+            ))
+        }
+        _ => {
+            return Err(fail(
+                cur,
+                "'-' and the square where the run's first end lands",
+            ))
+        }
+    }
+    let to = read_square(cur)?;
+    Ok(Step::Ordo { first, last, to })
 }
 
 fn read_square(cur: &mut Cursor<'_>) -> Result<Square, NotationError> {

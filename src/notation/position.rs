@@ -24,8 +24,38 @@ use super::{quote_chars, Cursor, NotationError, END_OF_INPUT};
 /// ```
 pub fn parse_position(s: &str) -> Result<Position, NotationError> {
     let cur = Cursor::trimmed("position", s);
-    // Fields: maximal runs of characters other than space and tab, as char ranges.
-    let mut fields: Vec<(usize, usize)> = Vec::new();
+    let fields = fields(&cur);
+    let Some(&(board_start, board_end)) = fields.first() else {
+        return Err(cur.error_at(
+            cur.end,
+            "a board: rows from the last row down to row 1, separated by '/'",
+            END_OF_INPUT,
+        ));
+    };
+    let (dims, rows) = read_board(&cur, board_start, board_end)?;
+    let to_move = read_side(&cur, fields.get(1).copied())?;
+    let variant = read_variant(&cur, fields.get(2).copied())?;
+    if let Some(&(extra_start, extra_end)) = fields.get(3) {
+        return Err(cur.error_at(
+            extra_start,
+            "end of input after the variant (a position has exactly three fields)",
+            quote_chars(&cur.chars[extra_start..extra_end]),
+        ));
+    }
+    let mut pos = Position::empty(dims, to_move, variant);
+    for (i, row) in rows.iter().enumerate() {
+        let r = (dims.rows as usize - 1 - i) as u8;
+        for (c, &piece) in row.iter().enumerate() {
+            pos.set(Square::new(c as u8, r), piece);
+        }
+    }
+    Ok(pos)
+}
+
+/// The fields of a position: maximal runs of characters other than space and tab, as char
+/// ranges.
+fn fields(cur: &Cursor<'_>) -> Vec<(usize, usize)> {
+    let mut fields = Vec::new();
     let mut i = cur.pos;
     while i < cur.end {
         if is_separator(cur.chars[i]) {
@@ -38,36 +68,32 @@ pub fn parse_position(s: &str) -> Result<Position, NotationError> {
         }
         fields.push((start, i));
     }
+    fields
+}
 
-    let Some(&(board_start, board_end)) = fields.first() else {
-        return Err(cur.error_at(
-            cur.end,
-            "a board: rows from the last row down to row 1, separated by '/'",
-            END_OF_INPUT,
-        ));
-    };
-    let (dims, rows) = read_board(&cur, board_start, board_end)?;
-
-    let Some(&(side_start, side_end)) = fields.get(1) else {
+/// The side to move, from the second field (`None`: missing).
+fn read_side(cur: &Cursor<'_>, field: Option<(usize, usize)>) -> Result<Color, NotationError> {
+    let Some((side_start, side_end)) = field else {
         return Err(cur.error_at(
             cur.end,
             "the side to move 'w' or 'b' after the board",
             END_OF_INPUT,
         ));
     };
-    let to_move = match &cur.chars[side_start..side_end] {
-        ['w'] => Color::White,
-        ['b'] => Color::Black,
-        other => {
-            return Err(cur.error_at(
-                side_start,
-                "the side to move 'w' or 'b'",
-                quote_chars(other),
-            ))
-        }
-    };
+    match &cur.chars[side_start..side_end] {
+        ['w'] => Ok(Color::White),
+        ['b'] => Ok(Color::Black),
+        other => Err(cur.error_at(
+            side_start,
+            "the side to move 'w' or 'b'",
+            quote_chars(other),
+        )),
+    }
+}
 
-    let Some(&(var_start, var_end)) = fields.get(2) else {
+/// The variant, from the third field (`None`: missing).
+fn read_variant(cur: &Cursor<'_>, field: Option<(usize, usize)>) -> Result<Variant, NotationError> {
+    let Some((var_start, var_end)) = field else {
         return Err(cur.error_at(
             cur.end,
             "the variant 'classic' or 'x' after the side to move",
@@ -76,30 +102,13 @@ pub fn parse_position(s: &str) -> Result<Position, NotationError> {
     };
     let variant_chars = &cur.chars[var_start..var_end];
     let variant_name: String = variant_chars.iter().collect();
-    let Ok(variant) = Variant::from_str(&variant_name) else {
-        return Err(cur.error_at(
+    Variant::from_str(&variant_name).map_err(|_| {
+        cur.error_at(
             var_start,
             "the variant 'classic' or 'x'",
             quote_chars(variant_chars),
-        ));
-    };
-
-    if let Some(&(extra_start, extra_end)) = fields.get(3) {
-        return Err(cur.error_at(
-            extra_start,
-            "end of input after the variant (a position has exactly three fields)",
-            quote_chars(&cur.chars[extra_start..extra_end]),
-        ));
-    }
-
-    let mut pos = Position::empty(dims, to_move, variant);
-    for (i, row) in rows.iter().enumerate() {
-        let r = (dims.rows as usize - 1 - i) as u8;
-        for (c, &piece) in row.iter().enumerate() {
-            pos.set(Square::new(c as u8, r), piece);
-        }
-    }
-    Ok(pos)
+        )
+    })
 }
 
 /// The canonical notation of a position: runs of empty squares merged into one number, fields

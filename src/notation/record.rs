@@ -83,64 +83,45 @@ struct Token {
 
 /// Read a record. See spec/game-record.md for the format.
 pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
-    let mut headers: Vec<Header> = Vec::new();
-    // Where each header was written (line, column), for the errors found after reading them.
-    let mut header_at: Vec<(usize, usize)> = Vec::new();
-    let mut tokens: Vec<Token> = Vec::new();
+    let scan = scan(text)?;
+    let start = start_position(&scan.headers, &scan.header_at)?;
+    let (moves, result) = moves_and_result(&scan.tokens)?;
+    Ok(GameRecord {
+        headers: scan.headers,
+        start,
+        moves,
+        result,
+    })
+}
+
+/// A record cut into its headers (with where each was written: line, column) and the
+/// tokens of its movetext.
+struct Scan {
+    headers: Vec<Header>,
+    header_at: Vec<(usize, usize)>,
+    tokens: Vec<Token>,
+}
+
+/// Cut a record into headers and movetext tokens, dropping comments and move numbers.
+fn scan(text: &str) -> Result<Scan, RecordError> {
+    let mut s = Scan {
+        headers: Vec::new(),
+        header_at: Vec::new(),
+        tokens: Vec::new(),
+    };
     let mut in_comment: Option<(usize, usize)> = None;
     for (li, raw) in text.lines().enumerate() {
         let line = li + 1;
-        let chars: Vec<char> = raw.chars().collect();
-        let mut i = 0;
-        if in_comment.is_none() && tokens.is_empty() {
+        if in_comment.is_none() && s.tokens.is_empty() {
             let t = raw.trim();
             if t.starts_with('[') {
                 let column = raw.chars().count() - raw.trim_start().chars().count() + 1;
-                headers.push(parse_header(t, line, column)?);
-                header_at.push((line, column));
+                s.headers.push(parse_header(t, line, column)?);
+                s.header_at.push((line, column));
                 continue;
             }
         }
-        while i < chars.len() {
-            if in_comment.is_some() {
-                if chars[i] == '}' {
-                    in_comment = None;
-                }
-                i += 1;
-                continue;
-            }
-            let c = chars[i];
-            if c.is_whitespace() {
-                i += 1;
-            } else if c == ';' {
-                break;
-            } else if c == '{' {
-                in_comment = Some((line, i + 1));
-                i += 1;
-            } else if c == '[' {
-                return Err(RecordError {
-                    line,
-                    column: i + 1,
-                    message: "a header must come before the first move".into(),
-                });
-            } else {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"{;".contains(chars[i]) {
-                    i += 1;
-                }
-                let text: String = chars[start..i].iter().collect();
-                // Move numbers are not kept (a file of them costs no memory), unless one follows
-                // a result, which is reported below.
-                let after_result = tokens.last().is_some_and(|t| is_result(&t.text));
-                if !is_move_number(&text) || after_result {
-                    tokens.push(Token {
-                        text,
-                        line,
-                        column: start + 1,
-                    });
-                }
-            }
-        }
+        scan_movetext_line(raw, line, &mut in_comment, &mut s.tokens)?;
     }
     if let Some((line, column)) = in_comment {
         return Err(RecordError {
@@ -149,7 +130,62 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
             message: "comment opened with '{' is never closed".into(),
         });
     }
-    let start = start_position(&headers, &header_at)?;
+    Ok(s)
+}
+
+/// Add the tokens of movetext line `line` (`raw`) to `tokens`; `in_comment` says where a
+/// comment still open began.
+fn scan_movetext_line(
+    raw: &str,
+    line: usize,
+    in_comment: &mut Option<(usize, usize)>,
+    tokens: &mut Vec<Token>,
+) -> Result<(), RecordError> {
+    let chars: Vec<char> = raw.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_comment.is_some() {
+            if c == '}' {
+                *in_comment = None;
+            }
+            i += 1;
+        } else if c.is_whitespace() {
+            i += 1;
+        } else if c == ';' {
+            break;
+        } else if c == '{' {
+            *in_comment = Some((line, i + 1));
+            i += 1;
+        } else if c == '[' {
+            return Err(RecordError {
+                line,
+                column: i + 1,
+                message: "a header must come before the first move".into(),
+            });
+        } else {
+            let start = i;
+            while i < chars.len() && !chars[i].is_whitespace() && !"{;".contains(chars[i]) {
+                i += 1;
+            }
+            let text: String = chars[start..i].iter().collect();
+            // Move numbers are not kept (a file of them costs no memory), unless one follows
+            // a result, which is reported below.
+            let after_result = tokens.last().is_some_and(|t| is_result(&t.text));
+            if !is_move_number(&text) || after_result {
+                tokens.push(Token {
+                    text,
+                    line,
+                    column: start + 1,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The moves of the movetext `tokens` and its result token, which must come last.
+fn moves_and_result(tokens: &[Token]) -> Result<(Vec<RecordMove>, Option<String>), RecordError> {
     let mut moves = Vec::new();
     let mut result = None;
     for (k, tok) in tokens.iter().enumerate() {
@@ -179,12 +215,7 @@ pub fn parse_record(text: &str) -> Result<GameRecord, RecordError> {
             mv,
         });
     }
-    Ok(GameRecord {
-        headers,
-        start,
-        moves,
-        result,
-    })
+    Ok((moves, result))
 }
 
 fn is_result(t: &str) -> bool {
@@ -231,51 +262,92 @@ fn parse_header(t: &str, line: usize, column: usize) -> Result<Header, RecordErr
 
 /// The start position the headers give; `at` is where each header was written.
 fn start_position(headers: &[Header], at: &[(usize, usize)]) -> Result<Position, RecordError> {
-    let find = |key: &str| {
-        headers
-            .iter()
-            .zip(at)
-            .find(|((k, _), _)| k.eq_ignore_ascii_case(key))
-            .map(|((_, v), &(line, _))| (line, v.as_str()))
-    };
-    let err = |line: usize, message: String| RecordError {
-        line,
-        column: at.iter().find(|(l, _)| *l == line).map_or(1, |&(_, c)| c),
-        message,
-    };
-    let variant = match find("Variant") {
+    let h = Headers { headers, at };
+    let variant = match h.find("Variant") {
         None => None,
         Some((line, v)) => Some(
             v.parse::<Variant>()
-                .map_err(|e| err(line, format!("header Variant: {e}")))?,
+                .map_err(|e| h.err(line, format!("header Variant: {e}")))?,
         ),
     };
-    let board = match find("Board") {
+    let board = match h.find("Board") {
         None => None,
-        Some((line, b)) => {
-            let (c, r) = b
-                .split_once(['x', 'X'])
-                .and_then(|(c, r)| Some((c.parse::<usize>().ok()?, r.parse::<usize>().ok()?)))
-                .ok_or_else(|| {
-                    err(
-                        line,
-                        format!(
-                            "header Board '{}': expected COLSxROWS such as 10x8",
-                            echo(b)
-                        ),
-                    )
-                })?;
-            Some((
-                line,
-                Dims::new(c, r).map_err(|e| err(line, format!("header Board: {e}")))?,
-            ))
-        }
+        Some((line, b)) => Some((line, h.board(line, b)?)),
     };
-    if let Some((line, s)) = find("Start") {
-        let pos = parse_position(s).map_err(|e| err(line, format!("header Start: {e}")))?;
+    if let Some((line, s)) = h.find("Start") {
+        return h.start_header(line, s, variant, board);
+    }
+    let v = variant.unwrap_or(Variant::Classic);
+    match board {
+        None => Ok(setup::standard(v)),
+        Some((_, d)) if d == Dims::STANDARD => Ok(setup::standard(v)),
+        Some((_, d)) if d == Dims::CHESS => Ok(setup::chess_board(v)),
+        Some((line, d)) => Err(h.err(
+            line,
+            format!("board {d} has no standard start; give the start position in a Start header"),
+        )),
+    }
+}
+
+/// The headers of a record with where each was written (line, column).
+struct Headers<'a> {
+    headers: &'a [Header],
+    at: &'a [(usize, usize)],
+}
+
+impl Headers<'_> {
+    /// The line and value of header `key` (case-insensitive), if present.
+    fn find(&self, key: &str) -> Option<(usize, &str)> {
+        self.headers
+            .iter()
+            .zip(self.at)
+            .find(|((k, _), _)| k.eq_ignore_ascii_case(key))
+            .map(|((_, v), &(line, _))| (line, v.as_str()))
+    }
+
+    /// An error about the header on `line`.
+    fn err(&self, line: usize, message: String) -> RecordError {
+        RecordError {
+            line,
+            column: self
+                .at
+                .iter()
+                .find(|(l, _)| *l == line)
+                .map_or(1, |&(_, c)| c),
+            message,
+        }
+    }
+
+    /// The board size of the `Board` header `b`, on `line`.
+    fn board(&self, line: usize, b: &str) -> Result<Dims, RecordError> {
+        let (c, r) = b
+            .split_once(['x', 'X'])
+            .and_then(|(c, r)| Some((c.parse::<usize>().ok()?, r.parse::<usize>().ok()?)))
+            .ok_or_else(|| {
+                self.err(
+                    line,
+                    format!(
+                        "header Board '{}': expected COLSxROWS such as 10x8",
+                        echo(b)
+                    ),
+                )
+            })?;
+        Dims::new(c, r).map_err(|e| self.err(line, format!("header Board: {e}")))
+    }
+
+    /// The position of the `Start` header `s` on `line`, which must agree with the
+    /// `variant` and the `board` (with its line) the other headers give.
+    fn start_header(
+        &self,
+        line: usize,
+        s: &str,
+        variant: Option<Variant>,
+        board: Option<(usize, Dims)>,
+    ) -> Result<Position, RecordError> {
+        let pos = parse_position(s).map_err(|e| self.err(line, format!("header Start: {e}")))?;
         if let Some(v) = variant {
             if v != pos.variant {
-                return Err(err(
+                return Err(self.err(
                     line,
                     format!(
                         "header Start is a {} position but Variant says {v}",
@@ -286,22 +358,12 @@ fn start_position(headers: &[Header], at: &[(usize, usize)]) -> Result<Position,
         }
         if let Some((bl, d)) = board {
             if d != pos.dims() {
-                return Err(err(
+                return Err(self.err(
                     bl,
                     format!("header Board says {d} but Start is {}", pos.dims()),
                 ));
             }
         }
-        return Ok(pos);
-    }
-    let v = variant.unwrap_or(Variant::Classic);
-    match board {
-        None => Ok(setup::standard(v)),
-        Some((_, d)) if d == Dims::STANDARD => Ok(setup::standard(v)),
-        Some((_, d)) if d == Dims::CHESS => Ok(setup::chess_board(v)),
-        Some((line, d)) => Err(err(
-            line,
-            format!("board {d} has no standard start; give the start position in a Start header"),
-        )),
+        Ok(pos)
     }
 }

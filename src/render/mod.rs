@@ -66,6 +66,31 @@ pub fn unicode(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> String
     unicode::render(pos, mv, notes)
 }
 
+/// Escape text for HTML or XML character data and attribute values: `& < > " '` as entities
+/// (the apostrophe as `&#39;`, which both read). The SVG diagrams and the server's HTML pages
+/// share it.
+///
+/// ```
+/// assert_eq!(
+///     ordo::render::escape_markup(r#"<a href="x">Tom & Jerry's</a>"#),
+///     "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;"
+/// );
+/// ```
+pub fn escape_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Write `text` to `path` atomically. Kept for the callers that speak `io::Error`: new code
 /// calls [`crate::files::write_atomically`], which refuses a target that is not a regular file
 /// and cleans up after killed writers (this does the same, with the reason as the error).
@@ -128,11 +153,7 @@ fn point_name(dims: Dims, p: (i16, i16)) -> String {
 /// The move in the notation of spec/notation.md, or a description when it names squares off the
 /// board (which the notation may not be able to spell).
 fn move_text(dims: Dims, mv: &Move) -> String {
-    if mv
-        .steps()
-        .flat_map(|s| s.named_squares())
-        .all(|q| dims.contains(q))
-    {
+    if mv.off_board_square(dims).is_none() {
         format_move(mv)
     } else {
         "a move naming squares off the board".to_string()

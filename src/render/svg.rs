@@ -28,23 +28,19 @@ const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const ARROW_COLOURS: [&str; 2] = ["#1565c0", "#e65100"];
 
-/// Escape text for XML character data and attribute values. Characters XML 1.0 does not allow
-/// (most control characters) become U+FFFD; line breaks and tabs become spaces.
+/// Escape text for XML character data and attribute values ([`super::escape_markup`]).
+/// Characters XML 1.0 does not allow (most control characters) become U+FFFD; line breaks and
+/// tabs become spaces.
 pub(super) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    let allowed: String = s
+        .chars()
+        .map(|ch| match ch {
+            '\t' | '\n' | '\r' => ' ',
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => '\u{FFFD}',
+            c => c,
+        })
+        .collect();
+    super::escape_markup(&allowed)
 }
 
 /// A rough width of `text` at a font size, for sizing the document.

@@ -169,6 +169,22 @@ impl Move {
         std::iter::once(&self.first).chain(self.second.as_ref())
     }
 
+    /// The first square the move names that lies off a `dims` board, if any (ORDO-1.5: such
+    /// a move is readable but names no square of the board).
+    ///
+    /// ```
+    /// use ordo::notation::parse_move;
+    /// use ordo::rules::Dims;
+    /// let mv = parse_move("h2-h3,h3-i4").unwrap();
+    /// assert_eq!(mv.off_board_square(Dims::STANDARD), None);
+    /// assert_eq!(mv.off_board_square(Dims::CHESS).unwrap().to_string(), "i4");
+    /// ```
+    pub fn off_board_square(&self, dims: Dims) -> Option<Square> {
+        self.steps()
+            .flat_map(|s| s.named_squares())
+            .find(|&q| !dims.contains(q))
+    }
+
     /// Whether any step captures.
     pub fn is_capture(&self) -> bool {
         self.steps()

@@ -370,10 +370,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
 /// pieces marked (the same drawing as `ordo explain --svg`).
 pub fn verdict_svg(pos: &Position, mv: &Move, verdict: &Verdict) -> String {
     let dims = pos.dims();
-    let on_board = mv
-        .steps()
-        .flat_map(|s| s.named_squares())
-        .all(|q| dims.contains(q));
+    let on_board = mv.off_board_square(dims).is_none();
     let notes = Annotations {
         captured: verdict
             .effects()
@@ -422,11 +419,7 @@ pub fn board_svg(position: &str, mv: Option<&str>) -> Result<String, ApiError> {
     let pos = parse_position(position).map_err(|e| ApiError::bad("position", e.to_string()))?;
     let mv = mv.map(|m| read_move(m, "move")).transpose()?;
     let dims = pos.dims();
-    let drawable = mv.as_ref().filter(|m| {
-        m.steps()
-            .flat_map(|s| s.named_squares())
-            .all(|q| dims.contains(q))
-    });
+    let drawable = mv.as_ref().filter(|m| m.off_board_square(dims).is_none());
     Ok(render::svg(&pos, drawable, &Annotations::default()))
 }
 

@@ -10,20 +10,7 @@ use crate::rules::clauses::{self, Clause};
 const DOC_CSS: &str = include_str!("assets/doc.css");
 
 /// Escape text for HTML character data and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::render::escape_markup as escape;
 
 /// The length of a clause or section id (`ORDO-6.3`, `ORDOX-4`) at the start of `s`, if any.
 fn id_len(s: &str) -> Option<usize> {

@@ -11,7 +11,7 @@ use super::tb::{self, Material, Tablebase};
 use super::value::Value;
 use super::SolveError;
 use crate::notation::{format_move, format_position, parse_move, parse_position};
-use crate::rules::{Color, Engine, Position};
+use crate::rules::{Color, Engine, Move, Position};
 
 /// A problem file: a list of problems.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -396,49 +396,73 @@ pub fn compose<E: Engine>(
         let Ok(e) = E::from_occupancy(tb.dims, tb.variant, stm, occ) else {
             continue;
         };
-        let (_, moves) = tb::probe(tb, &e)?;
-        let winners: Vec<_> = moves
-            .iter()
-            .filter(|(_, v)| matches!(v, Value::Loss(_)))
-            .collect();
-        if winners.len() != 1 {
+        let Some(key) = only_winning_move(tb, &e)? else {
             continue;
-        }
+        };
         let pos = e.to_position();
-        // No mirror images, and no two problems that meet after the key.
-        // (Also none that is another seen from the other chair.)
-        let after = e.apply(&winners[0].0).to_position();
-        let flipped = pos.colour_flipped();
-        if taken.iter().any(|t| {
-            [
-                &pos.mirrored(),
-                &after,
-                &after.mirrored(),
-                &flipped,
-                &flipped.mirrored(),
-            ]
-            .contains(&t)
-        }) {
+        let after = e.apply(&key).to_position();
+        if is_seen_before(&taken, &pos, &after) {
             continue;
         }
         taken.push(pos.clone());
         taken.push(after);
-        let n = d.div_ceil(2);
-        out.push(Problem {
-            id: format!("{}-{}-{}-{}", tb.variant.name(), tb.dims, m, out.len() + 1),
-            position: format_position(&pos),
-            stipulation: format!("win in {n}"),
-            keys: vec![format_move(&winners[0].0)],
-            only_keys: true,
-            source: format!(
-                "composed by `ordo problem compose` from the {} {} {m} table: {} to move wins in {d} plies, and only this first move wins at all",
-                tb.variant.name(),
-                tb.dims,
-                stm
-            ),
-        });
+        let id = format!("{}-{}-{}-{}", tb.variant.name(), tb.dims, m, out.len() + 1);
+        out.push(composed_problem(tb, m, id, &pos, &key, d));
     }
     Ok(out)
+}
+
+/// The one first move that wins in `e`, if exactly one does.
+fn only_winning_move<E: Engine>(tb: &Tablebase, e: &E) -> Result<Option<Move>, SolveError> {
+    let (_, moves) = tb::probe(tb, e)?;
+    let mut winners = moves.iter().filter(|(_, v)| matches!(v, Value::Loss(_)));
+    match (winners.next(), winners.next()) {
+        (Some((mv, _)), None) => Ok(Some(*mv)),
+        _ => Ok(None),
+    }
+}
+
+/// Whether a problem already `taken` (its position, then the position after its key) is
+/// `pos` (whose key leads to `after`) seen in a mirror, from the other chair, or met after
+/// the key.
+fn is_seen_before(taken: &[Position], pos: &Position, after: &Position) -> bool {
+    let flipped = pos.colour_flipped();
+    taken.iter().any(|t| {
+        [
+            &pos.mirrored(),
+            after,
+            &after.mirrored(),
+            &flipped,
+            &flipped.mirrored(),
+        ]
+        .contains(&t)
+    })
+}
+
+/// The problem of `pos` from slice `m`, whose only winning first move `key` wins in `d`
+/// plies.
+fn composed_problem(
+    tb: &Tablebase,
+    m: Material,
+    id: String,
+    pos: &Position,
+    key: &Move,
+    d: u16,
+) -> Problem {
+    let n = d.div_ceil(2);
+    Problem {
+        id,
+        position: format_position(pos),
+        stipulation: format!("win in {n}"),
+        keys: vec![format_move(key)],
+        only_keys: true,
+        source: format!(
+            "composed by `ordo problem compose` from the {} {} {m} table: {} to move wins in {d} plies, and only this first move wins at all",
+            tb.variant.name(),
+            tb.dims,
+            pos.to_move
+        ),
+    }
 }
 
 /// The problems as a TOML file.

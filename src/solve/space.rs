@@ -153,10 +153,7 @@ impl Space {
                 dims.len()
             )));
         }
-        // Stop early rather than exhaust the machine: the solve that follows needs about
-        // `bytes_per_position` for each position found here.
-        let per_position = bytes_per_position(variant);
-        let budget = limit.map_or(u64::MAX, |l| l.bytes / 10 * 8 / per_position);
+        let bound = SizeBound::new(dims, variant, limit);
         let first = key_of(start);
         let mut seen: HashSet<Key> = HashSet::from([first]);
         let mut frontier = vec![first];
@@ -165,34 +162,12 @@ impl Space {
             depth += 1;
             let mut next = Vec::new();
             for chunk in frontier.chunks(1 << 16) {
-                let found: Vec<Key> = chunk
-                    .par_iter()
-                    .map_init(Vec::new, |buf, &k| {
-                        let e: E = load(dims, variant, k).expect("enumerated keys are positions");
-                        e.successors(buf);
-                        buf.iter().map(key_of).collect::<Vec<_>>()
-                    })
-                    .flatten_iter()
-                    .collect();
-                for k in found {
+                for k in successor_keys::<E>(dims, variant, chunk) {
                     if seen.insert(k) {
                         next.push(k);
                     }
                 }
-                if seen.len() >= u32::MAX as usize - 1 {
-                    return Err(SolveError::TooLarge(format!(
-                        "more than {} reachable positions",
-                        seen.len()
-                    )));
-                }
-                if seen.len() as u64 > budget {
-                    let l = limit.expect("a finite budget comes from a limit");
-                    return Err(SolveError::TooLarge(format!(
-                        "more than {} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of the memory limit of {l}",
-                        seen.len(),
-                        super::memory::human(seen.len() as u64 * per_position),
-                    )));
-                }
+                bound.check(seen.len(), depth)?;
                 progress.update("enumerating", seen.len() as u64, None);
             }
             frontier = next;
@@ -282,6 +257,61 @@ impl<E: Engine> super::retro::Graph for SpaceGraph<'_, E> {
             .ok_or_else(|| {
                 SolveError::Corrupt(format!("a successor is not in the table (key {k:#x})"))
             })
+    }
+}
+
+/// The keys of the successors of the positions `keys` (repeats included), in parallel.
+fn successor_keys<E: Engine>(dims: Dims, variant: Variant, keys: &[Key]) -> Vec<Key> {
+    keys.par_iter()
+        .map_init(Vec::new, |buf, &k| {
+            let e: E = load(dims, variant, k).expect("enumerated keys are positions");
+            e.successors(buf);
+            buf.iter().map(key_of).collect::<Vec<_>>()
+        })
+        .flatten_iter()
+        .collect()
+}
+
+/// How many positions an enumeration may find: fewer than 2^32 - 1, and few enough that the
+/// solve that follows (about `per_position` bytes each) stays within 80% of the memory
+/// limit. Stopping early rather than exhausting the machine.
+struct SizeBound<'a> {
+    dims: Dims,
+    variant: Variant,
+    limit: Option<&'a super::memory::Limit>,
+    per_position: u64,
+    budget: u64,
+}
+
+impl<'a> SizeBound<'a> {
+    fn new(dims: Dims, variant: Variant, limit: Option<&'a super::memory::Limit>) -> Self {
+        let per_position = bytes_per_position(variant);
+        let budget = limit.map_or(u64::MAX, |l| l.bytes / 10 * 8 / per_position);
+        SizeBound {
+            dims,
+            variant,
+            limit,
+            per_position,
+            budget,
+        }
+    }
+
+    /// An error if `found` positions (at `depth` so far) are too many.
+    fn check(&self, found: usize, depth: usize) -> Result<(), SolveError> {
+        if found >= u32::MAX as usize - 1 {
+            return Err(SolveError::TooLarge(format!(
+                "more than {found} reachable positions"
+            )));
+        }
+        if found as u64 > self.budget {
+            let l = self.limit.expect("a finite budget comes from a limit");
+            let (dims, variant, per_position) = (self.dims, self.variant, self.per_position);
+            return Err(SolveError::TooLarge(format!(
+                "more than {found} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of the memory limit of {l}",
+                super::memory::human(found as u64 * per_position),
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -16,26 +16,27 @@ const ORACLES: [(&str, &[&str]); 3] = [
 ];
 
 /// The source with comments, string and character literals blanked out, so a path named in a
-/// doc comment or a message is not taken for an import.
-fn code_only(src: &str) -> String {
-    let b = src.as_bytes();
+/// doc comment or a message is not taken for an import (and a brace in one is not counted by
+/// `structure.rs`). Lines are kept: a blanked literal or comment keeps its line breaks.
+pub(super) fn code_only(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
     let mut i = 0;
-    while i < b.len() {
+    while i < src.len() {
         let rest = &src[i..];
         let skip = if rest.starts_with("//") {
             rest.find('\n').unwrap_or(rest.len())
         } else if rest.starts_with("/*") {
             rest.find("*/").map_or(rest.len(), |k| k + 2)
-        } else if rest.starts_with("'\"'") {
-            3
         } else if rest.starts_with('"') {
             string_len(rest)
         } else {
-            0
+            raw_string_len(rest)
+                .or_else(|| char_literal_len(rest))
+                .unwrap_or(0)
         };
         if skip > 0 {
             out.push(' ');
+            out.extend(rest[..skip].chars().filter(|&c| c == '\n'));
             i += skip;
         } else {
             let ch = rest.chars().next().expect("not at the end");
@@ -58,6 +59,34 @@ fn string_len(s: &str) -> usize {
         }
     }
     b.len()
+}
+
+/// Length of the raw string literal (`r"…"`, `r#"…"#`, …) at the start of `s`, if one is.
+fn raw_string_len(s: &str) -> Option<usize> {
+    let hashes = s
+        .strip_prefix('r')?
+        .bytes()
+        .take_while(|&b| b == b'#')
+        .count();
+    let body = s[1 + hashes..].strip_prefix('"')?;
+    let end = format!("\"{}", "#".repeat(hashes));
+    Some(
+        body.find(&end)
+            .map_or(s.len(), |k| 2 + hashes + k + end.len()),
+    )
+}
+
+/// Length of the character literal (`'x'`, `'\n'`, `'\u{7b}'`) at the start of `s`, if one is
+/// (a lifetime such as `'a` is not).
+fn char_literal_len(s: &str) -> Option<usize> {
+    let rest = s.strip_prefix('\'')?;
+    if let Some(esc) = rest.strip_prefix('\\') {
+        return esc.get(1..)?.find('\'').map(|k| k + 4);
+    }
+    let c = rest.chars().next()?;
+    rest[c.len_utf8()..]
+        .starts_with('\'')
+        .then_some(c.len_utf8() + 2)
 }
 
 /// The module depth of a source file below `src/`: `src/reference/mod.rs` is 1 (the module
@@ -149,7 +178,8 @@ fn forbidden(src: &str, depth: usize, own: &str, allowed: &[&str]) -> Vec<String
         .collect()
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+/// Every `.rs` file below `dir`.
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

@@ -28,6 +28,7 @@ mod rules_x;
 mod serve;
 mod solve;
 mod spec_examples;
+mod structure;
 mod table_files;
 mod tablebase;
 mod tb_plan;

@@ -10,7 +10,7 @@ use crate::conformance::judge::judge;
 use crate::conformance::protocol::ReportedStatus;
 use crate::notation::{format_move, parse_move};
 use crate::reference::Reference;
-use crate::rules::{Engine, Move, Position, Status, Step};
+use crate::rules::{Engine, Move, Position, Square, Status, Step};
 
 /// What the engine said about one position.
 #[derive(Clone, Debug)]
@@ -273,6 +273,10 @@ fn dedup(v: Vec<&'static str>) -> Vec<&'static str> {
     v.into_iter().filter(|c| seen.insert(*c)).collect()
 }
 
+/// What differs in the position a move produced: the clauses, the attributed readings, and
+/// the difference in words.
+type EffectDifference = (Vec<&'static str>, Vec<Reading>, String);
+
 /// The position a move produced differs: the clauses of the effect that differs and what
 /// differs, in words. `before` is the position the move was played from, `want` the rules'
 /// result, `got` the engine's.
@@ -281,7 +285,7 @@ pub fn effect_difference(
     mv: &Move,
     want: &Position,
     got: &Position,
-) -> (Vec<&'static str>, Vec<Reading>, String) {
+) -> EffectDifference {
     if got.dims() != want.dims() || got.variant != want.variant {
         return (
             vec!["ORDO-2.3"],
@@ -289,57 +293,8 @@ pub fn effect_difference(
             "the engine's position is on another board or game".into(),
         );
     }
-    let mover = before.to_move;
-    let victim = mover.opponent();
-    let squares: Vec<_> = want
-        .dims()
-        .squares()
-        .filter(|&s| want.get(s) != got.get(s))
-        .collect();
-    let kept: Vec<_> = squares
-        .iter()
-        .copied()
-        .filter(|&s| got.get(s) == Some(victim) && want.get(s).is_none())
-        .collect();
-    let names = |v: &[crate::rules::Square]| {
-        v.iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let capture = mv.is_capture();
-    let removed_by_rule = before.pieces(victim).len()
-        > want.pieces(victim).len()
-            + mv.steps()
-                .filter(|s| matches!(s, Step::Single { capture: true, .. }))
-                .count();
-    if capture && removed_by_rule && !kept.is_empty() {
-        let tie = mv
-            .steps()
-            .any(|s| matches!(s, Step::Single { keep: Some(_), .. }));
-        if tie && got.pieces(victim).len() == want.pieces(victim).len() {
-            return (
-                vec!["ORDOX-4.2"],
-                vec![],
-                format!("the engine kept another tied group: {} stay", names(&kept)),
-            );
-        }
-        // Every piece left is away from the captured squares: the engine removed only what
-        // touches them.
-        let far = kept.iter().all(|s| {
-            !mv.steps()
-                .any(|st| crate::reference::neighbours(*s, st.target()))
-        });
-        let detail = format!(
-            "the engine leaves {} on the board; ORDOX-4.1 removes every piece outside a largest group",
-            names(&kept)
-        );
-        let reading = if far {
-            vec![attribute::REMOVAL_ADJACENT_ONLY]
-        } else {
-            vec![]
-        };
-        return (vec!["ORDOX-4.1"], reading, detail);
+    if let Some(d) = removal_difference(before, mv, want, got) {
+        return d;
     }
     if got.to_move != want.to_move {
         let clause = if mv.second.is_none() && attribute::sideways_last_capture(before, &mv.first) {
@@ -357,18 +312,85 @@ pub fn effect_difference(
             ),
         );
     }
-    let clause = if capture {
+    let clause = if mv.is_capture() {
         "ORDO-6.4"
     } else if mv.first.is_ordo() {
         "ORDO-7.1"
     } else {
         "ORDO-6.1"
     };
+    let squares: Vec<_> = want
+        .dims()
+        .squares()
+        .filter(|&s| want.get(s) != got.get(s))
+        .collect();
     (
         vec![clause],
         vec![],
-        format!("the squares {} differ", names(&squares)),
+        format!("the squares {} differ", square_names(&squares)),
     )
+}
+
+/// The squares, by name, separated by spaces.
+fn square_names(v: &[Square]) -> String {
+    v.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// ORDOX-4.1, ORDOX-4.2: the difference when a capture that splits the victim leaves pieces
+/// of it on the board that the rules remove (another tied group kept, or too few removed);
+/// `None` when that is not what differs.
+fn removal_difference(
+    before: &Position,
+    mv: &Move,
+    want: &Position,
+    got: &Position,
+) -> Option<EffectDifference> {
+    let victim = before.to_move.opponent();
+    let kept: Vec<_> = want
+        .dims()
+        .squares()
+        .filter(|&s| got.get(s) == Some(victim) && want.get(s).is_none())
+        .collect();
+    let removed_by_rule = before.pieces(victim).len()
+        > want.pieces(victim).len()
+            + mv.steps()
+                .filter(|s| matches!(s, Step::Single { capture: true, .. }))
+                .count();
+    if !(mv.is_capture() && removed_by_rule && !kept.is_empty()) {
+        return None;
+    }
+    let tie = mv
+        .steps()
+        .any(|s| matches!(s, Step::Single { keep: Some(_), .. }));
+    if tie && got.pieces(victim).len() == want.pieces(victim).len() {
+        return Some((
+            vec!["ORDOX-4.2"],
+            vec![],
+            format!(
+                "the engine kept another tied group: {} stay",
+                square_names(&kept)
+            ),
+        ));
+    }
+    // Every piece left is away from the captured squares: the engine removed only what
+    // touches them.
+    let far = kept.iter().all(|s| {
+        !mv.steps()
+            .any(|st| crate::reference::neighbours(*s, st.target()))
+    });
+    let detail = format!(
+        "the engine leaves {} on the board; ORDOX-4.1 removes every piece outside a largest group",
+        square_names(&kept)
+    );
+    let reading = if far {
+        vec![attribute::REMOVAL_ADJACENT_ONLY]
+    } else {
+        vec![]
+    };
+    Some((vec!["ORDOX-4.1"], reading, detail))
 }
 
 #[cfg(test)]

@@ -401,6 +401,14 @@ impl Report {
             }
         }
         self.write_unsupported(out);
+        self.write_coverage(out);
+        let _ = writeln!(out, "  findings: {}", self.findings.len());
+        self.write_by_clause(out);
+        self.write_health(out);
+    }
+
+    /// What was compared: the cases and vectors, the playouts, the effects of moves.
+    fn write_coverage(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "  cases and vectors: {} passed, {} failed, {} not compared (of {})",
@@ -424,8 +432,10 @@ impl Report {
             None => "not checked (no move was played)",
         };
         let _ = writeln!(out, "  effects of moves: {effects}");
-        let _ = writeln!(out, "  findings: {}", self.findings.len());
-        self.write_by_clause(out);
+    }
+
+    /// How the engine kept to the protocol: remarks, failures and incidents, a stop.
+    fn write_health(&self, out: &mut String) {
         if self.unsorted + self.repeated > 0 {
             let _ = writeln!(
                 out,
@@ -597,34 +607,15 @@ fn main_words(v: &[&str]) -> String {
 
 /// The move lists and status of a difference, as lines.
 pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
-    const LISTED: usize = 8;
     if let Some(r) = &d.refused {
         let _ = writeln!(
             out,
             "{indent}the engine refuses the position (ORDO-2.3 allows it): {}",
             shorten(r)
         );
-    }
-    let list = |out: &mut String, title: &str, notes: &[MoveNote]| {
-        if notes.is_empty() {
-            return;
-        }
-        let _ = writeln!(out, "{indent}{title} ({}):", notes.len());
-        for m in notes.iter().take(LISTED) {
-            let clauses = if m.clauses.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", m.clauses.join(", "))
-            };
-            let _ = writeln!(out, "{indent}  {}{clauses} {}", m.text, m.detail);
-        }
-        if notes.len() > LISTED {
-            let _ = writeln!(out, "{indent}  … and {} more", notes.len() - LISTED);
-        }
-    };
-    if d.refused.is_none() {
-        list(out, "only in the engine", &d.only_engine);
-        list(out, "only in the rules", &d.only_reference);
+    } else {
+        write_move_notes(out, indent, "only in the engine", &d.only_engine);
+        write_move_notes(out, indent, "only in the rules", &d.only_reference);
         if let Some((want, got)) = d.status {
             let same = if d.same_winner {
                 " (same winner, reason differs)"
@@ -656,6 +647,26 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
     }
     for r in &d.readings {
         let _ = writeln!(out, "{indent}reading: {r}");
+    }
+}
+
+/// The first few moves of one side of a difference, titled, with their clauses and why.
+fn write_move_notes(out: &mut String, indent: &str, title: &str, notes: &[MoveNote]) {
+    const LISTED: usize = 8;
+    if notes.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{indent}{title} ({}):", notes.len());
+    for m in notes.iter().take(LISTED) {
+        let clauses = if m.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", m.clauses.join(", "))
+        };
+        let _ = writeln!(out, "{indent}  {}{clauses} {}", m.text, m.detail);
+    }
+    if notes.len() > LISTED {
+        let _ = writeln!(out, "{indent}  … and {} more", notes.len() - LISTED);
     }
 }
 

@@ -191,6 +191,19 @@ impl Run<'_> {
             },
             _ => {}
         }
+        self.effect_findings(case, place, &pos, checks, after);
+    }
+
+    /// The findings of the effect checks of a failed case whose position is `pos`: each
+    /// position the engine produced that differs from the case's, or a move it refused.
+    fn effect_findings(
+        &mut self,
+        case: &Case,
+        place: &str,
+        pos: &Position,
+        checks: &[&Check],
+        after: &BTreeMap<(String, String), Position>,
+    ) {
         for check in checks {
             let Check::Effect(mv) = check else { continue };
             let want = case
@@ -203,11 +216,11 @@ impl Run<'_> {
             };
             match after.get(&(case.position.clone(), mv.clone())) {
                 Some(got) => {
-                    let (clauses, readings, detail) = effect_difference(&pos, &m, &want, got);
+                    let (clauses, readings, detail) = effect_difference(pos, &m, &want, got);
                     self.report
-                        .effect(place, &pos, mv, got, clauses, readings, detail);
+                        .effect(place, pos, mv, got, clauses, readings, detail);
                 }
-                None => self.play_refused(place, &pos, &m, "an error"),
+                None => self.play_refused(place, pos, &m, "an error"),
             }
         }
     }
