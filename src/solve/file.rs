@@ -209,6 +209,15 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     let line = read_line_limited(&mut r, MAX_HEADER)
         .map_err(|e| SolveError::io(path, e))?
         .ok_or_else(|| bad(format!("no header line of at most {MAX_HEADER} bytes")))?;
+    if compact_format(&line) {
+        return Err(SolveError::OtherTable {
+            path: path.display().to_string(),
+            msg: format!(
+                "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
+                super::compact::FORMAT
+            ),
+        });
+    }
     let header = parse_header(&line).map_err(bad)?;
     if let Some(msg) = other_table(&header, want) {
         return Err(SolveError::OtherTable {
@@ -243,6 +252,15 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     }
     check_counts(&header, &values).map_err(bad)?;
     Ok((header, keys, values))
+}
+
+/// Whether a header line is the compact solver's (another solver's valid table).
+fn compact_format(line: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        format: u32,
+    }
+    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == super::compact::FORMAT)
 }
 
 /// The header of a line, refusing other format versions first (with the version named).
