@@ -61,25 +61,44 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
 }
 
 /// Refuse up front a compact job over every slice up to `max` that would not fit the
-/// memory limit (the tightest of `asked` and the system's); the tables, empty.
+/// memory limit (the tightest of `asked` and the system's); the tables, empty. Each side's
+/// connected sets are counted first with a bound (the enumeration stops as soon as they
+/// alone could not fit), so an impossible job is refused quickly and in bounded memory.
 pub fn check_memory(
     dims: Dims,
     variant: Variant,
     max: Material,
     asked: Option<u64>,
 ) -> Result<CompactTables, SolveError> {
-    let mut tables = CompactTables::new(dims, variant);
-    let need = estimate(&mut tables, &Material::up_to(max.white, max.black))?;
-    if let Some(l) = memory::effective(asked) {
-        if need > l.bytes {
-            return Err(SolveError::TooLarge(format!(
-                "the compact {} tables of {dims} up to {max} need about {} (values and the largest layer group), over the memory limit of {l}",
-                variant.name(),
-                human(need)
-            )));
+    let limit = memory::effective(asked);
+    let over = |need: String, l: &memory::Limit| {
+        SolveError::TooLarge(format!(
+            "the compact {} tables of {dims} up to {max} need {need} (values and the largest layer group), over the memory limit of {l}",
+            variant.name()
+        ))
+    };
+    if let Some(l) = &limit {
+        // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
+        // (two sides to move, every square for the single piece) would hold over half the
+        // limit; the enumeration stops there, having used about a quarter of it.
+        let squares = dims.len() as u64;
+        let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
+        for k in 1..=max.white.max(max.black) {
+            if super::tb::connected_sets_bounded(dims, k, cap).is_none() {
+                return Err(SolveError::TooLarge(format!(
+                    "the compact {} tables of {dims} up to {max} do not fit the memory limit of {l}: {k} pieces have over {cap} connected sets, so the {k}v1 slice alone needs over {} and the rest more",
+                    variant.name(),
+                    human(l.bytes / 2)
+                )));
+            }
         }
     }
-    Ok(tables)
+    let mut tables = CompactTables::new(dims, variant);
+    let need = estimate(&mut tables, &Material::up_to(max.white, max.black))?;
+    match &limit {
+        Some(l) if need > l.bytes => Err(over(format!("about {}", human(need)), l)),
+        _ => Ok(tables),
+    }
 }
 
 fn endgame_expect(m: Material) -> CompactExpect {
@@ -135,6 +154,7 @@ pub fn build<E: Engine>(
     mut each: impl FnMut(&CompactSliceReport),
 ) -> Result<(CompactTables, Vec<CompactSliceReport>), SolveError> {
     let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
+    std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
     let mut reports = Vec::new();
     for m in Material::up_to(max.white, max.black) {
         let file = path(dir, variant, dims, m);

@@ -139,7 +139,7 @@ pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128
                 next.push(set | 1u128 << i);
                 around &= around - 1;
             }
-            if next.len() > cap.saturating_mul(4) {
+            if next.len() > cap.saturating_add(cap / 2) {
                 next.sort_unstable();
                 next.dedup();
                 if next.len() > cap {

@@ -19,7 +19,9 @@
 //!
 //! Values are one byte: 0 for a draw (or a gap of the index), otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
-//! The tables live in memory; the left-right mirror and colour symmetry are not used yet.
+//! Table files (`store`, format 3) hold the values and what rebuilds the index; the drivers
+//! that build, save, resume and verify on disk are in `crate::solve::ctb`. The left-right
+//! mirror and colour symmetry are not used yet.
 
 mod check;
 mod index;
