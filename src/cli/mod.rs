@@ -15,6 +15,7 @@ mod render;
 mod serve;
 mod solve;
 mod tb;
+mod tb_compact;
 
 use std::process::ExitCode;
 
