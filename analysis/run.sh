@@ -3,6 +3,7 @@
 # build the 10 x 8 endgame tables (JSON lines in analysis/tablebases/), then rebuild
 # analysis/games.md and analysis/tablebases.md from the JSON. Tables go to tables/ (reused if
 # present, resumed if interrupted); every table is verified before its report is kept.
+# These tables are the retro solver's (--solver retro), whose reports count how games end.
 #
 #   bash analysis/run.sh            # row1 3x3..5x5, row2 3x4..5x4 and 4x5; 10x8 classic to
 #                                   # 3 against 3, Ordo X to 4 against 4
@@ -28,7 +29,7 @@ solve() {
     fi
     echo "solving $variant $board $setup"
     # The report only counts once the table verifies (exit 0); written atomically.
-    "$ordo" solve --variant "$variant" --board "$board" --setup "$setup" --verify --json >"$out.tmp"
+    "$ordo" solve --variant "$variant" --board "$board" --setup "$setup" --verify --solver retro --json >"$out.tmp"
     mv "$out.tmp" "$out"
 }
 for variant in classic x; do
@@ -39,7 +40,7 @@ tablebase() {
     local variant=$1 max=$2
     local out="analysis/tablebases/$variant-10x8.jsonl"
     echo "building $variant 10x8 up to $max"
-    "$ordo" tb build --variant "$variant" --board 10x8 --max-pieces "$max" --verify --json >"$out.tmp"
+    "$ordo" tb build --variant "$variant" --board 10x8 --max-pieces "$max" --verify --solver retro --json >"$out.tmp"
     mv "$out.tmp" "$out"
 }
 mkdir -p analysis/tablebases

@@ -109,7 +109,7 @@ fn write_game_row(r: &GameReport, out: &mut String) {
     let c = &r.counts;
     let _ = writeln!(
         out,
-        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify` |",
+        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify --solver retro` |",
         r.board,
         r.setup,
         c.positions,
@@ -180,7 +180,7 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify` |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify --solver retro` |",
             if r.variant == "x" { "Ordo X" } else { "Ordo" },
             r.board,
             r.material,

@@ -16,6 +16,7 @@ mod serve;
 mod solve;
 mod tb;
 mod tbjob;
+mod tb_compact;
 
 use std::process::ExitCode;
 

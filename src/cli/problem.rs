@@ -97,7 +97,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tb = tb::open(dims, variant, m, dir).map_err(super::solve::solve_error)?;
+            let tb = tb::open(dims, variant, m, dir).map_err(super::solve::retro_error)?;
             let problems = problem::compose::<Bitboard>(&tb, m, *count)?;
             out.push_str(&problem::write_file(&problems)?);
             Ok(0)

@@ -43,8 +43,9 @@ pub struct SolveArgs {
     /// Engine that generates the moves.
     #[arg(long, value_enum, default_value = "bitboard")]
     pub engine: EngineArg,
-    /// Table file (default: tables/VARIANT-BOARD-SETUP.ordotb). An existing table is loaded
-    /// instead of solved again; an interrupted run resumes from FILE.partial.
+    /// Table file (default: tables/ctb-VARIANT-BOARD-SETUP.ordotb for the compact solver,
+    /// tables/VARIANT-BOARD-SETUP.ordotb for retro). An existing table is loaded instead of
+    /// solved again; an interrupted run resumes from FILE.partial.
     #[arg(long)]
     pub table: Option<PathBuf>,
     /// Write no file (no checkpoint either).
@@ -64,9 +65,9 @@ pub struct SolveArgs {
     /// memory available apply anyway; the tightest counts.
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
-    /// Solver: `retro` (the table solver) or `compact` (one byte a core position, kept in
-    /// memory, no file; --verify recomputes every core value).
-    #[arg(long, value_enum, default_value = "retro")]
+    /// Solver: `compact` (one byte a core position, the default) or `retro` (the table
+    /// solver, every reachable position with its key).
+    #[arg(long, value_enum, default_value = "compact")]
     pub solver: SolverArg,
 }
 
@@ -79,27 +80,56 @@ pub enum SolverArg {
 fn run_compact<E: crate::rules::Engine>(
     args: &SolveArgs,
     dims: Dims,
+    opts: &GameOptions,
     out: &mut String,
 ) -> Result<u8, CliError> {
     let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
-    let (tables, report) = crate::solve::compact::solve_game::<E>(variant, dims, setup)?;
-    let _ = write!(out, "{report}");
-    if args.verify {
-        match tables.verify::<E>() {
-            Ok(n) => {
-                let _ = writeln!(
-                    out,
-                    "verified: {n} core values recomputed from their successors"
-                );
-            }
-            Err(crate::solve::SolveError::Mismatch(m)) => {
-                let _ = writeln!(out, "VERIFICATION FAILED: {m}");
-                return Ok(1);
-            }
-            Err(e) => return Err(e.into()),
-        }
+    let (_, report) =
+        crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts).map_err(solve_error)?;
+    if args.json {
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        write_compact_report(&report, opts.table.as_deref(), out);
     }
-    Ok(0)
+    Ok(u8::from(report.verified == Some(false)))
+}
+
+/// The compact solver's report as text.
+pub fn write_compact_report(
+    r: &crate::solve::ctb::CompactGameReport,
+    table: Option<&std::path::Path>,
+    out: &mut String,
+) {
+    let _ = write!(out, "{}", r.game);
+    match &r.verdict {
+        Some(v) if v.mismatches == 0 => {
+            let _ = writeln!(
+                out,
+                "verified: {} core values recomputed from their successors",
+                v.checked
+            );
+        }
+        Some(v) => {
+            let _ = writeln!(
+                out,
+                "VERIFICATION FAILED: {} of {} core values disagree with their successors (first: {})",
+                v.mismatches,
+                v.checked,
+                v.examples.first().map_or("", String::as_str)
+            );
+        }
+        None => {}
+    }
+    write_cost(
+        r.load_seconds,
+        r.seconds,
+        r.peak_memory,
+        r.verify_seconds,
+        out,
+    );
+    if let Some(t) = table {
+        let _ = writeln!(out, "table: {}", t.display());
+    }
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
@@ -121,6 +151,17 @@ pub fn solve_error(e: crate::solve::SolveError) -> CliError {
         )),
         _ => CliError(e.to_string().replace("(the limit asked for)", "(--memory-limit)")),
     }
+}
+
+/// [`solve_error`] for the retro solver's slice files: the command that builds missing
+/// ones says `--solver retro`.
+pub fn retro_error(e: crate::solve::SolveError) -> CliError {
+    let missing = matches!(e, crate::solve::SolveError::MissingSlices { .. });
+    let mut e = solve_error(e);
+    if missing {
+        e.0.push_str(" --solver retro");
+    }
+    e
 }
 
 /// Parse `--memory-limit`: `123456`, `512M`, `4G`, `1.5T`.
@@ -211,12 +252,16 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         .map_err(|e| CliError(format!("--board: {e}")))?;
     let variant = Variant::from(args.variant);
     let setup = Setup::from(args.setup);
+    let prefix = match args.solver {
+        SolverArg::Compact => "ctb-",
+        SolverArg::Retro => "",
+    };
     let table = if args.no_save {
         None
     } else {
         Some(args.table.clone().unwrap_or_else(|| {
             PathBuf::from(format!(
-                "tables/{}-{}-{}.ordotb",
+                "tables/{prefix}{}-{}-{}.ordotb",
                 variant.name(),
                 dims,
                 setup.name()
@@ -245,10 +290,12 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         b.build()?
     };
     if args.solver == SolverArg::Compact {
-        return pool.install(|| match args.engine {
-            EngineArg::Reference => run_compact::<Reference>(args, dims, out),
-            EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, out),
+        let r = pool.install(|| match args.engine {
+            EngineArg::Reference => run_compact::<Reference>(args, dims, &opts, out),
+            EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, &opts, out),
         });
+        bar.finish();
+        return r;
     }
     let result = pool.install(|| match args.engine {
         EngineArg::Reference => solve_game::<Reference>(variant, dims, setup, &opts),
@@ -313,23 +360,40 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
         }
         None => {}
     }
+    write_cost(
+        r.load_seconds,
+        r.seconds,
+        r.peak_memory,
+        r.verify_seconds,
+        out,
+    );
+    if let Some(t) = table {
+        let _ = writeln!(out, "table: {}", t.display());
+    }
+}
+
+/// The line of times and memory: loaded or solved, peak memory, verified.
+fn write_cost(
+    load: Option<f64>,
+    solve: Option<f64>,
+    peak: Option<u64>,
+    verify: Option<f64>,
+    out: &mut String,
+) {
     let mut cost = Vec::new();
-    match (r.load_seconds, r.seconds) {
+    match (load, solve) {
         (Some(l), Some(s)) => cost.push(format!("loaded in {l:.2} s (solved in {s:.2} s)")),
         (Some(l), None) => cost.push(format!("loaded in {l:.2} s")),
         (None, Some(s)) => cost.push(format!("solved in {s:.2} s")),
         (None, None) => {}
     }
-    if let Some(b) = r.peak_memory {
+    if let Some(b) = peak {
         cost.push(format!("peak memory {:.1} MB", b as f64 / 1e6));
     }
-    if let Some(s) = r.verify_seconds {
+    if let Some(s) = verify {
         cost.push(format!("verified in {s:.2} s"));
     }
     if !cost.is_empty() {
         let _ = writeln!(out, "{}", cost.join(", "));
-    }
-    if let Some(t) = table {
-        let _ = writeln!(out, "table: {}", t.display());
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{parse_bytes, solve_error, Bar};
+use super::solve::{parse_bytes, retro_error, solve_error, Bar, SolverArg};
 use super::{start_position, CliError, EngineArg, PositionArgs, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::notation::format_move;
@@ -46,6 +46,10 @@ pub struct Slices {
     /// suffix K, M, G, T. The cgroup limit, RLIMIT_AS and the memory available apply anyway.
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
+    /// Solver whose slice files to build or read: `compact` (one byte a core position,
+    /// files ctb-*.ordotb) or `retro` (the table solver, files tb-*.ordotb).
+    #[arg(long, value_enum, default_value = "compact")]
+    pub solver: SolverArg,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -78,6 +82,9 @@ pub enum TbCommand {
         /// Folder of the slice files.
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
+        /// Solver whose slice files to read: compact (ctb-*.ordotb) or retro (tb-*.ordotb).
+        #[arg(long, value_enum, default_value = "compact")]
+        solver: SolverArg,
     },
 }
 
@@ -102,15 +109,26 @@ pub fn parse_material(s: &str) -> Result<Material, CliError> {
 /// Run `ordo tb`.
 pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
     match &args.what {
+        TbCommand::Build { slices, verify } if slices.solver == SolverArg::Compact => {
+            super::tb_compact::build(slices, *verify, out)
+        }
+        TbCommand::Verify { slices } if slices.solver == SolverArg::Compact => {
+            super::tb_compact::verify(slices, out)
+        }
+        TbCommand::Probe {
+            at,
+            dir,
+            solver: SolverArg::Compact,
+        } => super::tb_compact::probe(at, dir, out),
         TbCommand::Build { slices, verify } => build(slices, *verify, out),
         TbCommand::Verify { slices } => verify(slices, out),
-        TbCommand::Probe { at, dir } => probe(at, dir, out),
+        TbCommand::Probe { at, dir, .. } => probe(at, dir, out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
         TbCommand::Plan(a) => super::tbjob::plan(a, out),
     }
 }
 
-fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliError> {
+pub(super) fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliError> {
     let dims: Dims = s
         .board
         .parse()
@@ -161,7 +179,7 @@ fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
 
 fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
     let (dims, variant, max) = parse_slices(s)?;
-    let tb = tb::open(dims, variant, max, &s.dir).map_err(solve_error)?;
+    let tb = tb::open(dims, variant, max, &s.dir).map_err(retro_error)?;
     let bar = Bar::new();
     let mut bad = 0;
     for (m, (index, values)) in &tb.slices {
@@ -211,12 +229,22 @@ fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError
             "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
         ));
     }
-    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
+    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(retro_error)?;
     let (value, moves) = match at.engine {
         EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
         EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,
     };
-    let side = pos.to_move;
+    write_probe(pos.to_move, value, &moves, out);
+    Ok(0)
+}
+
+/// The value of a probed position and every move's outcome, best moves first.
+pub(super) fn write_probe(
+    side: crate::rules::Color,
+    value: Value,
+    moves: &[(String, Value)],
+    out: &mut String,
+) {
     let _ = writeln!(
         out,
         "{}",
@@ -242,10 +270,9 @@ fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError
                 .join(" ")
         );
     }
-    for (m, v) in &moves {
+    for (m, v) in moves {
         let _ = writeln!(out, "{m}\t{}", after(*v));
     }
-    Ok(0)
 }
 
 fn probe_with<E: Engine>(

@@ -12,7 +12,8 @@
 //! unnoticed. Loading checks, in this order and before allocating anything for the payload:
 //! that the file is a regular file; the first line; the header line's length; the format
 //! version (format 1, whose checksum did not cover the header, is refused with a one-line
-//! message); the rules version; that the game, board, kind and scope (setup or material) are
+//! message; a compact solver table, format 3, is refused as another solver's table); the
+//! rules version; that the game, board, kind and scope (setup or material) are
 //! the ones asked for; that the number of entries is the one the request implies (an endgame
 //! slice's index size) or at least fits an index; that the file's size is exactly what the
 //! header implies; that the payload fits the memory limit. Then the checksum, and the value
@@ -209,6 +210,15 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     let line = read_line_limited(&mut r, MAX_HEADER)
         .map_err(|e| SolveError::io(path, e))?
         .ok_or_else(|| bad(format!("no header line of at most {MAX_HEADER} bytes")))?;
+    if compact_format(&line) {
+        return Err(SolveError::OtherTable {
+            path: path.display().to_string(),
+            msg: format!(
+                "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
+                super::compact::FORMAT
+            ),
+        });
+    }
     let header = parse_header(&line).map_err(bad)?;
     if let Some(msg) = other_table(&header, want) {
         return Err(SolveError::OtherTable {
@@ -243,6 +253,15 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     }
     check_counts(&header, &values).map_err(bad)?;
     Ok((header, keys, values))
+}
+
+/// Whether a header line is the compact solver's (another solver's valid table).
+fn compact_format(line: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        format: u32,
+    }
+    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == super::compact::FORMAT)
 }
 
 /// The header of a line, refusing other format versions first (with the version named).

@@ -18,6 +18,7 @@
 //! split, and such a position is valued from its reconnecting successors like any other.
 
 pub mod compact;
+pub mod ctb;
 mod file;
 pub mod memory;
 pub mod plan;

@@ -35,6 +35,20 @@ impl std::fmt::Display for Material {
     }
 }
 
+impl std::str::FromStr for Material {
+    type Err = String;
+
+    /// `WvB`, as [`Material`] displays itself: `3v2`.
+    fn from_str(s: &str) -> Result<Material, String> {
+        let bad = || format!("material '{s}': expected WvB such as 3v2");
+        let (w, b) = s.split_once('v').ok_or_else(bad)?;
+        Ok(Material {
+            white: w.parse().map_err(|_| bad())?,
+            black: b.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
 impl Material {
     /// Every slice with 1..=`white` White and 1..=`black` Black pieces, fewer pieces first.
     pub fn up_to(white: u32, black: u32) -> Vec<Material> {
@@ -125,7 +139,7 @@ pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128
                 next.push(set | 1u128 << i);
                 around &= around - 1;
             }
-            if next.len() > cap.saturating_mul(4) {
+            if next.len() > cap.saturating_add(cap / 2) {
                 next.sort_unstable();
                 next.dedup();
                 if next.len() > cap {

@@ -243,7 +243,9 @@ fn cli_solve_with_the_compact_solver() {
         "4x4",
         "--no-save",
     ];
-    let old = crate::common::ordo_cmd(&args);
+    let mut retro = args.to_vec();
+    retro.extend(["--solver", "retro"]);
+    let old = crate::common::ordo_cmd(&retro);
     let mut with = args.to_vec();
     with.extend(["--solver", "compact", "--verify"]);
     let new = crate::common::ordo_cmd(&with);

@@ -8,6 +8,7 @@ mod cases;
 mod cli;
 mod common;
 mod compact;
+mod compact_files;
 mod conform;
 mod conformance;
 mod diff_oracle;

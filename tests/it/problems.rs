@@ -126,6 +126,8 @@ fn cli_problem_verify_and_compose() {
         "2,2",
         "--dir",
         d,
+        "--solver",
+        "retro",
     ]);
     assert_eq!(o.status.code(), Some(0));
     let o = ordo_cmd(&[

@@ -289,6 +289,8 @@ fn cli_solve_reports_and_refuses_bad_input() {
         "3x3",
         "--no-save",
         "--verify",
+        "--solver",
+        "retro",
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
@@ -300,13 +302,28 @@ fn cli_solve_reports_and_refuses_bad_input() {
     assert!(out.contains("positions 798 "), "{out}");
     assert!(out.contains("verified: every value recomputed"), "{out}");
 
-    let o = ordo_cmd(&["solve", "--board", "3x3", "--no-save", "--json"]);
+    let o = ordo_cmd(&[
+        "solve",
+        "--board",
+        "3x3",
+        "--no-save",
+        "--json",
+        "--solver",
+        "retro",
+    ]);
     let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((r.start.as_str(), r.optimal_length), ("win", Some(3)));
 
     for (args, fragment) in [
         (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),
-        (vec!["solve", "--board", "9x8"], "packs at most 63"),
+        (
+            vec!["solve", "--board", "9x8", "--solver", "retro"],
+            "packs at most 63",
+        ),
+        (
+            vec!["solve", "--board", "9x8"],
+            "core entries; at most 2^32 - 1",
+        ),
         (
             vec!["solve", "--board", "4x3", "--setup", "row2"],
             "needs at least 4 rows",
@@ -321,6 +338,8 @@ fn cli_solve_reports_and_refuses_bad_input() {
                 "--no-save",
                 "--memory-limit",
                 "100M",
+                "--solver",
+                "retro",
             ],
             "more than 80% of the memory limit of 105 MB (--memory-limit)",
         ),

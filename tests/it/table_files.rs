@@ -421,6 +421,8 @@ fn cli_reports_refused_and_missing_tables() {
         "2BB/4/4/WW2 w classic",
         "--dir",
         d,
+        "--solver",
+        "retro",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -457,6 +459,8 @@ fn cli_reports_refused_and_missing_tables() {
         "2BB/4/4/WWW1 w classic",
         "--dir",
         empty.to_str().unwrap(),
+        "--solver",
+        "retro",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");

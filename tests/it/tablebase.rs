@@ -315,17 +315,17 @@ fn cli_tb_build_verify_probe() {
         // Refused before any slice is built: classic 4v4 on 10x8 is beyond the index (and,
         // on most machines, a smaller slice beyond the memory first).
         (
-            vec!["tb", "build", "--max-pieces", "4,4", "--dir", d],
+            vec!["tb", "build", "--max-pieces", "4,4", "--dir", d, "--solver", "retro"],
             " of classic on 10x8 has ",
         ),
         // Refused at once and in little memory (it once ran out of memory in this check).
         (
-            vec!["tb", "build", "--variant", "x", "--max-pieces", "10,1", "--dir", d],
+            vec!["tb", "build", "--variant", "x", "--max-pieces", "10,1", "--dir", d, "--solver", "retro"],
             " of x on 10x8 has more than the ",
         ),
         // The memory limit asked for is honoured and named.
         (
-            vec!["tb", "build", "--max-pieces", "3,3", "--memory-limit", "1G", "--dir", d],
+            vec!["tb", "build", "--max-pieces", "3,3", "--memory-limit", "1G", "--dir", d, "--solver", "retro"],
             "the memory limit is 1.1 GB (--memory-limit)",
         ),
         (

@@ -19,10 +19,14 @@
 //!
 //! Values are one byte: 0 for a draw (or a gap of the index), otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
-//! The tables live in memory; the left-right mirror and colour symmetry are not used yet.
+//! Table files (`store`, format 3) hold the values and what rebuilds the index; the drivers
+//! that build, save, resume and verify on disk are in `crate::solve::ctb`. The left-right
+//! mirror and colour symmetry are not used yet.
 
+mod check;
 mod index;
 mod layer;
+mod store;
 
 use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
@@ -31,10 +35,15 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 pub use index::{CoreIndex, Layer, Sets};
+pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
+
+/// The version of the core index's layout (which entry a position has). A table file
+/// records it and is refused by a build whose index differs: change it with the index.
+pub const INDEX_SCHEME: u32 = 1;
 
 use super::tb::Material;
 use super::value::Value;
-use super::{FirstMove, Setup, SolveError};
+use super::{FirstMove, Progress, Setup, SolveError};
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -50,7 +59,8 @@ pub struct Slice {
 }
 
 /// What building one slice gave.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SliceStats {
     pub material: String,
     /// Index entries (gaps included), one byte each.
@@ -142,16 +152,23 @@ impl CompactTables {
             if self.slices.contains_key(&m) {
                 continue;
             }
-            let stats = self.build_slice::<E>(m)?;
+            let stats = self.build_slice::<E>(m, &super::Silent)?;
             each(&stats);
             all.push(stats);
         }
         Ok(all)
     }
 
-    /// Build slice `m`; every smaller slice must be built.
-    fn build_slice<E: Engine>(&mut self, m: Material) -> Result<SliceStats, SolveError> {
+    /// Build slice `m`; every smaller slice must be built. `progress` hears of every layer
+    /// group done (phase `layers`, in index entries).
+    pub fn build_slice<E: Engine>(
+        &mut self,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceStats, SolveError> {
         let index = self.core_index(m)?;
+        let mut done = 0u64;
+        progress.update("layers", 0, Some(index.len() as u64));
         let mut values = vec![0u8; index.len()];
         let mut stats = SliceStats {
             material: m.to_string(),
@@ -170,6 +187,8 @@ impl CompactTables {
                 .par_iter()
                 .map(|&l| b.solve_layer(l).map(|s| (l, s)))
                 .collect::<Result<_, _>>()?;
+            done += group.iter().map(|l| l.len() as u64).sum::<u64>();
+            progress.update("layers", done, Some(index.len() as u64));
             for (l, s) in solved {
                 stats.layers += 1;
                 stats.positions += s.positions;
@@ -346,15 +365,32 @@ pub fn solve_game<E: Engine>(
     dims: Dims,
     setup: Setup,
 ) -> Result<(CompactTables, CompactGame), SolveError> {
-    let start_pos = setup.start(dims, variant)?;
-    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
-    let occ = start.occupancy();
-    let max = Material {
-        white: occ[0].count_ones(),
-        black: occ[1].count_ones(),
-    };
+    let max = start_material(variant, dims, setup)?;
     let mut tables = CompactTables::new(dims, variant);
     let slices = tables.build::<E>(max, |_| {})?;
+    let report = report::<E>(&tables, setup, slices)?;
+    Ok((tables, report))
+}
+
+/// The material of the `setup` start of `dims`: every slice up to it is in a game's tables.
+pub fn start_material(variant: Variant, dims: Dims, setup: Setup) -> Result<Material, SolveError> {
+    let start = setup.start(dims, variant)?;
+    Ok(Material {
+        white: start.count(Color::White) as u32,
+        black: start.count(Color::Black) as u32,
+    })
+}
+
+/// The report of the `setup` start from `tables`, which hold every slice up to its material
+/// (`slices` describes them).
+pub fn report<E: Engine>(
+    tables: &CompactTables,
+    setup: Setup,
+    slices: Vec<SliceStats>,
+) -> Result<CompactGame, SolveError> {
+    let (variant, dims) = (tables.variant, tables.dims);
+    let start_pos = setup.start(dims, variant)?;
+    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
     let value = tables.probe(&start)?;
     let moves = tables.rank_moves(&start)?;
     let winning_first_moves = moves
@@ -367,7 +403,7 @@ pub fn solve_game<E: Engine>(
             _ => None,
         })
         .collect();
-    let report = CompactGame {
+    Ok(CompactGame {
         variant: variant.name().into(),
         board: dims.to_string(),
         setup: setup.name().into(),
@@ -381,8 +417,7 @@ pub fn solve_game<E: Engine>(
         winning_first_moves,
         first_moves: moves.len(),
         slices,
-    };
-    Ok((tables, report))
+    })
 }
 
 impl std::fmt::Display for CompactGame {

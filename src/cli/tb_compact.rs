@@ -1,0 +1,154 @@
+//! `ordo tb build|verify|probe` on the compact solver's slice files (src/solve/ctb.rs), the
+//! default; `--solver retro` goes to src/cli/tb.rs.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::solve::{parse_bytes, solve_error, Bar};
+use super::tb::{parse_slices, write_probe, Slices};
+use super::{start_position, CliError, EngineArg, PositionArgs};
+use crate::bitboard::Bitboard;
+use crate::reference::Reference;
+use crate::rules::{Color, Engine, Position};
+use crate::solve::compact::CompactTables;
+use crate::solve::ctb::{self, CompactSliceReport};
+use crate::solve::tb::{BuildOptions, Material};
+use crate::solve::{plies, Progress, Value};
+
+/// `ordo tb build`: every compact slice up to the bound, existing files reused.
+pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+    let (dims, variant, max) = parse_slices(s)?;
+    let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
+    // Sized before the folder is made: an impossible bound leaves nothing behind.
+    ctb::check_memory(dims, variant, max, memory_limit).map_err(solve_error)?;
+    std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
+    let bar = Bar::new();
+    let opts = BuildOptions {
+        verify,
+        memory_limit,
+        progress: &bar,
+    };
+    let mut lines = Vec::new();
+    let total = Material::up_to(max.white, max.black).len();
+    let mut each = |r: &CompactSliceReport| {
+        lines.push(r.clone());
+        bar.begin(&format!("{} of {total} slices done", lines.len()));
+    };
+    let result = match s.engine {
+        EngineArg::Bitboard => ctb::build::<Bitboard>(dims, variant, max, &s.dir, &opts, &mut each),
+        EngineArg::Reference => {
+            ctb::build::<Reference>(dims, variant, max, &s.dir, &opts, &mut each)
+        }
+    };
+    bar.finish();
+    // The slices done before a failure are reported too.
+    for r in &lines {
+        if s.json {
+            let _ = writeln!(out, "{}", serde_json::to_string(r)?);
+        } else {
+            let _ = writeln!(out, "{}", slice_line(r));
+        }
+    }
+    result.map_err(solve_error)?;
+    Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
+}
+
+/// One slice as `ordo tb build` prints it.
+pub fn slice_line(r: &CompactSliceReport) -> String {
+    let st = &r.stats;
+    format!(
+        "{} {} {}: {} core positions ({} entries): {} won, {} lost, {} drawn, longest {}{}{}",
+        r.variant,
+        r.board,
+        st.material,
+        st.positions,
+        st.entries,
+        st.wins,
+        st.losses,
+        st.draws,
+        plies(st.longest),
+        match (r.built, r.seconds) {
+            (true, Some(s)) => format!(", built in {s:.1} s"),
+            (false, _) => ", loaded".to_string(),
+            _ => String::new(),
+        },
+        match r.verified {
+            Some(true) => ", verified",
+            Some(false) => ", VERIFICATION FAILED",
+            None => "",
+        }
+    )
+}
+
+/// `ordo tb verify`: recompute every core value of the compact slices in `--dir`.
+pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
+    let (dims, variant, max) = parse_slices(s)?;
+    let tables = ctb::open(dims, variant, max, &s.dir).map_err(solve_error)?;
+    let bar = Bar::new();
+    let mut bad = 0;
+    for &m in tables.slices.keys() {
+        bar.begin(&format!("slice {m}"));
+        let verdict = match s.engine {
+            EngineArg::Bitboard => tables.verify_slice::<Bitboard>(m, &bar),
+            EngineArg::Reference => tables.verify_slice::<Reference>(m, &bar),
+        }
+        .map_err(solve_error)?;
+        let _ = writeln!(
+            out,
+            "{m}: {} core positions recomputed, {} mismatches{}",
+            verdict.checked,
+            verdict.mismatches,
+            verdict
+                .examples
+                .first()
+                .map(|e| format!(" (first: {e})"))
+                .unwrap_or_default()
+        );
+        bad += verdict.mismatches;
+    }
+    bar.finish();
+    let _ = writeln!(
+        out,
+        "{}",
+        if bad == 0 {
+            "verified: every value matches its successors"
+        } else {
+            "VERIFICATION FAILED"
+        }
+    );
+    Ok(u8::from(bad > 0))
+}
+
+/// `ordo tb probe`: the value and every move's outcome, from the compact slices in `dir`
+/// (a position whose side to move is split is valued from its successors).
+pub fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
+    let pos = start_position(at)?;
+    let m = Material {
+        white: pos.count(Color::White) as u32,
+        black: pos.count(Color::Black) as u32,
+    };
+    if m.white == 0 || m.black == 0 {
+        return Err(CliError(
+            "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
+        ));
+    }
+    let tables = ctb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
+    let (value, moves) = match at.engine {
+        EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,
+        EngineArg::Reference => probe_with::<Reference>(&tables, &pos)?,
+    };
+    write_probe(pos.to_move, value, &moves, out);
+    Ok(0)
+}
+
+fn probe_with<E: Engine>(
+    tables: &CompactTables,
+    pos: &Position,
+) -> Result<(Value, Vec<(String, Value)>), CliError> {
+    let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
+    let at = |e: crate::solve::SolveError| CliError(format!("--position: {e}"));
+    Ok((
+        tables.probe(&e).map_err(at)?,
+        tables.rank_moves(&e).map_err(at)?,
+    ))
+}

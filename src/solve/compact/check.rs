@@ -1,0 +1,118 @@
+//! The verification pass of compact tables: every stored core value is recomputed from its
+//! successors, generated afresh through [`Engine::legal_moves`] and [`Engine::apply`] (not
+//! the solver's [`Engine::successors`] path), each successor valued from the stored tables
+//! (a shell successor from its own successors). A gap of the index must hold 0. Together
+//! with the game-over positions being losses in 0, this local consistency proves the tables
+//! (see `crate::solve::verify`).
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::{decode, CompactTables, Slice};
+use crate::notation::format_position;
+use crate::rules::{Engine, PositionError};
+use crate::solve::tb::Material;
+use crate::solve::value::Value;
+use crate::solve::{Progress, SolveError, Ticker, Verdict};
+
+/// The number of mismatches a verdict describes.
+const EXAMPLES: usize = 5;
+
+impl CompactTables {
+    /// Recompute every value of slice `m` from its successors (phase `verifying`, in index
+    /// entries); every mismatch is counted, the first few described.
+    pub fn verify_slice<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<Verdict, SolveError> {
+        let slice = self
+            .slices
+            .get(&m)
+            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
+        let ticker = Ticker::new(progress, "verifying", Some(slice.values.len() as u64));
+        let examples = Mutex::new(Vec::new());
+        let (checked, mismatches) = (0..slice.values.len())
+            .into_par_iter()
+            .map(|i| {
+                ticker.tick();
+                self.check_one::<E>(slice, i, &examples)
+            })
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+        let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
+        examples.sort();
+        examples.truncate(EXAMPLES);
+        Ok(Verdict {
+            checked,
+            mismatches,
+            examples,
+        })
+    }
+
+    /// [`Self::verify_slice`] over every slice, fewer pieces first, each announced through
+    /// [`Progress::begin`]; the verdicts added up.
+    pub fn verify_all<E: Engine>(&self, progress: &dyn Progress) -> Result<Verdict, SolveError> {
+        let mut all = Verdict {
+            checked: 0,
+            mismatches: 0,
+            examples: Vec::new(),
+        };
+        for &m in self.slices.keys() {
+            progress.begin(&format!("slice {m}"));
+            let v = self.verify_slice::<E>(m, progress)?;
+            all.checked += v.checked;
+            all.mismatches += v.mismatches;
+            all.examples
+                .extend(v.examples.into_iter().map(|e| format!("{m}: {e}")));
+        }
+        all.examples.truncate(EXAMPLES);
+        Ok(all)
+    }
+
+    /// Check entry `i`: (positions checked, mismatches).
+    fn check_one<E: Engine>(
+        &self,
+        slice: &Slice,
+        i: usize,
+        examples: &Mutex<Vec<String>>,
+    ) -> Result<(u64, u64), SolveError> {
+        let stored = slice.values[i];
+        let note = |text: String| {
+            let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+            if ex.len() < 4 * EXAMPLES {
+                ex.push(text);
+            }
+        };
+        let e = match slice.index.position(i) {
+            None => None,
+            Some((occ, stm)) => match E::from_occupancy(self.dims, self.variant, stm, occ) {
+                Ok(e) => Some(e),
+                Err(PositionError::SideToMoveOnHomeRow { .. }) => None,
+                Err(e) => return Err(SolveError::Corrupt(format!("entry {i}: {e}"))),
+            },
+        };
+        let Some(e) = e else {
+            if stored != 0 {
+                note(format!("entry {i} is no position but holds code {stored}"));
+                return Ok((1, 1));
+            }
+            return Ok((0, 0));
+        };
+        let mut values = Vec::new();
+        for mv in e.legal_moves() {
+            let s = e.apply(&mv);
+            values.push(self.value_of::<E>(s.occupancy(), s.side_to_move())?);
+        }
+        let want = Value::from_successors(values);
+        if decode(stored) != want {
+            note(format!(
+                "{}: stored {}, successors give {want}",
+                format_position(&e.to_position()),
+                decode(stored)
+            ));
+            return Ok((1, 1));
+        }
+        Ok((1, 0))
+    }
+}

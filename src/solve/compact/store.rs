@@ -1,0 +1,362 @@
+//! Compact table files, format 3: the one-byte values of one or more core slices.
+//!
+//! ```text
+//! ORDO-TABLE\n
+//! {"format":3,"solver":"compact",...}\n    one line of JSON: the CompactHeader (at most 64 KiB)
+//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! for each slice of the header, in order: entries x 1 byte, the value codes in index order
+//! ```
+//!
+//! A file stores values and what rebuilds their index (game, board, material and
+//! [`INDEX_SCHEME`]), never the index itself: the loader rebuilds each slice's index from
+//! the request and refuses a file whose scheme or entry counts differ. An endgame file
+//! holds one material; a game file every material a small-board start can come down to
+//! ([`Material::up_to`] the start's). Loading checks, before allocating anything for the
+//! values: a regular file; the first line; the header line's length; the format (a retro
+//! table, format 2, is named as such); game, board, kind and scope against the request;
+//! the rules version and the index scheme; the slices' materials and entry counts against
+//! the rebuilt indexes; the file's size against the header; the memory limit. Then the
+//! checksum, and the header's counts against the values.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use super::{CompactTables, Slice, SliceStats, INDEX_SCHEME};
+use crate::rules::clauses;
+use crate::solve::memory::{self, Limit};
+use crate::solve::tb::Material;
+use crate::solve::SolveError;
+
+const MAGIC: &str = "ORDO-TABLE";
+/// The layout version of compact table files (the retro solver's files are format 2).
+pub const FORMAT: u32 = 3;
+/// The longest header line accepted, newline included.
+pub const MAX_HEADER: usize = 1 << 16;
+const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
+const CHECKSUM_LINE: usize = CHECKSUM_PREFIX.len() + 17;
+
+/// Everything a compact table file says about itself.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactHeader {
+    /// Layout version ([`FORMAT`]).
+    pub format: u32,
+    /// Always `compact`.
+    pub solver: String,
+    /// `game` (every material of a start) or `endgame` (one material).
+    pub kind: String,
+    /// `classic` or `x`.
+    pub variant: String,
+    /// `COLSxROWS`.
+    pub board: String,
+    /// The setup (`row1`, `row2`) or the material (`3v2`).
+    pub scope: String,
+    /// [`INDEX_SCHEME`] of the index the values are in.
+    pub index_scheme: u32,
+    /// [`clauses::Registry::rules_version`] of the rules the values were computed under.
+    pub rules_version: u32,
+    /// The slices stored, in payload order, each with its entry count and value counts.
+    pub slices: Vec<SliceStats>,
+    /// Wall time of the run that solved the table, milliseconds.
+    #[serde(default)]
+    pub solve_ms: Option<u64>,
+    /// Peak resident memory of that run, bytes.
+    #[serde(default)]
+    pub peak_memory: Option<u64>,
+}
+
+/// What a caller asks a compact file to be; anything else is refused.
+#[derive(Clone, Debug)]
+pub struct CompactExpect {
+    /// `game` or `endgame`.
+    pub kind: &'static str,
+    /// The setup or the material.
+    pub scope: String,
+    /// The materials the file must hold, in order.
+    pub materials: Vec<Material>,
+    /// The memory the values may take.
+    pub memory: Option<Limit>,
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError {
+    SolveError::File {
+        path: path.display().to_string(),
+        msg: msg.to_string(),
+    }
+}
+
+impl CompactTables {
+    /// Write the slices `materials` (all built) atomically to `path` as one file of `kind`
+    /// (`game` or `endgame`) and `scope`, with `stats` (one per material, in order).
+    pub fn save(
+        &self,
+        path: &Path,
+        kind: &str,
+        scope: &str,
+        stats: &[SliceStats],
+        solve_ms: Option<u64>,
+    ) -> Result<CompactHeader, SolveError> {
+        let mut parts = Vec::new();
+        for s in stats {
+            let m: Material = s.material.parse().map_err(SolveError::Input)?;
+            let slice = self
+                .slices
+                .get(&m)
+                .ok_or_else(|| SolveError::Input(format!("slice {m} is not built")))?;
+            parts.push(slice.values.as_slice());
+        }
+        let header = CompactHeader {
+            format: FORMAT,
+            solver: "compact".into(),
+            kind: kind.into(),
+            variant: self.variant.name().into(),
+            board: self.dims.to_string(),
+            scope: scope.into(),
+            index_scheme: INDEX_SCHEME,
+            rules_version: clauses::registry().rules_version,
+            slices: stats.to_vec(),
+            solve_ms,
+            peak_memory: crate::solve::peak_memory(),
+        };
+        let text = serde_json::to_string(&header).map_err(|e| file_error(path, e))?;
+        let head = format!("{MAGIC}\n{text}\n");
+        if text.len() + 1 > MAX_HEADER {
+            return Err(file_error(path, "header longer than 64 KiB"));
+        }
+        let mut h = Fnv::new();
+        h.update(head.as_bytes());
+        parts.iter().for_each(|p| h.update(p));
+        crate::files::write_atomically_with(path, |w| {
+            w.write_all(head.as_bytes())?;
+            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            parts.iter().try_for_each(|p| w.write_all(p))
+        })
+        .map_err(|e| file_error(path, e.reason))?;
+        Ok(header)
+    }
+
+    /// Read the compact file at `path`, refusing it unless it is exactly what `want`
+    /// describes (see the module documentation), and add its slices.
+    pub fn load(&mut self, path: &Path, want: &CompactExpect) -> Result<CompactHeader, SolveError> {
+        let bad = |msg: String| file_error(path, msg);
+        let f = std::fs::File::open(path).map_err(|e| file_error(path, e))?;
+        let meta = f.metadata().map_err(|e| file_error(path, e))?;
+        if !meta.is_file() {
+            return Err(bad("not a regular file".into()));
+        }
+        let mut r = BufReader::new(f);
+        let io = |e: std::io::Error| file_error(path, e);
+        let magic = read_line_limited(&mut r, MAGIC.len() + 1).map_err(io)?;
+        if magic.as_deref() != Some(format!("{MAGIC}\n").as_bytes()) {
+            return Err(bad(format!(
+                "not an Ordo table (first line is not {MAGIC})"
+            )));
+        }
+        let line = read_line_limited(&mut r, MAX_HEADER)
+            .map_err(io)?
+            .ok_or_else(|| bad(format!("no header line of at most {MAX_HEADER} bytes")))?;
+        let header = parse_header(&line).map_err(|msg| match msg {
+            Foreign::Retro(msg) => SolveError::OtherTable {
+                path: path.display().to_string(),
+                msg,
+            },
+            Foreign::Bad(msg) => bad(msg),
+        })?;
+        if let Some(msg) = self.other_table(&header, want) {
+            return Err(SolveError::OtherTable {
+                path: path.display().to_string(),
+                msg,
+            });
+        }
+        let indexes = self.check_header(&header, want).map_err(bad)?;
+        let stored = read_checksum(&mut r)
+            .map_err(io)?
+            .ok_or_else(|| bad("no checksum line after the header".into()))?;
+        let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
+        let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
+        if meta.len() != head_len + payload {
+            return Err(bad(format!(
+                "{} bytes; the header implies {} ({payload} entries): the file is {}",
+                meta.len(),
+                head_len + payload,
+                if meta.len() < head_len + payload {
+                    "truncated"
+                } else {
+                    "extended"
+                }
+            )));
+        }
+        memory::check(
+            &format!("loading {}", path.display()),
+            payload,
+            want.memory.as_ref(),
+        )?;
+        let mut h = Fnv::new();
+        h.update(format!("{MAGIC}\n").as_bytes());
+        h.update(&line);
+        let mut slices = Vec::new();
+        for (s, index) in header.slices.iter().zip(indexes) {
+            let mut values = vec![0u8; s.entries as usize];
+            r.read_exact(&mut values).map_err(io)?;
+            h.update(&values);
+            slices.push((s, Slice { index, values }));
+        }
+        if h.0 != stored {
+            return Err(bad(format!(
+                "checksum mismatch (stored {stored:016x}, contents {:016x}): the file is corrupted",
+                h.0
+            )));
+        }
+        for (s, slice) in slices {
+            check_counts(s, &slice.values).map_err(bad)?;
+            self.slices.insert(s.material.parse().map_err(bad)?, slice);
+        }
+        Ok(header)
+    }
+
+    /// Why the header names another table than the one asked for, if it does.
+    fn other_table(&self, h: &CompactHeader, want: &CompactExpect) -> Option<String> {
+        let asked = format!(
+            "{} {} {} {}",
+            self.variant.name(),
+            self.dims,
+            want.kind,
+            want.scope
+        );
+        let holds = format!("{} {} {} {}", h.variant, h.board, h.kind, h.scope);
+        (asked != holds).then(|| format!("holds the {holds} table, not the {asked} asked for"))
+    }
+
+    /// The header's fields against this build and the request; the rebuilt indexes.
+    fn check_header(
+        &mut self,
+        h: &CompactHeader,
+        want: &CompactExpect,
+    ) -> Result<Vec<super::CoreIndex>, String> {
+        let rules = clauses::registry().rules_version;
+        if h.rules_version != rules {
+            return Err(format!(
+                "computed under rules version {} (this build has rules version {rules}); rebuild it",
+                h.rules_version
+            ));
+        }
+        if h.index_scheme != INDEX_SCHEME || h.solver != "compact" {
+            return Err(format!(
+                "index scheme {} of solver '{}' (this build reads compact index scheme {INDEX_SCHEME}); delete the file and build it again",
+                h.index_scheme, h.solver
+            ));
+        }
+        let names: Vec<String> = want.materials.iter().map(|m| m.to_string()).collect();
+        let have: Vec<&str> = h.slices.iter().map(|s| s.material.as_str()).collect();
+        if names != have {
+            return Err(format!(
+                "holds slices [{}]; expected [{}]",
+                have.join(", "),
+                names.join(", ")
+            ));
+        }
+        let mut indexes = Vec::new();
+        for (s, &m) in h.slices.iter().zip(&want.materials) {
+            let index = self.core_index(m).map_err(|e| e.to_string())?;
+            if s.entries != index.len() as u64 {
+                return Err(format!(
+                    "slice {m} says {} entries; its index has {}",
+                    s.entries,
+                    index.len()
+                ));
+            }
+            indexes.push(index);
+        }
+        Ok(indexes)
+    }
+}
+
+/// Read one line of at most `max` bytes (newline included); `None` if no newline came.
+fn read_line_limited(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    r.take(max as u64).read_until(b'\n', &mut line)?;
+    Ok((line.last() == Some(&b'\n')).then_some(line))
+}
+
+fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<u64>> {
+    let line = read_line_limited(r, CHECKSUM_LINE)?;
+    Ok(line
+        .as_deref()
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .and_then(|l| l.trim_end().strip_prefix(CHECKSUM_PREFIX))
+        .filter(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+        .and_then(|h| u64::from_str_radix(h, 16).ok()))
+}
+
+/// Why a header line is not read.
+enum Foreign {
+    /// A valid retro table (another solver's file: an error, never replaced).
+    Retro(String),
+    /// Damaged or of an unknown format.
+    Bad(String),
+}
+
+/// The header of a line, refusing other formats first: a retro table by name.
+fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        format: u32,
+    }
+    let version: Version = serde_json::from_slice(line)
+        .map_err(|e| Foreign::Bad(format!("unreadable header (no format version): {e}")))?;
+    match version.format {
+        FORMAT => serde_json::from_slice(line)
+            .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
+        crate::solve::FORMAT => Err(Foreign::Retro(format!(
+            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with --solver retro, or delete it",
+            crate::solve::FORMAT
+        ))),
+        f => Err(Foreign::Bad(format!(
+            "table file format {f} (this build reads compact tables of format {FORMAT}); delete the file and build the table again"
+        ))),
+    }
+}
+
+/// The header's counts of a slice against its values.
+fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
+    let mut have = SliceStats {
+        entries: values.len() as u64,
+        positions: s.positions,
+        ..SliceStats::default()
+    };
+    let zeros = values.iter().filter(|&&c| c == 0).count() as u64;
+    if s.positions > s.entries || zeros < s.entries - s.positions {
+        return Err(format!(
+            "slice {}: {} positions in {} entries with {zeros} zero codes: the file is inconsistent",
+            s.material, s.positions, s.entries
+        ));
+    }
+    super::tally(&mut have, values);
+    let pairs = [
+        ("wins", s.wins, have.wins),
+        ("losses", s.losses, have.losses),
+        ("draws", s.draws, have.draws),
+        ("longest", u64::from(s.longest), u64::from(have.longest)),
+    ];
+    match pairs.iter().find(|(_, a, b)| a != b) {
+        Some((what, a, b)) => Err(format!(
+            "slice {}: the header counts {a} {what}, the values {b}: the file is inconsistent",
+            s.material
+        )),
+        None => Ok(()),
+    }
+}

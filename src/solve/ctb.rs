@@ -1,0 +1,377 @@
+//! The compact solver on disk: endgame tablebases of one file per slice, and whole-game
+//! solves of one file, both in the compact format (`compact::store`), with the memory check
+//! up front, progress on every slice, layer group and verification, and resumption.
+//!
+//! A tablebase build writes each slice atomically as soon as it is solved, so an
+//! interrupted build loses at most the slice under way and a rerun loads the finished ones.
+//! A game solve keeps its finished slices as endgame files in `TABLE.partial/` until the
+//! last one is done, then writes the game file and removes the folder; a rerun resumes there.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
+use super::memory::{self, human};
+use super::tb::{BuildOptions, Material};
+use super::{GameOptions, Progress, Setup, SolveError, Verdict};
+use crate::rules::{Dims, Engine, Variant};
+
+/// Working memory of the layer solver per entry of the largest layer group, bytes (its
+/// local graph: counters, offsets, predecessor lists of the moves inside the layer).
+pub const WORK_PER_ENTRY: u64 = 64;
+
+/// The file of the compact slice `m` under `dir`.
+pub fn path(dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
+    dir.join(format!("ctb-{}-{}-{}.ordotb", variant.name(), dims, m))
+}
+
+/// What building (or loading) one compact slice gave.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CompactSliceReport {
+    pub variant: String,
+    pub board: String,
+    /// Always `compact`.
+    pub solver: String,
+    #[serde(flatten)]
+    pub stats: SliceStats,
+    /// Wall time of the build, seconds (as recorded in the file).
+    pub seconds: Option<f64>,
+    /// Peak resident memory of the building process when the slice was done, bytes.
+    pub peak_memory: Option<u64>,
+    /// Whether this run built the slice (false: loaded from its file).
+    pub built: bool,
+    /// Verification of this run, if asked for.
+    pub verified: Option<bool>,
+}
+
+/// Bytes a compact job over `materials` needs at its peak, from the index sizes alone
+/// (nothing is allocated but the connected sets): a byte per entry of every slice (all
+/// stay in memory, captures read the smaller ones), the ranked sets, and the work of the
+/// largest layer group.
+pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u64, SolveError> {
+    let (mut bytes, mut group) = (0u64, 0u64);
+    for &m in materials {
+        let index = tables.core_index(m)?;
+        bytes += index.len() as u64 + 16 * (index.sets[0].len() + index.sets[1].len()) as u64;
+        for g in index.layers() {
+            group = group.max(g.iter().map(|l| l.len() as u64).sum());
+        }
+    }
+    Ok(bytes + WORK_PER_ENTRY * group)
+}
+
+/// Refuse up front a compact job over every slice up to `max` that would not fit the
+/// memory limit (the tightest of `asked` and the system's); the tables, empty. Each side's
+/// connected sets are counted first with a bound (the enumeration stops as soon as they
+/// alone could not fit), so an impossible job is refused quickly and in bounded memory.
+pub fn check_memory(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    asked: Option<u64>,
+) -> Result<CompactTables, SolveError> {
+    let limit = memory::effective(asked);
+    let over = |need: String, l: &memory::Limit| {
+        SolveError::TooLarge(format!(
+            "the compact {} tables of {dims} up to {max} need {need} (values and the largest layer group), over the memory limit of {l}",
+            variant.name()
+        ))
+    };
+    if let Some(l) = &limit {
+        // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
+        // (two sides to move, every square for the single piece) would hold over half the
+        // limit; the enumeration stops there, having used about a quarter of it.
+        let squares = dims.len() as u64;
+        let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
+        for k in 1..=max.white.max(max.black) {
+            if super::tb::connected_sets_bounded(dims, k, cap).is_none() {
+                return Err(SolveError::TooLarge(format!(
+                    "the compact {} tables of {dims} up to {max} do not fit the memory limit of {l}: {k} pieces have over {cap} connected sets, so the {k}v1 slice alone needs over {} and the rest more",
+                    variant.name(),
+                    human(l.bytes / 2)
+                )));
+            }
+        }
+    }
+    let mut tables = CompactTables::new(dims, variant);
+    let need = estimate(&mut tables, &Material::up_to(max.white, max.black))?;
+    match &limit {
+        Some(l) if need > l.bytes => Err(over(format!("about {}", human(need)), l)),
+        _ => Ok(tables),
+    }
+}
+
+fn endgame_expect(m: Material) -> CompactExpect {
+    CompactExpect {
+        kind: "endgame",
+        scope: m.to_string(),
+        materials: vec![m],
+        memory: memory::effective(None),
+    }
+}
+
+/// Load slice `m` from its file, or build it (every smaller slice is in `tables`) and
+/// write it; its report (not verified yet).
+fn load_or_build<E: Engine>(
+    tables: &mut CompactTables,
+    file: &Path,
+    m: Material,
+    progress: &dyn Progress,
+) -> Result<CompactSliceReport, SolveError> {
+    let (header, built) = if file.exists() {
+        (tables.load(file, &endgame_expect(m))?, false)
+    } else {
+        progress.begin(&format!("slice {m}"));
+        let clock = Instant::now();
+        let stats = tables.build_slice::<E>(m, progress)?;
+        let ms = clock.elapsed().as_millis() as u64;
+        (
+            tables.save(file, "endgame", &m.to_string(), &[stats], Some(ms))?,
+            true,
+        )
+    };
+    Ok(CompactSliceReport {
+        variant: tables.variant.name().into(),
+        board: tables.dims.to_string(),
+        solver: "compact".into(),
+        stats: header.slices[0].clone(),
+        seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
+        peak_memory: header.peak_memory,
+        built,
+        verified: None,
+    })
+}
+
+/// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
+/// fewer pieces first, each written atomically when done; with `opts.verify` every slice
+/// is recomputed from its successors. `each` sees every slice's report when done.
+pub fn build<E: Engine>(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    dir: &Path,
+    opts: &BuildOptions,
+    mut each: impl FnMut(&CompactSliceReport),
+) -> Result<(CompactTables, Vec<CompactSliceReport>), SolveError> {
+    let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
+    std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
+    let mut reports = Vec::new();
+    for m in Material::up_to(max.white, max.black) {
+        let file = path(dir, variant, dims, m);
+        let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
+        if opts.verify {
+            opts.progress.begin(&format!("slice {m}"));
+            report.verified = Some(tables.verify_slice::<E>(m, opts.progress)?.ok());
+        }
+        each(&report);
+        reports.push(report);
+    }
+    Ok((tables, reports))
+}
+
+/// Load every compact slice a probe of material `m` may need: `m` and all smaller. If any
+/// is missing, the error lists every missing one (before loading anything).
+pub fn open(
+    dims: Dims,
+    variant: Variant,
+    m: Material,
+    dir: &Path,
+) -> Result<CompactTables, SolveError> {
+    let all = Material::up_to(m.white, m.black);
+    let missing: Vec<Material> = all
+        .iter()
+        .copied()
+        .filter(|&s| !path(dir, variant, dims, s).exists())
+        .collect();
+    if !missing.is_empty() {
+        return Err(SolveError::MissingSlices {
+            dir: dir.display().to_string(),
+            variant,
+            dims,
+            needed: m,
+            missing,
+        });
+    }
+    let mut tables = CompactTables::new(dims, variant);
+    for s in all {
+        tables.load(&path(dir, variant, dims, s), &endgame_expect(s))?;
+    }
+    Ok(tables)
+}
+
+/// What `ordo solve --solver compact` reports.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CompactGameReport {
+    /// Always `compact`.
+    pub solver: String,
+    #[serde(flatten)]
+    pub game: CompactGame,
+    /// The verification of this run (`None`: not run).
+    pub verified: Option<bool>,
+    /// Core values recomputed by the verification, and the first mismatches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<VerdictSummary>,
+    /// Wall time of the solve as the table records it, seconds.
+    pub seconds: Option<f64>,
+    /// Wall time of the verification pass of this run, seconds.
+    pub verify_seconds: Option<f64>,
+    /// Peak resident memory of the solving run, bytes.
+    pub peak_memory: Option<u64>,
+    /// Wall time of loading the saved table in this run (`None`: this run solved).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_seconds: Option<f64>,
+}
+
+/// A [`Verdict`] as a report shows it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct VerdictSummary {
+    pub checked: u64,
+    pub mismatches: u64,
+    pub examples: Vec<String>,
+}
+
+impl From<Verdict> for VerdictSummary {
+    fn from(v: Verdict) -> Self {
+        VerdictSummary {
+            checked: v.checked,
+            mismatches: v.mismatches,
+            examples: v.examples,
+        }
+    }
+}
+
+/// The folder of a game solve's finished slices: the table's path with `.partial` added.
+pub fn partial_dir(table: &Path) -> PathBuf {
+    let mut s = table.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// Solve every core position of every material the `setup` start of `dims` comes down
+/// to with the compact solver, or load the game file `opts.table` if it holds them, or
+/// resume from its `.partial` folder. A damaged or outdated file is reported through
+/// [`Progress::note`] and solved again; a valid file of another game (or a retro table) is
+/// an error and left in place.
+pub fn solve_game<E: Engine>(
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+    opts: &GameOptions,
+) -> Result<(CompactTables, CompactGameReport), SolveError> {
+    let clock = Instant::now();
+    let max = compact::start_material(variant, dims, setup)?;
+    let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
+    let materials = Material::up_to(max.white, max.black);
+    let want = CompactExpect {
+        kind: "game",
+        scope: setup.name().into(),
+        materials: materials.clone(),
+        memory: memory::effective(opts.memory_limit),
+    };
+    let mut loaded = None;
+    if let Some(file) = opts.table.as_ref().filter(|f| f.exists()) {
+        match tables.load(file, &want) {
+            Ok(h) => loaded = Some(h),
+            Err(e @ SolveError::File { .. }) => {
+                tables = CompactTables::new(dims, variant);
+                opts.progress.note(&format!(
+                    "table refused: {e}; solving again (the new table replaces it)"
+                ))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let (header, load_seconds) = match loaded {
+        Some(h) => (h, Some(clock.elapsed().as_secs_f64())),
+        None => (
+            solve_fresh::<E>(&mut tables, setup, &materials, opts, clock)?,
+            None,
+        ),
+    };
+    let verify_clock = Instant::now();
+    let verdict = if opts.verify {
+        Some(tables.verify_all::<E>(opts.progress)?)
+    } else {
+        None
+    };
+    let report = CompactGameReport {
+        solver: "compact".into(),
+        game: compact::report::<E>(&tables, setup, header.slices.clone())?,
+        verified: verdict.as_ref().map(Verdict::ok),
+        verify_seconds: verdict
+            .as_ref()
+            .map(|_| verify_clock.elapsed().as_secs_f64()),
+        verdict: verdict.map(VerdictSummary::from),
+        seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
+        peak_memory: header.peak_memory,
+        load_seconds,
+    };
+    Ok((tables, report))
+}
+
+/// Build every slice (resuming from the `.partial` folder), write the game file, remove
+/// the folder; the header written (or, with no table file, the one that would be).
+fn solve_fresh<E: Engine>(
+    tables: &mut CompactTables,
+    setup: Setup,
+    materials: &[Material],
+    opts: &GameOptions,
+    clock: Instant,
+) -> Result<compact::CompactHeader, SolveError> {
+    let (variant, dims) = (tables.variant, tables.dims);
+    let partial = opts.table.as_deref().map(partial_dir);
+    if let Some(p) = &partial {
+        if p.is_dir() {
+            opts.progress.note(&format!(
+                "resuming from the finished slices in {}",
+                p.display()
+            ));
+        }
+        std::fs::create_dir_all(p).map_err(|e| SolveError::io(p, e))?;
+    }
+    let mut stats = Vec::new();
+    for &m in materials {
+        let s = match &partial {
+            Some(dir) => {
+                let file = path(dir, variant, dims, m);
+                let r = load_or_build::<E>(tables, &file, m, opts.progress);
+                match r {
+                    Err(e @ SolveError::File { .. }) => {
+                        opts.progress.note(&format!(
+                            "checkpoint refused: {e}; building the slice again"
+                        ));
+                        let _ = std::fs::remove_file(&file);
+                        load_or_build::<E>(tables, &file, m, opts.progress)?.stats
+                    }
+                    r => r?.stats,
+                }
+            }
+            None => {
+                opts.progress.begin(&format!("slice {m}"));
+                tables.build_slice::<E>(m, opts.progress)?
+            }
+        };
+        stats.push(s);
+    }
+    let ms = Some(clock.elapsed().as_millis() as u64);
+    let header = match &opts.table {
+        Some(file) => tables.save(file, "game", setup.name(), &stats, ms)?,
+        None => compact::CompactHeader {
+            format: compact::FORMAT,
+            solver: "compact".into(),
+            kind: "game".into(),
+            variant: variant.name().into(),
+            board: dims.to_string(),
+            scope: setup.name().into(),
+            index_scheme: compact::INDEX_SCHEME,
+            rules_version: crate::rules::clauses::registry().rules_version,
+            slices: stats,
+            solve_ms: ms,
+            peak_memory: super::peak_memory(),
+        },
+    };
+    if let Some(p) = &partial {
+        let _ = std::fs::remove_dir_all(p);
+    }
+    Ok(header)
+}

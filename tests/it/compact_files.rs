@@ -1,0 +1,390 @@
+//! The compact solver on disk (src/solve/ctb.rs, src/solve/compact/store.rs): slice and game
+//! files that refuse damage, relabelling, another index scheme and the other solver's files
+//! with a one-line reason; builds and solves that resume from finished slices and give the
+//! same values; the verification pass that catches a wrong value; the memory check up front;
+//! the command line on the compact default. The values are those of ORDO-10.1 to ORDO-10.5
+//! (how games end); the checks here are about the files and the plumbing.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::ordo_cmd;
+use ordo::bitboard::Bitboard;
+use ordo::rules::{Dims, Variant};
+use ordo::solve::compact::{CompactExpect, CompactTables};
+use ordo::solve::ctb;
+use ordo::solve::tb::{self, BuildOptions, Material};
+use ordo::solve::{GameOptions, Progress, Setup, Silent, SolveError};
+
+fn scratch(name: &str) -> PathBuf {
+    crate::common::scratch(&format!("cfiles-{name}"))
+}
+
+fn dims(s: &str) -> Dims {
+    s.parse().unwrap()
+}
+
+const M22: Material = Material { white: 2, black: 2 };
+
+fn opts(progress: &dyn Progress) -> BuildOptions<'_> {
+    BuildOptions {
+        verify: false,
+        memory_limit: None,
+        progress,
+    }
+}
+
+/// Build the compact classic 4x4 slices up to `max` in `dir`; whether each was built.
+fn build(dir: &Path, max: Material) -> (CompactTables, Vec<bool>) {
+    let (t, r) = ctb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        max,
+        dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+    (t, r.iter().map(|r| r.built).collect())
+}
+
+fn load_22(path: &Path) -> Result<CompactTables, SolveError> {
+    let mut t = CompactTables::new(dims("4x4"), Variant::Classic);
+    let want = CompactExpect {
+        kind: "endgame",
+        scope: "2v2".into(),
+        materials: vec![M22],
+        memory: None,
+    };
+    t.load(path, &want).map(|_| t)
+}
+
+fn refused(r: Result<CompactTables, SolveError>) -> String {
+    match r {
+        Ok(_) => panic!("a changed file was trusted"),
+        Err(e) => {
+            let s = e.to_string();
+            assert_eq!(s.lines().count(), 1, "{s}");
+            s
+        }
+    }
+}
+
+/// A compact slice file loads as written; flipped, truncated, extended, relabelled, of
+/// another index scheme or claiming another entry count, it is refused with the reason.
+#[test]
+fn compact_slice_files_refuse_damage_and_relabelling() {
+    let dir = scratch("damage");
+    let (built, _) = build(&dir, M22);
+    let p = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let good = std::fs::read(&p).unwrap();
+    let t = load_22(&p).unwrap();
+    assert_eq!(t.slices[&M22].values, built.slices[&M22].values);
+    let case = dir.join("case.ordotb");
+    let try_bytes = |bytes: &[u8]| {
+        std::fs::write(&case, bytes).unwrap();
+        refused(load_22(&case))
+    };
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert!(try_bytes(&flipped).contains("checksum mismatch"));
+    assert!(try_bytes(&good[..good.len() - 1]).contains("the file is truncated"));
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(try_bytes(&longer).contains("the file is extended"));
+    let text = String::from_utf8_lossy(&good).to_string();
+    let edit = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1).into_bytes()
+    };
+    let scheme = try_bytes(&edit("\"index_scheme\":1", "\"index_scheme\":7"));
+    assert!(scheme.contains("index scheme 7"), "{scheme}");
+    let n = built.slices[&M22].values.len();
+    let count = try_bytes(&edit(
+        &format!("\"entries\":{n}"),
+        &format!("\"entries\":{}", n + 1),
+    ));
+    assert!(count.contains("its index has"), "{count}");
+    // The 2v1 file under the 2v2 name: a valid table of another slice.
+    let p21 = ctb::path(
+        &dir,
+        Variant::Classic,
+        dims("4x4"),
+        Material { white: 2, black: 1 },
+    );
+    let other = refused(load_22(&p21));
+    assert!(
+        other.contains("holds the classic 4x4 endgame 2v1 table"),
+        "{other}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each solver refuses the other's files as another solver's table (not as damage), with the
+/// flag that reads them.
+#[test]
+fn retro_and_compact_files_are_refused_by_the_other_solver() {
+    let dir = scratch("cross");
+    build(&dir, M22);
+    tb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        M22,
+        &dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+    let retro = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let e = refused(load_22(&retro));
+    assert!(e.contains("a retro solver table (format 2)") && e.contains("--solver retro"));
+    let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    std::fs::copy(&compact, &retro).unwrap();
+    let mut rtb = tb::Tablebase::new(dims("4x4"), Variant::Classic);
+    let e = rtb.load_slice(&dir, M22).unwrap_err();
+    assert!(matches!(e, SolveError::OtherTable { .. }), "{e}");
+    assert!(e.to_string().contains("--solver compact"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An interrupted build (simulated: only the slices up to 2v1 finished, 1v1 and 2v1)
+/// resumes: the finished slices are loaded, the rest (1v2, 2v2) built, and the values equal a build from scratch.
+#[test]
+fn an_interrupted_compact_build_resumes_with_the_same_values() {
+    let (a, b) = (scratch("resume-a"), scratch("resume-b"));
+    build(&a, Material { white: 2, black: 1 });
+    let (resumed, built) = build(&a, M22);
+    assert_eq!(built, [false, true, false, true]);
+    let (fresh, _) = build(&b, M22);
+    for m in Material::up_to(2, 2) {
+        assert_eq!(resumed.slices[&m].values, fresh.slices[&m].values, "{m}");
+        let (pa, pb) = (
+            ctb::path(&a, Variant::Classic, dims("4x4"), m),
+            ctb::path(&b, Variant::Classic, dims("4x4"), m),
+        );
+        let payload = |p: &Path| {
+            let bytes = std::fs::read(p).unwrap();
+            let at = bytes
+                .windows(17)
+                .position(|w| w == b"checksum fnv1a64 ")
+                .unwrap();
+            bytes[at + 34..].to_vec()
+        };
+        assert_eq!(payload(&pa), payload(&pb), "{m}");
+    }
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+/// A game solve writes one file, loads it on the next run, and resumes from the finished
+/// slices of `TABLE.partial/`, which it removes when done.
+#[test]
+fn a_compact_game_file_is_loaded_and_an_interrupted_solve_resumes() {
+    let dir = scratch("game");
+    let table = dir.join("g.ordotb");
+    let go = |table: Option<PathBuf>| {
+        let o = GameOptions {
+            table,
+            verify: true,
+            memory_limit: None,
+            progress: &Silent,
+        };
+        ctb::solve_game::<Bitboard>(Variant::Classic, dims("3x4"), Setup::Row1, &o).unwrap()
+    };
+    let (_, fresh) = go(None);
+    // Three slices finished before an interruption.
+    let partial = ctb::partial_dir(&table);
+    ctb::build::<Bitboard>(
+        dims("3x4"),
+        Variant::Classic,
+        Material { white: 2, black: 1 },
+        &partial,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+    let (_, resumed) = go(Some(table.clone()));
+    assert!(!partial.exists());
+    assert!(table.exists());
+    assert_eq!(resumed.game, fresh.game);
+    assert_eq!(resumed.verified, Some(true));
+    let (_, loaded) = go(Some(table.clone()));
+    assert!(loaded.load_seconds.is_some());
+    assert_eq!(loaded.game, fresh.game);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The verification pass recomputes every value: one wrong value is caught (in the library,
+/// and as exit status 1 of `ordo tb verify` on a file whose checksum and counts are intact).
+#[test]
+fn compact_verification_catches_a_wrong_value() {
+    let dir = scratch("verify");
+    let (mut t, _) = build(&dir, M22);
+    let ok = t.verify_slice::<Bitboard>(M22, &Silent).unwrap();
+    assert!(ok.ok() && ok.checked > 0, "{ok:?}");
+    // A win in 1 (code 2) made a win in 3 (code 4): the same counts unless it is the longest.
+    let values = &mut t.slices.get_mut(&M22).unwrap().values;
+    let i = values.iter().position(|&c| c == 2).unwrap();
+    values[i] = 4;
+    let bad = t.verify_slice::<Bitboard>(M22, &Silent).unwrap();
+    assert_eq!(bad.mismatches, 1, "{bad:?}");
+    assert!(bad.examples[0].contains("stored "), "{bad:?}");
+    let p = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let stats = {
+        let mut t2 = CompactTables::new(dims("4x4"), Variant::Classic);
+        let want = CompactExpect {
+            kind: "endgame",
+            scope: "2v2".into(),
+            materials: vec![M22],
+            memory: None,
+        };
+        t2.load(&p, &want).unwrap().slices
+    };
+    t.save(&p, "endgame", "2v2", &stats, None).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = ordo_cmd(&[
+        "tb",
+        "verify",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        d,
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("2v2: ") && out.contains(" 1 mismatches (first: "),
+        "{out}"
+    );
+    assert!(out.ends_with("VERIFICATION FAILED\n"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--memory-limit` refuses a compact job up front, naming the estimate and the limit, and
+/// leaves nothing behind.
+#[test]
+fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
+    let s = match ctb::check_memory(dims("4x4"), Variant::Classic, M22, Some(10_000)) {
+        Ok(_) => panic!("a job over the limit was accepted"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        s.contains("need about 53 KB") && s.contains("memory limit of 10 KB"),
+        "{s}"
+    );
+    let dir = scratch("memory").join("not-made");
+    let d = dir.to_str().unwrap();
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--memory-limit",
+        "10K",
+        "--dir",
+        d,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("over the memory limit of 10 KB (--memory-limit)"),
+        "{err}"
+    );
+    assert!(!dir.exists());
+    // 10 x 8, 10 against 1 in Ordo X: refused at once while counting the connected sets.
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--variant",
+        "x",
+        "--max-pieces",
+        "10,1",
+        "--memory-limit",
+        "1G",
+        "--dir",
+        d,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("do not fit the memory limit of 1.1 GB (--memory-limit)"),
+        "{err}"
+    );
+}
+
+/// The command line on the compact default: `solve` writes and reloads its file, prints
+/// JSON, refuses a retro table under the name given (and keeps it); `tb probe` answers the
+/// same from compact files as from retro files.
+#[test]
+fn cli_compact_is_the_default_of_solve_and_tb() {
+    let dir = scratch("cli");
+    let table = dir.join("t.ordotb");
+    let t = table.to_str().unwrap();
+    let args = ["solve", "--board", "3x3", "--table", t];
+    let o = ordo_cmd(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("core positions ") && out.contains("\nsolved in "),
+        "{out}"
+    );
+    let o = ordo_cmd(&[&args[..], &["--json"]].concat());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["solver"], "compact");
+    assert_eq!(json["start"], "win");
+    assert!(json["load_seconds"].is_number(), "{json}");
+    let retro = dir.join("r.ordotb");
+    let r = retro.to_str().unwrap();
+    let o = ordo_cmd(&["solve", "--board", "3x3", "--solver", "retro", "--table", r]);
+    assert_eq!(o.status.code(), Some(0));
+    let before = std::fs::read(&retro).unwrap();
+    let o = ordo_cmd(&["solve", "--board", "3x3", "--table", r]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("a retro solver table (format 2)"), "{err}");
+    assert_eq!(std::fs::read(&retro).unwrap(), before);
+    let d = dir.to_str().unwrap();
+    for solver in ["compact", "retro"] {
+        let o = ordo_cmd(&[
+            "tb",
+            "build",
+            "--board",
+            "4x4",
+            "--max-pieces",
+            "2,2",
+            "--dir",
+            d,
+            "--solver",
+            solver,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{solver}");
+    }
+    let probe = |solver: &str, position: &str| {
+        let o = ordo_cmd(&[
+            "tb",
+            "probe",
+            "--position",
+            position,
+            "--dir",
+            d,
+            "--solver",
+            solver,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{solver} {position}");
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    // A core position, and one whose side to move is split (the shell).
+    for position in ["2BB/4/4/WW2 w classic", "1B2/B3/2W1/W3 w classic"] {
+        assert_eq!(
+            probe("compact", position),
+            probe("retro", position),
+            "{position}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
