@@ -15,8 +15,8 @@ mod render;
 mod serve;
 mod solve;
 mod tb;
-mod tbjob;
 mod tb_compact;
+mod tbjob;
 
 use std::process::ExitCode;
 

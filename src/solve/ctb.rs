@@ -309,6 +309,31 @@ pub fn solve_game<E: Engine>(
     Ok((tables, report))
 }
 
+/// Build one slice of a game solve, through its checkpoint file in `partial` when there is
+/// one (a refused checkpoint is said and built again).
+fn slice_of_game<E: Engine>(
+    tables: &mut CompactTables,
+    partial: Option<&Path>,
+    m: Material,
+    opts: &GameOptions,
+) -> Result<SliceStats, SolveError> {
+    let Some(dir) = partial else {
+        opts.progress.begin(&format!("slice {m}"));
+        return tables.build_slice::<E>(m, opts.progress);
+    };
+    let file = path(dir, tables.variant, tables.dims, m);
+    match load_or_build::<E>(tables, &file, m, opts.progress) {
+        Err(e @ SolveError::File { .. }) => {
+            opts.progress.note(&format!(
+                "checkpoint refused: {e}; building the slice again"
+            ));
+            let _ = std::fs::remove_file(&file);
+            Ok(load_or_build::<E>(tables, &file, m, opts.progress)?.stats)
+        }
+        r => Ok(r?.stats),
+    }
+}
+
 /// Build every slice (resuming from the `.partial` folder), write the game file, remove
 /// the folder; the header written (or, with no table file, the one that would be).
 fn solve_fresh<E: Engine>(
@@ -331,27 +356,7 @@ fn solve_fresh<E: Engine>(
     }
     let mut stats = Vec::new();
     for &m in materials {
-        let s = match &partial {
-            Some(dir) => {
-                let file = path(dir, variant, dims, m);
-                let r = load_or_build::<E>(tables, &file, m, opts.progress);
-                match r {
-                    Err(e @ SolveError::File { .. }) => {
-                        opts.progress.note(&format!(
-                            "checkpoint refused: {e}; building the slice again"
-                        ));
-                        let _ = std::fs::remove_file(&file);
-                        load_or_build::<E>(tables, &file, m, opts.progress)?.stats
-                    }
-                    r => r?.stats,
-                }
-            }
-            None => {
-                opts.progress.begin(&format!("slice {m}"));
-                tables.build_slice::<E>(m, opts.progress)?
-            }
-        };
-        stats.push(s);
+        stats.push(slice_of_game::<E>(tables, partial.as_deref(), m, opts)?);
     }
     let ms = Some(clock.elapsed().as_millis() as u64);
     let header = match &opts.table {
