@@ -5,8 +5,11 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use ordo::conformance::conform::report::Report;
+use ordo::conformance::conform::Options;
 use ordo::conformance::plant::Plant;
 use serde_json::Value;
 
@@ -148,64 +151,156 @@ fn only_narrows_the_games_and_boards() {
     assert!(out.contains("--only"), "{out}");
 }
 
-/// Every planted fault is caught: the verdict fails and the most frequent main clause (or the
-/// reading) is the clause the plant breaks.
+/// The report of one in-process conform run (the library behind `ordo conform`, the same
+/// options as [`conform`] with `--timeout-ms 20000`) on each planted engine, made once and
+/// shared by every test that looks at that plant, so that the tests can run side by side
+/// without running a plant twice.
+fn planted_report(p: Plant) -> &'static Report {
+    static REPORTS: [OnceLock<Report>; Plant::ALL.len()] =
+        [const { OnceLock::new() }; Plant::ALL.len()];
+    let i = Plant::ALL.iter().position(|&q| q == p).unwrap();
+    REPORTS[i].get_or_init(|| {
+        let opts = Options {
+            command: planted(p),
+            vectors: vector_dir(),
+            cases: None,
+            playouts: 3,
+            plies: 12,
+            seed: 1,
+            timeout: Duration::from_millis(20_000),
+            svg_dir: None,
+            only: None,
+        };
+        ordo::conformance::conform::run(&opts).unwrap_or_else(|e| panic!("{}: {e}", p.name()))
+    })
+}
+
+/// The JSON document `ordo conform --json` prints for [`planted_report`].
+fn planted_json(p: Plant) -> Value {
+    serde_json::to_value(planted_report(p)).unwrap()
+}
+
+/// A planted fault is caught: the verdict fails with no crash or hang, and the most frequent
+/// main clause is the clause the plant breaks, with the known reading `reading` (or none).
+fn assert_caught(p: Plant, reading: Option<&str>) {
+    let v = planted_json(p);
+    assert!(!planted_report(p).passed(), "{}: {v:#}", p.name());
+    assert_eq!(v["verdict"], "FAIL");
+    let h = &v["health"];
+    assert_eq!(
+        (h["crashes"].as_u64(), h["hangs"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let main = main_clauses(&v);
+    assert_eq!(
+        main.first().map(String::as_str),
+        Some(p.clause()),
+        "{}: {main:?}",
+        p.name()
+    );
+    let r = readings(&v);
+    match reading {
+        Some(c) => assert!(r.iter().any(|x| x == c), "{}: {r:?}", p.name()),
+        None => assert!(r.is_empty(), "{}: {r:?}", p.name()),
+    }
+}
+
+/// Every planted fault has its test below (one each, so that they run side by side).
 #[test]
-fn conform_catches_each_planted_deviation() {
+fn every_plant_has_its_test() {
+    let source = include_str!("conform.rs");
     for p in Plant::ALL {
-        if matches!(p, Plant::Classic10x8Only | Plant::Classic10x8Declared) {
-            continue;
-        }
-        let (code, v) = conform_json(&planted(p), &["--timeout-ms", "20000"]);
-        assert_eq!(code, Some(1), "{}: {v:#}", p.name());
-        assert_eq!(v["verdict"], "FAIL");
-        let h = &v["health"];
-        assert_eq!(
-            (h["crashes"].as_u64(), h["hangs"].as_u64()),
-            (Some(0), Some(0))
-        );
-        if p == Plant::RefusesPlay {
-            let k = kinds(&v);
-            assert!(k.iter().any(|k| k == "play-refused"), "{k:?}");
-            continue;
-        }
-        let main = main_clauses(&v);
-        assert_eq!(
-            main.first().map(String::as_str),
-            Some(p.clause()),
-            "{}: {main:?}",
+        let named = format!("Plant::{p:?}");
+        assert!(
+            source.matches(&named).count() >= 1,
+            "no test runs {} ({named})",
             p.name()
         );
-        let reading = match p {
-            Plant::VictimChooses => Some("ORDOX-4.2"),
-            Plant::NoLossWithoutMoves => Some("ORDO-10.3"),
-            Plant::MaximalRunsOnly => Some("ORDO-5.2"),
-            Plant::SidewaysLastCaptureContinues => Some("ORDOX-3.4"),
-            Plant::RemovesAdjacentOnly => Some("ORDOX-4.1"),
-            _ => None,
-        };
-        let r = readings(&v);
-        match reading {
-            Some(c) => assert!(r.iter().any(|x| x == c), "{}: {r:?}", p.name()),
-            None => assert!(r.is_empty(), "{}: {r:?}", p.name()),
-        }
     }
+}
+
+/// ORDO-7.2: ordo steps that capture are caught and named.
+#[test]
+fn ordo_7_2_planted_ordo_captures_is_caught() {
+    assert_caught(Plant::OrdoCaptures, None);
+}
+
+/// ORDO-9.2: a split player without backward directions is caught and named.
+#[test]
+fn ordo_9_2_planted_no_backward_when_split_is_caught() {
+    assert_caught(Plant::NoBackwardWhenSplit, None);
+}
+
+/// ORDOX-4.2: a tie capture without a kept group is caught, with the victim-chooses reading.
+#[test]
+fn ordox_4_2_planted_victim_chooses_is_caught() {
+    assert_caught(Plant::VictimChooses, Some("ORDOX-4.2"));
+}
+
+/// ORDO-10.3: a player without moves who does not lose is caught, with its reading.
+#[test]
+fn ordo_10_3_planted_no_loss_without_moves_is_caught() {
+    assert_caught(Plant::NoLossWithoutMoves, Some("ORDO-10.3"));
+}
+
+/// ORDO-5.2: maximal lines only is caught, with the maximal-run reading.
+#[test]
+fn ordo_5_2_planted_maximal_runs_only_is_caught() {
+    assert_caught(Plant::MaximalRunsOnly, Some("ORDO-5.2"));
+}
+
+/// ORDO-9.2: a split player's horizontal ordos without a backward move are caught.
+#[test]
+fn ordo_9_2_planted_no_backward_ordo_when_split_is_caught() {
+    assert_caught(Plant::NoBackwardOrdoWhenSplit, None);
+}
+
+/// ORDOX-4.1: removing only the groups next to the capture is caught, with its reading.
+#[test]
+fn ordox_4_1_planted_removes_adjacent_only_is_caught() {
+    assert_caught(Plant::RemovesAdjacentOnly, Some("ORDOX-4.1"));
+}
+
+/// ORDOX-3.4: a sideways capture of the last piece that must go on is caught, with its reading.
+#[test]
+fn ordox_3_4_planted_sideways_last_capture_continues_is_caught() {
+    assert_caught(Plant::SidewaysLastCaptureContinues, Some("ORDOX-3.4"));
+}
+
+/// ORDO-10.5: reporting `no-pieces` first is caught and named.
+#[test]
+fn ordo_10_5_planted_no_pieces_first_is_caught() {
+    assert_caught(Plant::NoPiecesFirst, None);
+}
+
+/// An engine that refuses every move fails, with play-refused findings and no crash or hang.
+#[test]
+fn planted_refuses_play_is_caught() {
+    let p = Plant::RefusesPlay;
+    let v = planted_json(p);
+    assert!(!planted_report(p).passed(), "{v:#}");
+    assert_eq!(v["verdict"], "FAIL");
+    let h = &v["health"];
+    assert_eq!(
+        (h["crashes"].as_u64(), h["hangs"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let k = kinds(&v);
+    assert!(k.iter().any(|k| k == "play-refused"), "{k:?}");
 }
 
 /// ORDOX-4.1: the removal fault changes no move name; only the position read back with
 /// `show` reveals it, as an effect finding.
 #[test]
 fn ordox_4_1_removal_is_caught_by_its_effect() {
-    let (_, v) = conform_json(&planted(Plant::RemovesAdjacentOnly), &[]);
-    let k = kinds(&v);
+    let k = kinds(&planted_json(Plant::RemovesAdjacentOnly));
     assert!(!k.is_empty() && k.iter().all(|k| k == "effect"), "{k:?}");
 }
 
 /// ORDO-10.5: a status that differs only in its reason says so and cites the ruling.
 #[test]
 fn ordo_10_5_reason_only_status_difference() {
-    let (code, report, _) = conform(&planted(Plant::NoPiecesFirst), &[]);
-    assert_eq!(code, Some(1), "{report}");
+    let report = planted_report(Plant::NoPiecesFirst).text();
     assert!(report.contains("same winner, reason differs"), "{report}");
     assert!(report.contains("[ORDO-10.5]"), "{report}");
 }
@@ -214,7 +309,7 @@ fn ordo_10_5_reason_only_status_difference() {
 /// reading of ORDO-5.2.
 #[test]
 fn ordo_9_2_missing_backward_ordos_are_not_the_maximal_run_reading() {
-    let (_, v) = conform_json(&planted(Plant::NoBackwardOrdoWhenSplit), &[]);
+    let v = planted_json(Plant::NoBackwardOrdoWhenSplit);
     assert_eq!(
         main_clauses(&v).first().map(String::as_str),
         Some("ORDO-9.2")
@@ -225,7 +320,7 @@ fn ordo_9_2_missing_backward_ordos_are_not_the_maximal_run_reading() {
 /// The report puts the summary first and collapses identical findings into one line.
 #[test]
 fn the_report_is_summary_first_and_collapsed() {
-    let (_, report, _) = conform(&planted(Plant::VictimChooses), &[]);
+    let report = planted_report(Plant::VictimChooses).text();
     let verdict = report.find("verdict: FAIL").unwrap();
     let summary = report.find("SUMMARY").unwrap();
     let findings = report.find("FINDINGS (identical ones collapsed)").unwrap();

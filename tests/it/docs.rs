@@ -225,36 +225,56 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
     lines
 }
 
-/// Every `cargo run --release -- …` command of the guides prints what the guide shows.
-#[test]
-fn readme_commands_print_what_is_shown() {
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for guide in GUIDES {
-        let text = std::fs::read_to_string(repo().join(guide)).unwrap();
-        for (b, block) in shown(guide, &text).into_iter().enumerate() {
-            let dir = std::env::temp_dir().join(format!("ordo-docs-{}-{b}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            for s in block {
-                if NOT_RUN.iter().any(|(p, _)| s.command.starts_with(p)) {
-                    continue;
-                }
-                assert!(
-                    s.command.starts_with("cargo run --release -- ")
-                        || s.command.starts_with("ordo "),
-                    "{}:{}: '{}' is neither run nor listed in NOT_RUN",
-                    s.guide,
-                    s.line,
-                    s.command
-                );
-                ran += 1;
-                if let Err(e) = matches(&s.output, &run(&s, &dir)) {
-                    failures.push(format!("{}:{}: $ {}\n   {e}", s.guide, s.line, s.command));
-                }
-            }
-            let _ = std::fs::remove_dir_all(&dir);
+/// Run the commands of one `console` block in order (later ones may read what earlier ones
+/// wrote, in the block's own scratch folder): how many ran, and the mismatches.
+fn run_block(tag: &str, block: &[Shown]) -> (usize, Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("ordo-docs-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut ran, mut failures) = (0, Vec::new());
+    for s in block {
+        if NOT_RUN.iter().any(|(p, _)| s.command.starts_with(p)) {
+            continue;
+        }
+        assert!(
+            s.command.starts_with("cargo run --release -- ") || s.command.starts_with("ordo "),
+            "{}:{}: '{}' is neither run nor listed in NOT_RUN",
+            s.guide,
+            s.line,
+            s.command
+        );
+        ran += 1;
+        if let Err(e) = matches(&s.output, &run(s, &dir)) {
+            failures.push(format!("{}:{}: $ {}\n   {e}", s.guide, s.line, s.command));
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+    (ran, failures)
+}
+
+/// Every `cargo run --release -- …` command of the guides prints what the guide shows. The
+/// blocks are independent, so they run side by side (the solver and table commands take
+/// seconds each); the failures are listed in the order of the guides.
+#[test]
+fn readme_commands_print_what_is_shown() {
+    let mut blocks = Vec::new();
+    for (g, guide) in GUIDES.iter().enumerate() {
+        let text = std::fs::read_to_string(repo().join(guide)).unwrap();
+        for (b, block) in shown(guide, &text).into_iter().enumerate() {
+            blocks.push((format!("{g}-{b}"), block));
+        }
+    }
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = blocks
+            .iter()
+            .map(|(tag, block)| scope.spawn(move || run_block(tag, block)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let ran: usize = results.iter().map(|r| r.0).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     assert!(ran >= 10, "only {ran} commands found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
