@@ -76,7 +76,7 @@ impl<'a> Draws<'a> {
 /// How a case's position was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// Pieces placed square by square (ORDO-2.3).
+    /// Pieces placed square by square (ORDO-2.3); possibly invalid (see [`Case::from_bytes`]).
     SetUp,
     /// A playout of this many plies from a start.
     Playout(usize),
@@ -105,6 +105,8 @@ impl Case {
 
     /// The case that `bytes` describe, its playouts walked by engine `E`; `None` when the
     /// set-up cannot be repaired into a valid position (the side that moved last has no piece).
+    /// One set-up in eight is left unrepaired, so that it may be invalid (ORDO-2.3): the
+    /// oracles then check that every engine refuses it alike.
     /// The first byte picks the kind: small set-up (3 in 8), small playout (3 in 8), big
     /// playout, big set-up.
     pub fn from_bytes<E: Engine>(bytes: &[u8]) -> Option<Case> {
@@ -156,7 +158,8 @@ pub fn small_starts() -> &'static [Position] {
     })
 }
 
-fn variant_and_side(d: &mut Draws) -> (Variant, Color) {
+/// The variant, the side to move and whether to repair the set-up (7 in 8) from one byte.
+fn variant_and_side(d: &mut Draws) -> (Variant, Color, bool) {
     let b = d.byte();
     let variant = Variant::ALL[(b & 1) as usize];
     let side = if b & 2 == 0 {
@@ -164,7 +167,7 @@ fn variant_and_side(d: &mut Draws) -> (Variant, Color) {
     } else {
         Color::Black
     };
-    (variant, side)
+    (variant, side, b & 0x1c != 0x1c)
 }
 
 /// A board of 2..=6 columns and rows, at most [`SMALL_SQUARES`] squares, one byte per square
@@ -172,7 +175,7 @@ fn variant_and_side(d: &mut Draws) -> (Variant, Color) {
 fn small_setup(d: &mut Draws) -> Option<Position> {
     let cols = 2 + d.below(5);
     let dims = Dims::new(cols, (2 + d.below(5)).min(SMALL_SQUARES / cols)).ok()?;
-    let (variant, side) = variant_and_side(d);
+    let (variant, side, repair) = variant_and_side(d);
     let mut p = Position::empty(dims, side, variant);
     for sq in dims.squares() {
         match d.byte() % 4 {
@@ -181,7 +184,11 @@ fn small_setup(d: &mut Draws) -> Option<Position> {
             _ => {}
         }
     }
-    repaired(p)
+    if repair {
+        repaired(p)
+    } else {
+        Some(p)
+    }
 }
 
 /// A board of 7..=16 columns and rows (at most 128 squares) with 1..=[`BIG_PIECES`] pieces of
@@ -190,14 +197,18 @@ fn big_setup(d: &mut Draws) -> Option<Position> {
     let cols = 7 + d.below(10);
     let rows = (7 + d.below(10)).min(128 / cols);
     let dims = Dims::new(cols, rows).ok()?;
-    let (variant, side) = variant_and_side(d);
+    let (variant, side, repair) = variant_and_side(d);
     let mut p = Position::empty(dims, side, variant);
     for colour in [Color::White, Color::Black] {
         for _ in 0..=d.below(BIG_PIECES) {
             p.set(dims.square(d.below(dims.len())), Some(colour));
         }
     }
-    repaired(p)
+    if repair {
+        repaired(p)
+    } else {
+        Some(p)
+    }
 }
 
 /// `p` made valid (ORDO-2.3) by clearing the pieces of the side to move on its opponent's home

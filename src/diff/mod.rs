@@ -387,9 +387,27 @@ pub fn check_apply_picked<E: Engine>(pos: &Position, picks: &[u16]) -> Result<us
         return Ok(0);
     }
     for &p in picks {
-        apply_matches_rebuild(&e, &moves[p as usize % moves.len()])?;
+        apply_matches_rebuild(&e, picked(&moves, p))?;
     }
     Ok(picks.len())
+}
+
+/// The move `pick` chooses from a non-empty list: with its lowest bit set, among the captures
+/// (where most clauses act: ORDO-6, ORDOX-4) when there are any; the other bits index.
+pub fn picked(moves: &[Move], pick: u16) -> &Move {
+    let index = (pick >> 1) as usize;
+    if pick & 1 == 1 {
+        let captures = moves.iter().filter(|m| m.is_capture()).count();
+        if captures > 0 {
+            let nth = index % captures;
+            return moves
+                .iter()
+                .filter(|m| m.is_capture())
+                .nth(nth)
+                .expect("counted");
+        }
+    }
+    &moves[index % moves.len()]
 }
 
 /// The successor of `e` by `m` equals its own rebuild (see [`check_apply_rebuild`]).
@@ -402,13 +420,14 @@ fn apply_matches_rebuild<E: Engine>(e: &E, m: &Move) -> Result<(), Divergence> {
             format!("the successor cannot be loaded again: {err}"),
         )
     })?;
-    // Moves of one engine compare as values: no notation needed (an Ordo X list is long).
-    let sorted = |e: &E| {
-        let mut v = e.legal_moves();
-        v.sort_unstable();
-        v
-    };
-    if next.status() != rebuilt.status() || sorted(&next) != sorted(&rebuilt) {
+    // Moves of one engine compare as values, sorted only when their orders differ (an Ordo X
+    // list is long).
+    let (mut ma, mut mb) = (next.legal_moves(), rebuilt.legal_moves());
+    if ma != mb {
+        ma.sort_unstable();
+        mb.sort_unstable();
+    }
+    if next.status() != rebuilt.status() || ma != mb {
         return Err(diverge(
             &e.to_position(),
             Some(*m),

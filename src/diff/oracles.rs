@@ -13,7 +13,6 @@ use super::{
     Divergence,
 };
 use crate::adjudicate::{adjudicate, candidate_moves_sampled, Verdict};
-use crate::notation::format_move;
 use crate::rules::{Engine, Move, Position, Variant};
 
 /// Most candidate moves the adjudicator judges in one case, and most two-step candidates
@@ -55,7 +54,7 @@ pub fn compare_sampled<A: Engine, B: Engine>(
         return Ok(0);
     }
     for &p in picks {
-        let m = &moves[p as usize % moves.len()];
+        let m = super::picked(&moves, p);
         compare_successors(&a, &b, m, m)?;
     }
     Ok(picks.len())
@@ -77,17 +76,17 @@ pub fn check_apply_case<E: Engine>(case: &Case, picks: usize) -> Result<usize, D
 /// The adjudicator oracle: candidate moves (legal and illegal, drawn from the adjudicator's
 /// own candidate space, at most [`CANDIDATES`]) and legal moves of `B` are judged legal by the
 /// adjudicator exactly when `B` can resolve them, and a legal verdict's resulting position is
-/// `B`'s successor; the adjudicator's status equals `B`'s. When its move list is cheap
+/// `B`'s successor and `A`'s; the adjudicator's status equals `B`'s. Both engines accept or refuse the
+/// position alike (ORDO-2.3). When its move list is cheap
 /// ([`Case::is_cheap`]) `A` (the reference) must also have the same legal moves as `B`.
 /// Returns the number of moves judged.
 pub fn check_adjudicate_case<A: Engine, B: Engine>(case: &Case) -> Result<usize, Divergence> {
     let pos = &case.position;
-    let Ok(b) = B::from_position(pos) else {
+    let Some((a, b)) = load_both::<A, B>(pos)? else {
         return Ok(0);
     };
     let legal = b.legal_moves();
     if case.is_cheap() {
-        let a = A::from_position(pos).map_err(|e| diverge(pos, None, format!("{e}")))?;
         let (la, lb) = (super::sorted_moves(&a), super::sorted_notation(&legal));
         if la != lb {
             return Err(super::lists_differ::<A, B>(pos, &la, &lb));
@@ -102,10 +101,11 @@ pub fn check_adjudicate_case<A: Engine, B: Engine>(case: &Case) -> Result<usize,
         );
         return Err(diverge(pos, None, what));
     }
-    let names: HashSet<String> = legal.iter().map(format_move).collect();
+    // The engine's moves are canonical (spec/notation.md): a set of values, no notation.
+    let canonical: HashSet<Move> = legal.iter().copied().collect();
     let moves = judged_moves(case, &legal);
     for m in &moves {
-        judge_one(&b, &names, m)?;
+        judge_one(&a, &b, &canonical, m)?;
     }
     Ok(moves.len())
 }
@@ -118,7 +118,7 @@ fn judged_moves(case: &Case, legal: &[Move]) -> Vec<Move> {
     let mut out: Vec<Move> = Vec::new();
     if !legal.is_empty() {
         let picks = case.picks.iter().take(LEGAL_PICKS);
-        out.extend(picks.map(|&p| legal[p as usize % legal.len()]));
+        out.extend(picks.map(|&p| *super::picked(legal, p)));
     }
     let size = usize::from(!case.is_small());
     let (most, two_steps) = (CANDIDATES[size], TWO_STEPS[size]);
@@ -133,13 +133,19 @@ fn judged_moves(case: &Case, legal: &[Move]) -> Vec<Move> {
     out
 }
 
-/// One move judged by the adjudicator against engine `b` (whose legal moves are `names`).
-fn judge_one<B: Engine>(b: &B, names: &HashSet<String>, m: &Move) -> Result<(), Divergence> {
+/// One move judged by the adjudicator against engine `b` (whose legal moves are `legal`); the
+/// position after a legal move is also compared with `a`'s successor (cheap in any engine).
+fn judge_one<A: Engine, B: Engine>(
+    a: &A,
+    b: &B,
+    legal: &HashSet<Move>,
+    m: &Move,
+) -> Result<(), Divergence> {
     let pos = b.to_position();
     let verdict = adjudicate(&pos, m);
     let canonical = m.canonical(pos.dims());
     let has_keep = m.without_keeps() != *m;
-    let resolved = if names.contains(&format_move(&canonical)) {
+    let resolved = if legal.contains(&canonical) {
         Some(canonical)
     } else if has_keep {
         b.resolve(m)
@@ -165,6 +171,16 @@ fn judge_one<B: Engine>(b: &B, names: &HashSet<String>, m: &Move) -> Result<(), 
                 crate::notation::format_position(&effects.result),
                 B::NAME,
                 crate::notation::format_position(&b.apply(&r).to_position())
+            ))
+        }
+        (Verdict::Legal { effects, .. }, Some(r))
+            if effects.result != a.apply(&r).to_position() =>
+        {
+            disagree(format!(
+                "after the move the adjudicator has {}, {} has {}",
+                crate::notation::format_position(&effects.result),
+                A::NAME,
+                crate::notation::format_position(&a.apply(&r).to_position())
             ))
         }
         _ => Ok(()),
