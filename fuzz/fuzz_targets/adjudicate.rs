@@ -1,33 +1,20 @@
-//! Adjudicator target: for a set-up position, every candidate move (every piece and every ordo
-//! run in all eight directions at every distance, Ordo X two-step combinations and tie choices,
-//! bounded) is judged legal by the adjudicator exactly when it is in the legal move list of
-//! both engines.
+//! Adjudicator target: on one case of `ordo::diff::input`, candidate moves (legal and illegal)
+//! and sampled legal moves are judged legal by the adjudicator exactly when the bitboard engine
+//! resolves them, with the same resulting position and status; where it is cheap the reference
+//! engine's legal moves equal the bitboard engine's (`ordo::diff::oracles::check_adjudicate_case`).
 #![no_main]
 
-use std::collections::HashSet;
-
 use libfuzzer_sys::fuzz_target;
-use ordo::adjudicate::{adjudicate, candidate_moves_limited};
 use ordo::bitboard::Bitboard;
-use ordo::diff::position_from_bytes;
-use ordo::notation::format_move;
+use ordo::diff::input::Case;
+use ordo::diff::oracles::check_adjudicate_case;
 use ordo::reference::Reference;
-use ordo::rules::Engine;
 
-fuzz_target!(|input: (u8, u8, Vec<u8>, bool, bool)| {
-    let (cols, rows, cells, black, x) = input;
-    let Some(pos) = position_from_bytes(cols % 5, rows % 5, &cells, black, x) else {
+fuzz_target!(|data: &[u8]| {
+    let Some(case) = Case::from_bytes::<Bitboard>(data) else {
         return;
     };
-    let r = Reference::from_position(&pos).unwrap();
-    let b = Bitboard::from_position(&pos).unwrap();
-    let legal_r: HashSet<String> = r.legal_moves().iter().map(format_move).collect();
-    let legal_b: HashSet<String> = b.legal_moves().iter().map(format_move).collect();
-    assert_eq!(legal_r, legal_b, "engines differ");
-    for m in candidate_moves_limited(&pos, 2000) {
-        let verdict = adjudicate(&pos, &m).is_legal();
-        // A tie choice may name any square of the kept group: compare through resolve.
-        let member = r.resolve(&m).is_some() && b.resolve(&m).is_some();
-        assert_eq!(verdict, member, "{}: adjudicator {verdict}, engines {member}", format_move(&m));
+    if let Err(d) = check_adjudicate_case::<Reference, Bitboard>(&case) {
+        panic!("adjudicator: {d}");
     }
 });

@@ -5,6 +5,9 @@
 //! and the status with its reason.
 
 pub mod campaign;
+pub mod input;
+pub mod oracles;
+pub mod record;
 pub mod shrink;
 
 use std::fmt;
@@ -136,24 +139,29 @@ fn diverge(pos: &Position, mv: Option<Move>, what: String) -> Divergence {
 /// Compare engines `A` and `B` on one position: whether they accept it, their status, their
 /// legal moves, and the position after every legal move. Returns the number of moves compared.
 pub fn compare_position<A: Engine, B: Engine>(pos: &Position) -> Result<usize, Divergence> {
-    let (a, b) = match (A::from_position(pos), B::from_position(pos)) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(_), Err(_)) => return Ok(0),
-        (ra, rb) => {
-            return Err(diverge(
-                pos,
-                None,
-                format!(
-                    "{} {} the position, {} {} it",
-                    A::NAME,
-                    if ra.is_ok() { "accepts" } else { "refuses" },
-                    B::NAME,
-                    if rb.is_ok() { "accepts" } else { "refuses" }
-                ),
-            ))
-        }
-    };
-    compare_engines(&a, &b)
+    match load_both::<A, B>(pos)? {
+        Some((a, b)) => compare_engines(&a, &b),
+        None => Ok(0),
+    }
+}
+
+/// Both engines loaded with `pos`; `None` when both refuse it, a divergence when one does.
+fn load_both<A: Engine, B: Engine>(pos: &Position) -> Result<Option<(A, B)>, Divergence> {
+    match (A::from_position(pos), B::from_position(pos)) {
+        (Ok(a), Ok(b)) => Ok(Some((a, b))),
+        (Err(_), Err(_)) => Ok(None),
+        (ra, rb) => Err(diverge(
+            pos,
+            None,
+            format!(
+                "{} {} the position, {} {} it",
+                A::NAME,
+                if ra.is_ok() { "accepts" } else { "refuses" },
+                B::NAME,
+                if rb.is_ok() { "accepts" } else { "refuses" }
+            ),
+        )),
+    }
 }
 
 /// Compare two loaded engines on the same position (see [`compare_position`]).
@@ -164,18 +172,32 @@ pub fn compare_engines<A: Engine, B: Engine>(a: &A, b: &B) -> Result<usize, Dive
 /// [`compare_engines`], returning `A`'s legal moves so that a caller walking on does not
 /// generate them again (each list costs the reference engine a flood fill per candidate).
 fn compare_loaded<A: Engine, B: Engine>(a: &A, b: &B) -> Result<Vec<Move>, Divergence> {
-    let pos = a.to_position();
-    if b.to_position() != pos {
-        return Err(diverge(
-            &pos,
-            None,
-            format!(
-                "{} holds another position: {}",
-                B::NAME,
-                format_position(&b.to_position())
-            ),
-        ));
+    let (moves, moves_b) = compare_outline(a, b)?;
+    // The lists are equal as notation, so each move of A has its twin in B under the same
+    // spelling (a lookup, not `resolve`, which would rebuild B's list for every move).
+    let twins: std::collections::HashMap<String, Move> =
+        moves_b.into_iter().map(|m| (format_move(&m), m)).collect();
+    for m in &moves {
+        let Some(mb) = twins.get(&format_move(m)) else {
+            return Err(diverge(
+                &a.to_position(),
+                Some(*m),
+                format!("{} has no twin of the move", B::NAME),
+            ));
+        };
+        compare_successors(a, b, m, mb)?;
     }
+    Ok(moves)
+}
+
+/// The position both engines hold, their status and their legal moves as notation; returns
+/// both lists.
+fn compare_outline<A: Engine, B: Engine>(
+    a: &A,
+    b: &B,
+) -> Result<(Vec<Move>, Vec<Move>), Divergence> {
+    same_position(a, b)?;
+    let pos = a.to_position();
     let (sa, sb) = (a.status(), b.status());
     if sa != sb {
         return Err(diverge(
@@ -187,58 +209,77 @@ fn compare_loaded<A: Engine, B: Engine>(a: &A, b: &B) -> Result<Vec<Move>, Diver
     let (moves, moves_b) = (a.legal_moves(), b.legal_moves());
     let (ma, mb) = (sorted_notation(&moves), sorted_notation(&moves_b));
     if ma != mb {
-        let only_a: Vec<&String> = ma.iter().filter(|m| !mb.contains(m)).collect();
-        let only_b: Vec<&String> = mb.iter().filter(|m| !ma.contains(m)).collect();
-        let dup = ma.windows(2).any(|w| w[0] == w[1]) || mb.windows(2).any(|w| w[0] == w[1]);
-        let first = only_a
-            .first()
-            .or(only_b.first())
-            .and_then(|m| parse_move(m).ok());
-        return Err(diverge(
-            &pos,
-            first,
-            format!(
-                "legal moves differ: {} moves in {}, {} in {}; only {}: {:?}; only {}: {:?}{}",
-                ma.len(),
-                A::NAME,
-                mb.len(),
-                B::NAME,
-                A::NAME,
-                only_a.iter().take(8).collect::<Vec<_>>(),
-                B::NAME,
-                only_b.iter().take(8).collect::<Vec<_>>(),
-                if dup { " (a list repeats a move)" } else { "" }
-            ),
-        ));
+        return Err(lists_differ::<A, B>(&pos, &ma, &mb));
     }
-    // The lists are equal as notation, so each move of A has its twin in B under the same
-    // spelling (a lookup, not `resolve`, which would rebuild B's list for every move).
-    let twins: std::collections::HashMap<String, Move> =
-        moves_b.into_iter().map(|m| (format_move(&m), m)).collect();
-    for m in &moves {
-        let Some(mb) = twins.get(&format_move(m)) else {
-            return Err(diverge(
-                &pos,
-                Some(*m),
-                format!("{} has no twin of the move", B::NAME),
-            ));
-        };
-        let (pa, pb) = (a.apply(m).to_position(), b.apply(mb).to_position());
-        if pa != pb {
-            return Err(diverge(
-                &pos,
-                Some(*m),
-                format!(
-                    "after the move {} has {}, {} has {}",
-                    A::NAME,
-                    format_position(&pa),
-                    B::NAME,
-                    format_position(&pb)
-                ),
-            ));
-        }
+    Ok((moves, moves_b))
+}
+
+/// Both engines hold the same position.
+fn same_position<A: Engine, B: Engine>(a: &A, b: &B) -> Result<(), Divergence> {
+    let pos = a.to_position();
+    if b.to_position() == pos {
+        return Ok(());
     }
-    Ok(moves)
+    Err(diverge(
+        &pos,
+        None,
+        format!(
+            "{} holds another position: {}",
+            B::NAME,
+            format_position(&b.to_position())
+        ),
+    ))
+}
+
+/// The divergence of two different sorted move lists.
+fn lists_differ<A: Engine, B: Engine>(pos: &Position, ma: &[String], mb: &[String]) -> Divergence {
+    let only_a: Vec<&String> = ma.iter().filter(|m| !mb.contains(m)).collect();
+    let only_b: Vec<&String> = mb.iter().filter(|m| !ma.contains(m)).collect();
+    let dup = ma.windows(2).any(|w| w[0] == w[1]) || mb.windows(2).any(|w| w[0] == w[1]);
+    let first = only_a
+        .first()
+        .or(only_b.first())
+        .and_then(|m| parse_move(m).ok());
+    diverge(
+        pos,
+        first,
+        format!(
+            "legal moves differ: {} moves in {}, {} in {}; only {}: {:?}; only {}: {:?}{}",
+            ma.len(),
+            A::NAME,
+            mb.len(),
+            B::NAME,
+            A::NAME,
+            only_a.iter().take(8).collect::<Vec<_>>(),
+            B::NAME,
+            only_b.iter().take(8).collect::<Vec<_>>(),
+            if dup { " (a list repeats a move)" } else { "" }
+        ),
+    )
+}
+
+/// `A` after `m` and `B` after its twin `mb` hold the same position.
+fn compare_successors<A: Engine, B: Engine>(
+    a: &A,
+    b: &B,
+    m: &Move,
+    mb: &Move,
+) -> Result<(), Divergence> {
+    let (pa, pb) = (a.apply(m).to_position(), b.apply(mb).to_position());
+    if pa == pb {
+        return Ok(());
+    }
+    Err(diverge(
+        &a.to_position(),
+        Some(*m),
+        format!(
+            "after the move {} has {}, {} has {}",
+            A::NAME,
+            format_position(&pa),
+            B::NAME,
+            format_position(&pb)
+        ),
+    ))
 }
 
 /// A position from raw fuzz input: `2 + cols % 15` by `2 + rows % 15` squares (skipped above
@@ -330,23 +371,70 @@ pub fn check_apply_rebuild<E: Engine>(pos: &Position) -> Result<usize, Divergenc
     };
     let moves = e.legal_moves();
     for m in &moves {
-        let next = e.apply(m);
-        let rebuilt = E::from_position(&next.to_position()).map_err(|err| {
-            diverge(
-                pos,
-                Some(*m),
-                format!("the successor cannot be loaded again: {err}"),
-            )
-        })?;
-        if next.status() != rebuilt.status() || sorted_moves(&next) != sorted_moves(&rebuilt) {
-            return Err(diverge(
-                pos,
-                Some(*m),
-                "the successor differs from its rebuild".into(),
-            ));
-        }
+        apply_matches_rebuild(&e, m)?;
     }
     Ok(moves.len())
+}
+
+/// [`check_apply_rebuild`] for the moves `picks` choose (each modulo the number of legal
+/// moves) instead of every move. Returns the number of moves checked.
+pub fn check_apply_picked<E: Engine>(pos: &Position, picks: &[u16]) -> Result<usize, Divergence> {
+    let Ok(e) = E::from_position(pos) else {
+        return Ok(0);
+    };
+    let moves = e.legal_moves();
+    if moves.is_empty() {
+        return Ok(0);
+    }
+    for &p in picks {
+        apply_matches_rebuild(&e, picked(&moves, p))?;
+    }
+    Ok(picks.len())
+}
+
+/// The move `pick` chooses from a non-empty list: with its lowest bit set, among the captures
+/// (where most clauses act: ORDO-6, ORDOX-4) when there are any; the other bits index.
+pub fn picked(moves: &[Move], pick: u16) -> &Move {
+    let index = (pick >> 1) as usize;
+    if pick & 1 == 1 {
+        let captures = moves.iter().filter(|m| m.is_capture()).count();
+        if captures > 0 {
+            let nth = index % captures;
+            return moves
+                .iter()
+                .filter(|m| m.is_capture())
+                .nth(nth)
+                .expect("counted");
+        }
+    }
+    &moves[index % moves.len()]
+}
+
+/// The successor of `e` by `m` equals its own rebuild (see [`check_apply_rebuild`]).
+fn apply_matches_rebuild<E: Engine>(e: &E, m: &Move) -> Result<(), Divergence> {
+    let next = e.apply(m);
+    let rebuilt = E::from_position(&next.to_position()).map_err(|err| {
+        diverge(
+            &e.to_position(),
+            Some(*m),
+            format!("the successor cannot be loaded again: {err}"),
+        )
+    })?;
+    // Moves of one engine compare as values, sorted only when their orders differ (an Ordo X
+    // list is long).
+    let (mut ma, mut mb) = (next.legal_moves(), rebuilt.legal_moves());
+    if ma != mb {
+        ma.sort_unstable();
+        mb.sort_unstable();
+    }
+    if next.status() != rebuilt.status() || ma != mb {
+        return Err(diverge(
+            &e.to_position(),
+            Some(*m),
+            "the successor differs from its rebuild".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Where a text that parses does not survive formatting and parsing again.

@@ -128,3 +128,148 @@ fn campaign_stops_and_reports() {
     assert!(r.checked > 0);
     assert_eq!(r.divergence, None);
 }
+
+/// Fuzz-like inputs: `n` byte strings of 0..200 bytes drawn from `seed`.
+fn fuzz_inputs(seed: u64, n: usize) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let len = rng.below(200) as usize;
+            (0..len).map(|_| rng.next_u64() as u8).collect()
+        })
+        .collect()
+}
+
+/// ORDO-2.3, ORDO-1.5: every case the coverage-guided targets build from bytes is on a board of
+/// at most 128 squares and a position that can be set up, but for some set-ups left invalid
+/// on purpose (the engines must refuse them alike); the kinds are all reached (small
+/// set-up and playout, big playouts from the 10 x 8 and the 8 x 8 start, sparse big set-ups,
+/// both variants), big set-ups stay sparse, and the same bytes give the same case.
+#[test]
+fn fuzz_cases_are_valid_bounded_and_varied_ordo_2_3() {
+    use ordo::bitboard::Bitboard;
+    use ordo::diff::input::{Case, Origin, BIG_PIECES, PICKS, SMALL_SQUARES};
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut invalid = 0;
+    for bytes in fuzz_inputs(3, 3000) {
+        let Some(case) = Case::from_bytes::<Bitboard>(&bytes) else {
+            continue;
+        };
+        let p = &case.position;
+        if p.validate().is_err() {
+            assert_eq!(case.origin, Origin::SetUp, "only a set-up may be invalid");
+            invalid += 1;
+            continue;
+        }
+        assert!(p.dims().len() <= 128);
+        assert_eq!(case.picks.len(), PICKS);
+        assert_eq!(case.is_small(), p.dims().len() <= SMALL_SQUARES);
+        let pieces = p.count(Color::White) + p.count(Color::Black);
+        if !case.is_small() && case.origin == Origin::SetUp {
+            assert!(pieces <= 2 * (BIG_PIECES + 1), "{pieces} pieces");
+        }
+        let playout = matches!(case.origin, Origin::Playout(n) if n > 0);
+        kinds.insert((
+            p.dims().len(),
+            case.origin == Origin::SetUp,
+            playout,
+            p.variant,
+        ));
+        assert_eq!(Case::from_bytes::<Bitboard>(&bytes), Some(case));
+    }
+    for (squares, setup, variant) in [
+        (80, false, Variant::X),
+        (80, false, Variant::Classic),
+        (64, false, Variant::Classic),
+        (25, true, Variant::X),
+        (30, false, Variant::Classic),
+    ] {
+        assert!(
+            kinds
+                .iter()
+                .any(|k| k.0 == squares && k.1 == setup && k.3 == variant),
+            "no case of {squares} squares, set-up {setup}, {variant:?}"
+        );
+    }
+    assert!(
+        kinds.iter().any(|k| k.0 > SMALL_SQUARES && k.1),
+        "no big set-up"
+    );
+    assert!(
+        kinds.iter().any(|k| k.0 == 80 && k.2),
+        "no playout on the 10 x 8 board"
+    );
+    assert!(invalid > 10, "only {invalid} invalid set-ups");
+}
+
+/// The targets' oracles pass on the correct engines, each over cases of every kind.
+#[test]
+fn fuzz_oracles_pass_on_correct_engines() {
+    use ordo::bitboard::Bitboard;
+    use ordo::diff::input::Case;
+    use ordo::diff::oracles::{check_adjudicate_case, check_apply_case, check_case};
+    let mut compared = 0;
+    for bytes in fuzz_inputs(4, 300) {
+        let Some(case) = Case::from_bytes::<Bitboard>(&bytes) else {
+            continue;
+        };
+        compared += check_case::<Reference, Bitboard>(&case).unwrap();
+        check_apply_case::<Bitboard>(&case, 4).unwrap();
+        if case.is_small() && case.is_cheap() {
+            check_apply_case::<Reference>(&case, 1).unwrap();
+        }
+        check_adjudicate_case::<Reference, Bitboard>(&case).unwrap();
+    }
+    assert!(compared > 1000, "only {compared} moves compared");
+}
+
+/// ORDO-6.4: an engine that forgets captures is caught by the differential and the
+/// adjudicator oracles of the targets, on small boards and (sampled) on big ones.
+#[test]
+fn fuzz_oracles_catch_forgotten_captures_ordo_6_4() {
+    use ordo::diff::input::Case;
+    use ordo::diff::oracles::{check_adjudicate_case, check_case};
+    let (mut small, mut big, mut judged) = (0, 0, 0);
+    for bytes in fuzz_inputs(5, 2000) {
+        let Some(case) = Case::from_bytes::<Reference>(&bytes) else {
+            continue;
+        };
+        if case.position.variant == Variant::X && !case.is_small() {
+            continue; // the reference's Ordo X move list on a big board is slow in a test
+        }
+        if check_case::<Reference, ForgetsCaptures>(&case).is_err() {
+            *if case.is_small() {
+                &mut small
+            } else {
+                &mut big
+            } += 1;
+        }
+        if check_adjudicate_case::<Reference, ForgetsCaptures>(&case).is_err() {
+            judged += 1;
+        }
+    }
+    assert!(
+        small > 0 && big > 0 && judged > 0,
+        "caught {small} small, {big} big, {judged} judged"
+    );
+}
+
+/// spec/game-record.md: records of legal games, as the record target writes them (every
+/// spelling, comments, move numbers, results), are read and replayed to the end; mutated and
+/// raw records never make the oracle fail on correct engines.
+#[test]
+fn fuzz_records_replay_in_full() {
+    use ordo::bitboard::Bitboard;
+    use ordo::diff::input::Draws;
+    use ordo::diff::record::{check_record, game_record, record_from_bytes};
+    let mut moves = 0;
+    for bytes in fuzz_inputs(6, 400) {
+        let text = record_from_bytes::<Bitboard>(&bytes);
+        check_record::<Reference, Bitboard>(&text).unwrap();
+        let (clean, n) = game_record::<Bitboard>(&mut Draws::new(&bytes));
+        let replayed = check_record::<Reference, Bitboard>(&clean).unwrap();
+        assert_eq!(replayed, n, "not replayed in full:\n{clean}");
+        moves += n;
+    }
+    assert!(moves > 1000, "only {moves} moves");
+}
