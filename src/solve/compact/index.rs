@@ -167,14 +167,27 @@ impl Sets {
 }
 
 /// One advancement of each side and one side to move: the rank pairs
-/// `white.0..white.1` × `black.0..black.1`, bit `bit` for the first.
+/// `white.0..white.1` × `black.0..black.1`, the stored ones from slot `slot` on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Block {
     stm: Color,
     adv: [u32; 2],
     white: (u32, u32),
     black: (u32, u32),
-    bit: u64,
+    slot: usize,
+    marks: Marks,
+}
+
+/// How a block marks its stored pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marks {
+    /// A bit per pair, row by row, from bit `bit` of the index's bits, which has `ones` set
+    /// bits before it.
+    Bits { bit: u64, ones: u64 },
+    /// The stored pairs as a list (for blocks where most pairs overlap): for each row the end
+    /// of its columns, from `row` on in the index's row ends, and the columns (offsets in the
+    /// Black run) from `col` on in its column list.
+    List { row: usize, col: usize },
 }
 
 impl Block {
@@ -182,8 +195,8 @@ impl Block {
         u64::from(self.black.1 - self.black.0)
     }
 
-    fn bit_of(&self, rw: u32, rb: u32) -> u64 {
-        self.bit + u64::from(rw - self.white.0) * self.width() + u64::from(rb - self.black.0)
+    fn rows(&self) -> usize {
+        (self.white.1 - self.white.0) as usize
     }
 }
 
@@ -234,6 +247,9 @@ pub struct CoreIndex {
     /// Block number of (side to move, White's advancement, Black's), `u32::MAX` for none.
     block_at: Vec<u32>,
     bits: Arc<RankBits>,
+    row_ends: Arc<Vec<u32>>,
+    cols: Arc<Vec<u16>>,
+    len: usize,
     layers: Vec<Vec<Layer>>,
 }
 
@@ -252,18 +268,22 @@ impl CoreIndex {
             blocks: Vec::new(),
             block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
             bits: Arc::default(),
+            row_ends: Arc::default(),
+            cols: Arc::default(),
+            len: 0,
             layers: Vec::new(),
         };
         let mut bits = RankBits::default();
+        let (mut row_ends, mut cols) = (Vec::new(), Vec::new());
         for total in (0..tw + tb).rev() {
             let mut group = Vec::new();
             for plan in index.plan(total) {
-                let start = bits.ones() as usize;
+                let start = index.len;
                 let first = index.blocks.len() as u32;
                 for (stm, adv) in plan {
-                    index.add_block(stm, adv, &mut bits);
+                    index.add_block(stm, adv, &mut bits, (&mut row_ends, &mut cols));
                 }
-                let end = bits.ones() as usize;
+                let end = index.len;
                 if end > start {
                     group.push(Layer {
                         adv: index.blocks[first as usize].adv,
@@ -278,6 +298,10 @@ impl CoreIndex {
             }
         }
         index.bits = Arc::new(bits.freeze()?);
+        row_ends.shrink_to_fit();
+        cols.shrink_to_fit();
+        (index.row_ends, index.cols) = (Arc::new(row_ends), Arc::new(cols));
+        u32::try_from(index.len).ok()?;
         Some(index)
     }
 
@@ -307,24 +331,58 @@ impl CoreIndex {
         plans
     }
 
-    /// Append the block of `stm` and `adv`: one bit per rank pair, set where stored.
-    fn add_block(&mut self, stm: Color, adv: [u32; 2], bits: &mut RankBits) {
+    /// Append the block of `stm` and `adv`, marked by bits or, where fewer than one pair in
+    /// sixteen is stored, by a list.
+    fn add_block(
+        &mut self,
+        stm: Color,
+        adv: [u32; 2],
+        bits: &mut RankBits,
+        (row_ends, cols): (&mut Vec<u32>, &mut Vec<u16>),
+    ) {
         let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
-        let block = Block {
-            stm,
-            adv,
-            white: (w.start, w.end),
-            black: (b.start, b.end),
-            bit: bits.len(),
+        let this = &*self;
+        let stored = w
+            .clone()
+            .flat_map(|rw| b.clone().filter(move |&rb| this.stored(stm, rw, rb)))
+            .count();
+        let pairs = w.len() * b.len();
+        let list = b.len() <= 1 << 16 && stored * 16 < pairs;
+        let marks = if list {
+            Marks::List {
+                row: row_ends.len(),
+                col: cols.len(),
+            }
+        } else {
+            Marks::Bits {
+                bit: bits.len(),
+                ones: bits.ones(),
+            }
         };
-        for rw in w {
+        for rw in w.clone() {
             for rb in b.clone() {
-                bits.push(self.stored(stm, rw, rb));
+                let s = self.stored(stm, rw, rb);
+                if !list {
+                    bits.push(s);
+                } else if s {
+                    cols.push((rb - b.start) as u16);
+                }
+            }
+            if let Marks::List { col, .. } = marks {
+                row_ends.push((cols.len() - col) as u32);
             }
         }
         let at = self.block_key(stm, adv);
         self.block_at[at] = self.blocks.len() as u32;
-        self.blocks.push(block);
+        self.blocks.push(Block {
+            stm,
+            adv,
+            white: (w.start, w.end),
+            black: (b.start, b.end),
+            slot: self.len,
+            marks,
+        });
+        self.len += stored;
     }
 
     fn block_key(&self, stm: Color, adv: [u32; 2]) -> usize {
@@ -343,7 +401,7 @@ impl CoreIndex {
 
     /// Number of stored positions: one byte each.
     pub fn len(&self) -> usize {
-        self.bits.ones() as usize
+        self.len
     }
 
     /// Whether the index is empty.
@@ -351,9 +409,12 @@ impl CoreIndex {
         self.len() == 0
     }
 
-    /// Bytes held by the index itself (the marks and their directory).
+    /// Bytes held by the index itself (the marks, their directory, the lists).
     pub fn bytes(&self) -> usize {
-        self.bits.bytes() + self.blocks.len() * std::mem::size_of::<Block>()
+        self.bits.bytes()
+            + self.row_ends.len() * 4
+            + self.cols.len() * 2
+            + self.blocks.len() * std::mem::size_of::<Block>()
     }
 
     /// The slot of the position with ranks `rw`, `rb` and `stm` to move, or of its stored
@@ -382,19 +443,71 @@ impl CoreIndex {
         };
         let image = (self.sets[0].mirror(rw), self.sets[1].mirror(rb));
         let (rw, rb) = image.min((rw, rb));
-        let block = self.blocks[*self.block_at.get(self.block_key(stm, adv))? as usize];
-        let p = block.bit_of(rw, rb);
-        self.bits.get(p).then(|| self.bits.rank(p) as usize)
+        let block = &self.blocks[*self.block_at.get(self.block_key(stm, adv))? as usize];
+        let (row, col) = ((rw - block.white.0) as usize, rb - block.black.0);
+        let offset = match block.marks {
+            Marks::Bits { bit, ones } => {
+                let p = bit + row as u64 * block.width() + u64::from(col);
+                self.bits
+                    .get(p)
+                    .then(|| (self.bits.rank(p) - ones) as usize)?
+            }
+            Marks::List { row: r, col: c } => {
+                let lo = if row == 0 {
+                    0
+                } else {
+                    self.row_ends[r + row - 1]
+                };
+                let (lo, hi) = (lo as usize, self.row_ends[r + row] as usize);
+                lo + self.cols[c + lo..c + hi]
+                    .binary_search(&(col as u16))
+                    .ok()?
+            }
+        };
+        Some(block.slot + offset)
     }
 
     /// The stored position of slot `i`.
     pub fn position(&self, i: usize) -> Option<([u128; 2], Color)> {
-        let p = self.bits.select(i as u64)?;
-        let block = &self.blocks[self.blocks.partition_point(|b| b.bit <= p) - 1];
-        let off = p - block.bit;
-        let rw = block.white.0 + (off / block.width()) as u32;
-        let rb = block.black.0 + (off % block.width()) as u32;
+        if i >= self.len {
+            return None;
+        }
+        let block = &self.blocks[self.blocks.partition_point(|b| b.slot <= i) - 1];
+        let off = i - block.slot;
+        let (row, col) = match block.marks {
+            Marks::Bits { bit, ones } => {
+                let q = self.bits.select(ones + off as u64)? - bit;
+                ((q / block.width()) as u32, (q % block.width()) as u32)
+            }
+            Marks::List { row, col } => {
+                let ends = &self.row_ends[row..row + block.rows()];
+                let r = ends.partition_point(|&e| e as usize <= off);
+                (r as u32, u32::from(self.cols[col + off]))
+            }
+        };
+        let (rw, rb) = (block.white.0 + row, block.black.0 + col);
         Some(([self.sets[0].set(rw), self.sets[1].set(rb)], block.stm))
+    }
+
+    /// The stored rank pairs of a block, in slot order.
+    fn pairs<'a>(&'a self, block: &'a Block) -> Box<dyn Iterator<Item = (u32, u32)> + 'a> {
+        let (w, b) = (block.white, block.black);
+        match block.marks {
+            Marks::Bits { bit, .. } => Box::new((w.0..w.1).flat_map(move |rw| {
+                let row = bit + u64::from(rw - w.0) * block.width();
+                (b.0..b.1)
+                    .filter(move |&rb| self.bits.get(row + u64::from(rb - b.0)))
+                    .map(move |rb| (rw, rb))
+            })),
+            Marks::List { row, col } => Box::new((w.0..w.1).flat_map(move |rw| {
+                let r = row + (rw - w.0) as usize;
+                let lo = if rw == w.0 { 0 } else { self.row_ends[r - 1] };
+                let (lo, hi) = (col + lo as usize, col + self.row_ends[r] as usize);
+                self.cols[lo..hi]
+                    .iter()
+                    .map(move |&c| (rw, b.0 + u32::from(c)))
+            })),
+        }
     }
 
     /// The stored positions of `layer`, in slot order.
@@ -403,18 +516,14 @@ impl CoreIndex {
         self.blocks[layer.blocks.0 as usize..layer.blocks.1 as usize]
             .iter()
             .flat_map(move |block| {
-                (block.white.0..block.white.1).flat_map(move |rw| {
-                    (block.black.0..block.black.1)
-                        .filter(move |&rb| self.bits.get(block.bit_of(rw, rb)))
-                        .map(move |rb| {
-                            let [w, b] = &self.sets;
-                            let fixed = (w.mirror(rw), b.mirror(rb)) == (rw, rb);
-                            Entry {
-                                occ: [w.set(rw), b.set(rb)],
-                                stm: block.stm,
-                                images: twins * if fixed { 1 } else { 2 },
-                            }
-                        })
+                self.pairs(block).map(move |(rw, rb)| {
+                    let [w, b] = &self.sets;
+                    let fixed = (w.mirror(rw), b.mirror(rb)) == (rw, rb);
+                    Entry {
+                        occ: [w.set(rw), b.set(rb)],
+                        stm: block.stm,
+                        images: twins * if fixed { 1 } else { 2 },
+                    }
                 })
             })
     }
