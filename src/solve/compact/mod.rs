@@ -3,7 +3,8 @@
 //!
 //! What it owns:
 //! - the core index (`index`): positions in which both sides are one group, each side ranked
-//!   among the connected sets of its size, runs of equal advancement kept together;
+//!   among the connected sets of its size, runs of equal advancement kept together, one of
+//!   each left-right mirror pair and of each pair of colour twins stored (`symmetry`), no gaps;
 //! - solving a material slice layer by layer (`layer`): a layer (one advancement of each
 //!   side) is solved once every layer its moves lead into is, highest total advancement
 //!   first. In Ordo X every turn has a forward step, so a layer has no move inside it and
@@ -17,9 +18,9 @@
 //!   capture probing the smaller slices already built) and [`solve_game`] (every core
 //!   position of every material a small-board start can come down to, then the start).
 //!
-//! Values are one byte: 0 for a draw (or a gap of the index), otherwise the distance to the
+//! Values are one byte: 0 for a draw, otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
-//! The tables live in memory; the left-right mirror and colour symmetry are not used yet.
+//! The tables live in memory.
 
 mod bits;
 mod index;
