@@ -1,19 +1,27 @@
 //! The perfect index of the core: positions in which both sides are one group.
 //!
 //! Each side's pieces are ranked among the connected sets (ORDO-4.1) of their size on the
-//! board, sorted by the side's advancement and then by mask, so that the sets of one
-//! advancement form one run of ranks. A core position of material (w, b) has the index
-//! `stm · nW · nB + rank(White) · nB + rank(Black)`; entries whose two sets overlap, or whose
-//! side to move stands on its opponent's home row (ORDO-2.3), are gaps. Neither side's set
-//! needs a key stored: a rank is found by binary search inside its advancement run.
+//! board, sorted by the side's advancement and then by mask (Black's sets are White's with
+//! the rows turned over, rank for rank), so that the sets of one advancement form one run of
+//! ranks. A *block* is one advancement of each side and one side to move: a rectangle of rank
+//! pairs. A pair is stored when it is a position (the two sets are disjoint and the side to
+//! move is not on its opponent's home row, ORDO-2.3) and the canonical one of its left-right
+//! mirror pair; with equal material only White-to-move blocks are stored, Black to move being
+//! the colour twin (see `symmetry`). A bit per pair of the blocks, in block order, marks the
+//! stored ones; a stored pair's *slot* (its byte in the value table) is the number of marks
+//! before it, so the table has no gaps.
 //!
-//! A *layer* is the set of core positions with one advancement of each side (both sides to
-//! move): a non-capturing move of a connected player goes forward or sideways (ORDO-5 to
-//! ORDO-7; backward only when split, ORDO-9.2), so it stays in its layer or enters a layer
-//! with a higher advancement of the mover and the same of the opponent.
+//! A *layer* is a run of blocks closed under the moves that stay in it: one advancement of
+//! each side with both sides to move (with equal material: White to move in the layer and in
+//! its colour twin, the advancements swapped). A non-capturing move of a connected player goes
+//! forward or sideways (ORDO-5 to ORDO-7; backward only when split, ORDO-9.2), so it stays in
+//! its layer or reaches a layer of higher total advancement. Layers are stored highest total
+//! first, each one a contiguous range of slots.
 
 use std::sync::Arc;
 
+use super::bits::RankBits;
+use super::symmetry::{flip_rows, mirror};
 use crate::rules::{Color, Dims};
 use crate::solve::tb::connected_sets;
 
@@ -21,58 +29,86 @@ use crate::solve::tb::connected_sets;
 #[derive(Debug)]
 pub struct Sets {
     color: Color,
-    rows: u8,
-    row_masks: Vec<u128>,
+    k: u32,
+    dims: Dims,
+    /// The sets in this colour's orientation, by rank.
     sets: Vec<u128>,
+    /// The same sets seen from White's side (rows turned over for Black): the search keys,
+    /// sorted by mask inside each run.
+    keys: Vec<u128>,
     /// `runs[a]..runs[a + 1]`: the ranks of the sets whose advancement is `a`.
     runs: Vec<u32>,
+    /// The rank of each set's left-right mirror image.
+    mirrors: Vec<u32>,
+    /// The opponent's home row (ORDO-2.3).
+    goal: u128,
+}
+
+/// Sum over the pieces of a White-oriented set of the rows advanced from row 1.
+fn white_advancement(dims: Dims, set: u128) -> u32 {
+    let row = (1u128 << dims.cols) - 1;
+    (1..u32::from(dims.rows))
+        .map(|r| r * (set >> (r * u32::from(dims.cols)) & row).count_ones())
+        .sum()
 }
 
 impl Sets {
     /// The connected sets of `k` squares on `dims`, ranked for `color`.
     pub fn new(dims: Dims, color: Color, k: u32) -> Sets {
-        let row_masks: Vec<u128> = (0..dims.rows)
-            .map(|r| {
-                (0..dims.cols).fold(0u128, |m, c| {
-                    m | 1u128 << (r as usize * dims.cols as usize + c as usize)
-                })
-            })
-            .collect();
-        let mut s = Sets {
-            color,
-            rows: dims.rows,
-            row_masks,
-            sets: Vec::new(),
-            runs: Vec::new(),
-        };
-        let mut sets = connected_sets(dims, k);
-        sets.sort_unstable_by_key(|&m| (s.advancement(m), m));
+        let mut keys = connected_sets(dims, k);
+        keys.sort_unstable_by_key(|&m| (white_advancement(dims, m), m));
         let top = k * (u32::from(dims.rows) - 1);
         let mut runs = vec![0u32; top as usize + 2];
-        for &m in &sets {
-            runs[s.advancement(m) as usize + 1] += 1;
+        for &m in &keys {
+            runs[white_advancement(dims, m) as usize + 1] += 1;
         }
         for a in 1..runs.len() {
             runs[a] += runs[a - 1];
         }
-        s.sets = sets;
-        s.runs = runs;
+        let sets = match color {
+            Color::White => keys.clone(),
+            Color::Black => keys.iter().map(|&m| flip_rows(dims, m)).collect(),
+        };
+        let row = (1u128 << dims.cols) - 1;
+        let goal = match color {
+            Color::White => row << ((u32::from(dims.rows) - 1) * u32::from(dims.cols)),
+            Color::Black => row,
+        };
+        let mut s = Sets {
+            color,
+            k,
+            dims,
+            sets,
+            keys,
+            runs,
+            mirrors: Vec::new(),
+            goal,
+        };
+        s.mirrors = (0..s.sets.len())
+            .map(|r| {
+                s.rank(mirror(dims, s.sets[r]))
+                    .expect("a mirrored connected set is connected")
+                    .0
+            })
+            .collect();
         s
     }
 
     /// Sum over the pieces of `set` of the rows advanced from this colour's home row.
     pub fn advancement(&self, set: u128) -> u32 {
-        self.row_masks
-            .iter()
-            .enumerate()
-            .map(|(r, &m)| {
-                let ahead = match self.color {
-                    Color::White => r as u32,
-                    Color::Black => u32::from(self.rows) - 1 - r as u32,
-                };
-                ahead * (set & m).count_ones()
-            })
-            .sum()
+        white_advancement(self.dims, self.key(set))
+    }
+
+    fn key(&self, set: u128) -> u128 {
+        match self.color {
+            Color::White => set,
+            Color::Black => flip_rows(self.dims, set),
+        }
+    }
+
+    /// Pieces in each set.
+    pub fn size(&self) -> u32 {
+        self.k
     }
 
     /// Number of sets.
@@ -90,6 +126,16 @@ impl Sets {
         self.sets[r as usize]
     }
 
+    /// The rank of the mirror image of the set of rank `r`.
+    pub fn mirror(&self, r: u32) -> u32 {
+        self.mirrors[r as usize]
+    }
+
+    /// Whether the set of rank `r` stands on the opponent's home row.
+    pub fn on_goal(&self, r: u32) -> bool {
+        self.sets[r as usize] & self.goal != 0
+    }
+
     /// The ranks of advancement `a` (empty beyond the largest).
     pub fn run(&self, a: u32) -> std::ops::Range<u32> {
         match self.runs.get(a as usize + 1) {
@@ -103,15 +149,91 @@ impl Sets {
         self.runs.len() as u32 - 1
     }
 
+    /// The advancement of the set of rank `r`.
+    pub fn advancement_of(&self, r: u32) -> u32 {
+        self.runs.partition_point(|&x| x <= r) as u32 - 1
+    }
+
     /// The rank and advancement of `set`, `None` if it is not a connected set of this size.
     pub fn rank(&self, set: u128) -> Option<(u32, u32)> {
-        let a = self.advancement(set);
+        let key = self.key(set);
+        let a = white_advancement(self.dims, key);
         let run = self.run(a);
-        let found = self.sets[run.start as usize..run.end as usize]
-            .binary_search(&set)
+        let found = self.keys[run.start as usize..run.end as usize]
+            .binary_search(&key)
             .ok()?;
         Some((run.start + found as u32, a))
     }
+}
+
+/// One advancement of each side and one side to move: the rank pairs
+/// `white.0..white.1` × `black.0..black.1`, the stored ones from slot `slot` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Block {
+    stm: Color,
+    adv: [u32; 2],
+    white: (u32, u32),
+    black: (u32, u32),
+    slot: usize,
+    marks: Marks,
+}
+
+/// How a block marks its stored pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marks {
+    /// A bit per pair, row by row, from bit `bit` of the index's bits, which has `ones` set
+    /// bits before it.
+    Bits { bit: u64, ones: u64 },
+    /// The stored pairs as a list (for blocks where most pairs overlap): for each row the end
+    /// of its columns, from `row` on in the index's row ends, and the columns (offsets in the
+    /// Black run) from `col` on in its column list.
+    List { row: usize, col: usize },
+}
+
+impl Block {
+    fn width(&self) -> u64 {
+        u64::from(self.black.1 - self.black.0)
+    }
+
+    fn rows(&self) -> usize {
+        (self.white.1 - self.white.0) as usize
+    }
+}
+
+/// One layer: a contiguous range of slots, closed under the moves that stay in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// Advancement of White and of Black (in a layer of equal material the colour twins,
+    /// White to move with these swapped, belong to it too).
+    pub adv: [u32; 2],
+    /// Its slots: `start..end`.
+    pub start: usize,
+    pub end: usize,
+    /// Its blocks: `blocks.0..blocks.1`.
+    blocks: (u32, u32),
+}
+
+impl Layer {
+    /// Number of stored positions.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the layer stores nothing.
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// One stored position of a layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub occ: [u128; 2],
+    pub stm: Color,
+    /// Core positions it answers for: itself, its mirror image when that differs, and the
+    /// colour twins of both (in this material when the sides have equal material, otherwise
+    /// in the material with the counts swapped).
+    pub images: u32,
 }
 
 /// The core index of one material.
@@ -119,65 +241,167 @@ impl Sets {
 pub struct CoreIndex {
     /// White's and Black's sets.
     pub sets: [Arc<Sets>; 2],
+    /// Whether Black-to-move blocks are stored (not with equal material).
+    both_sides: bool,
+    blocks: Vec<Block>,
+    /// Block number of (side to move, White's advancement, Black's), `u32::MAX` for none.
+    block_at: Vec<u32>,
+    bits: Arc<RankBits>,
+    row_ends: Arc<Vec<u32>>,
+    cols: Arc<Vec<u16>>,
+    len: usize,
+    layers: Vec<Vec<Layer>>,
 }
 
-/// One layer: an advancement of each side, both sides to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layer {
-    /// Advancement of White and of Black.
-    pub adv: [u32; 2],
-    /// Ranks of White's sets and of Black's.
-    pub white: (u32, u32),
-    pub black: (u32, u32),
-}
-
-impl Layer {
-    fn width(self) -> u64 {
-        u64::from(self.black.1 - self.black.0)
-    }
-
-    fn half(self) -> u64 {
-        u64::from(self.white.1 - self.white.0) * self.width()
-    }
-
-    /// Number of entries (gaps included).
-    pub fn len(self) -> usize {
-        2 * self.half() as usize
-    }
-
-    /// Whether the layer has no entry.
-    pub fn is_empty(self) -> bool {
-        self.half() == 0
-    }
-
-    /// The local index of ranks `rw`, `rb` and side to move `stm` (all inside the layer).
-    pub fn local(self, stm: Color, rw: u32, rb: u32) -> u32 {
-        (stm as u64 * self.half()
-            + u64::from(rw - self.white.0) * self.width()
-            + u64::from(rb - self.black.0)) as u32
-    }
-
-    /// The side to move and ranks of local index `i`.
-    pub fn unlocal(self, i: u32) -> (Color, u32, u32) {
-        let i = u64::from(i);
-        let stm = if i < self.half() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let j = i % self.half();
-        (
-            stm,
-            self.white.0 + (j / self.width()) as u32,
-            self.black.0 + (j % self.width()) as u32,
-        )
-    }
-}
+/// The blocks of one layer, as (side to move, advancements).
+type Plan = Vec<(Color, [u32; 2])>;
 
 impl CoreIndex {
-    /// Number of entries: both sides to move, every pair of sets.
+    /// The index of the material whose White and Black sets are `sets`; `None` if it would
+    /// hold 2^32 or more positions.
+    pub fn new(sets: [Arc<Sets>; 2]) -> Option<CoreIndex> {
+        let both_sides = sets[0].size() != sets[1].size();
+        let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
+        let mut index = CoreIndex {
+            sets,
+            both_sides,
+            blocks: Vec::new(),
+            block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
+            bits: Arc::default(),
+            row_ends: Arc::default(),
+            cols: Arc::default(),
+            len: 0,
+            layers: Vec::new(),
+        };
+        let mut bits = RankBits::default();
+        let (mut row_ends, mut cols) = (Vec::new(), Vec::new());
+        for total in (0..tw + tb).rev() {
+            let mut group = Vec::new();
+            for plan in index.plan(total) {
+                let start = index.len;
+                let first = index.blocks.len() as u32;
+                for (stm, adv) in plan {
+                    index.add_block(stm, adv, &mut bits, (&mut row_ends, &mut cols));
+                }
+                let end = index.len;
+                if end > start {
+                    group.push(Layer {
+                        adv: index.blocks[first as usize].adv,
+                        start,
+                        end,
+                        blocks: (first, index.blocks.len() as u32),
+                    });
+                }
+            }
+            if !group.is_empty() {
+                index.layers.push(group);
+            }
+        }
+        index.bits = Arc::new(bits.freeze()?);
+        row_ends.shrink_to_fit();
+        cols.shrink_to_fit();
+        (index.row_ends, index.cols) = (Arc::new(row_ends), Arc::new(cols));
+        u32::try_from(index.len).ok()?;
+        Some(index)
+    }
+
+    /// The layers of total advancement `total`, each as its blocks.
+    fn plan(&self, total: u32) -> Vec<Plan> {
+        let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
+        let mut plans = Vec::new();
+        for aw in (0..tw).filter(|&aw| total >= aw && total - aw < tb) {
+            let ab = total - aw;
+            let plan = if self.both_sides {
+                vec![(Color::White, [aw, ab]), (Color::Black, [aw, ab])]
+            } else if aw > ab {
+                vec![(Color::White, [aw, ab]), (Color::White, [ab, aw])]
+            } else if aw == ab {
+                vec![(Color::White, [aw, ab])]
+            } else {
+                continue;
+            };
+            let runs_empty = |adv: [u32; 2]| {
+                self.sets[0].run(adv[0]).is_empty() || self.sets[1].run(adv[1]).is_empty()
+            };
+            let plan: Plan = plan.into_iter().filter(|&(_, a)| !runs_empty(a)).collect();
+            if !plan.is_empty() {
+                plans.push(plan);
+            }
+        }
+        plans
+    }
+
+    /// Append the block of `stm` and `adv`, marked by bits or, where fewer than one pair in
+    /// sixteen is stored, by a list.
+    fn add_block(
+        &mut self,
+        stm: Color,
+        adv: [u32; 2],
+        bits: &mut RankBits,
+        (row_ends, cols): (&mut Vec<u32>, &mut Vec<u16>),
+    ) {
+        let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
+        let this = &*self;
+        let stored = w
+            .clone()
+            .flat_map(|rw| b.clone().filter(move |&rb| this.stored(stm, rw, rb)))
+            .count();
+        let pairs = w.len() * b.len();
+        let list = b.len() <= 1 << 16 && stored * 16 < pairs;
+        let marks = if list {
+            Marks::List {
+                row: row_ends.len(),
+                col: cols.len(),
+            }
+        } else {
+            Marks::Bits {
+                bit: bits.len(),
+                ones: bits.ones(),
+            }
+        };
+        for rw in w.clone() {
+            for rb in b.clone() {
+                let s = self.stored(stm, rw, rb);
+                if !list {
+                    bits.push(s);
+                } else if s {
+                    cols.push((rb - b.start) as u16);
+                }
+            }
+            if let Marks::List { col, .. } = marks {
+                row_ends.push((cols.len() - col) as u32);
+            }
+        }
+        let at = self.block_key(stm, adv);
+        self.block_at[at] = self.blocks.len() as u32;
+        self.blocks.push(Block {
+            stm,
+            adv,
+            white: (w.start, w.end),
+            black: (b.start, b.end),
+            slot: self.len,
+            marks,
+        });
+        self.len += stored;
+    }
+
+    fn block_key(&self, stm: Color, adv: [u32; 2]) -> usize {
+        let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
+        ((stm as u32 * tw + adv[0]) * tb + adv[1]) as usize
+    }
+
+    /// Whether the pair is a position (disjoint sets, ORDO-2.3) and the canonical one of
+    /// its mirror pair.
+    fn stored(&self, stm: Color, rw: u32, rb: u32) -> bool {
+        let [w, b] = &self.sets;
+        w.set(rw) & b.set(rb) == 0
+            && !self.sets[stm as usize].on_goal(if stm == Color::White { rw } else { rb })
+            && (rw, rb) <= (w.mirror(rw), b.mirror(rb))
+    }
+
+    /// Number of stored positions: one byte each.
     pub fn len(&self) -> usize {
-        2 * self.sets[0].len() * self.sets[1].len()
+        self.len
     }
 
     /// Whether the index is empty.
@@ -185,23 +409,123 @@ impl CoreIndex {
         self.len() == 0
     }
 
-    /// The index of ranks `rw`, `rb` with `stm` to move.
-    pub fn index(&self, stm: Color, rw: u32, rb: u32) -> usize {
-        let nb = self.sets[1].len();
-        (stm as usize * self.sets[0].len() + rw as usize) * nb + rb as usize
+    /// Bytes held by the index itself (the marks, their directory, the lists).
+    pub fn bytes(&self) -> usize {
+        self.bits.bytes()
+            + self.row_ends.len() * 4
+            + self.cols.len() * 2
+            + self.blocks.len() * std::mem::size_of::<Block>()
     }
 
-    /// The occupancy and side to move of index `i`; `None` where the sets overlap.
-    pub fn position(&self, i: usize) -> Option<([u128; 2], Color)> {
-        let nb = self.sets[1].len();
-        let half = self.sets[0].len() * nb;
-        let stm = if i < half { Color::White } else { Color::Black };
-        let j = i % half;
-        let occ = [
-            self.sets[0].set((j / nb) as u32),
-            self.sets[1].set((j % nb) as u32),
+    /// The slot of the position with ranks `rw`, `rb` and `stm` to move, or of its stored
+    /// image; `None` if it is not a position (overlapping sets, ORDO-2.3).
+    pub fn index(&self, stm: Color, rw: u32, rb: u32) -> Option<usize> {
+        let adv = [
+            self.sets[0].advancement_of(rw),
+            self.sets[1].advancement_of(rb),
         ];
-        (occ[0] & occ[1] == 0).then_some((occ, stm))
+        self.slot_of(stm, [rw, rb], adv)
+    }
+
+    /// The slot of a core position, or of its stored image; `None` if a side is not one
+    /// group of this material, or it is not a position.
+    pub fn slot(&self, occ: [u128; 2], stm: Color) -> Option<usize> {
+        let r = self.rank(occ)?;
+        self.slot_of(stm, [r[0].0, r[1].0], [r[0].1, r[1].1])
+    }
+
+    fn slot_of(&self, stm: Color, ranks: [u32; 2], adv: [u32; 2]) -> Option<usize> {
+        let (stm, [rw, rb], adv) = if stm == Color::Black && !self.both_sides {
+            // The colour twin: rank for rank, Black's sets are White's turned over.
+            (Color::White, [ranks[1], ranks[0]], [adv[1], adv[0]])
+        } else {
+            (stm, ranks, adv)
+        };
+        let image = (self.sets[0].mirror(rw), self.sets[1].mirror(rb));
+        let (rw, rb) = image.min((rw, rb));
+        let block = &self.blocks[*self.block_at.get(self.block_key(stm, adv))? as usize];
+        let (row, col) = ((rw - block.white.0) as usize, rb - block.black.0);
+        let offset = match block.marks {
+            Marks::Bits { bit, ones } => {
+                let p = bit + row as u64 * block.width() + u64::from(col);
+                self.bits
+                    .get(p)
+                    .then(|| (self.bits.rank(p) - ones) as usize)?
+            }
+            Marks::List { row: r, col: c } => {
+                let lo = if row == 0 {
+                    0
+                } else {
+                    self.row_ends[r + row - 1]
+                };
+                let (lo, hi) = (lo as usize, self.row_ends[r + row] as usize);
+                lo + self.cols[c + lo..c + hi]
+                    .binary_search(&(col as u16))
+                    .ok()?
+            }
+        };
+        Some(block.slot + offset)
+    }
+
+    /// The stored position of slot `i`.
+    pub fn position(&self, i: usize) -> Option<([u128; 2], Color)> {
+        if i >= self.len {
+            return None;
+        }
+        let block = &self.blocks[self.blocks.partition_point(|b| b.slot <= i) - 1];
+        let off = i - block.slot;
+        let (row, col) = match block.marks {
+            Marks::Bits { bit, ones } => {
+                let q = self.bits.select(ones + off as u64)? - bit;
+                ((q / block.width()) as u32, (q % block.width()) as u32)
+            }
+            Marks::List { row, col } => {
+                let ends = &self.row_ends[row..row + block.rows()];
+                let r = ends.partition_point(|&e| e as usize <= off);
+                (r as u32, u32::from(self.cols[col + off]))
+            }
+        };
+        let (rw, rb) = (block.white.0 + row, block.black.0 + col);
+        Some(([self.sets[0].set(rw), self.sets[1].set(rb)], block.stm))
+    }
+
+    /// The stored rank pairs of a block, in slot order.
+    fn pairs<'a>(&'a self, block: &'a Block) -> Box<dyn Iterator<Item = (u32, u32)> + 'a> {
+        let (w, b) = (block.white, block.black);
+        match block.marks {
+            Marks::Bits { bit, .. } => Box::new((w.0..w.1).flat_map(move |rw| {
+                let row = bit + u64::from(rw - w.0) * block.width();
+                (b.0..b.1)
+                    .filter(move |&rb| self.bits.get(row + u64::from(rb - b.0)))
+                    .map(move |rb| (rw, rb))
+            })),
+            Marks::List { row, col } => Box::new((w.0..w.1).flat_map(move |rw| {
+                let r = row + (rw - w.0) as usize;
+                let lo = if rw == w.0 { 0 } else { self.row_ends[r - 1] };
+                let (lo, hi) = (col + lo as usize, col + self.row_ends[r] as usize);
+                self.cols[lo..hi]
+                    .iter()
+                    .map(move |&c| (rw, b.0 + u32::from(c)))
+            })),
+        }
+    }
+
+    /// The stored positions of `layer`, in slot order.
+    pub fn entries(&self, layer: Layer) -> impl Iterator<Item = Entry> + '_ {
+        let twins = 2;
+        self.blocks[layer.blocks.0 as usize..layer.blocks.1 as usize]
+            .iter()
+            .flat_map(move |block| {
+                self.pairs(block).map(move |(rw, rb)| {
+                    let [w, b] = &self.sets;
+                    let fixed = (w.mirror(rw), b.mirror(rb)) == (rw, rb);
+                    Entry {
+                        occ: [w.set(rw), b.set(rb)],
+                        stm: block.stm,
+                        images: twins * if fixed { 1 } else { 2 },
+                    }
+                })
+            })
     }
 
     /// The ranks and advancements of a core occupancy, `None` if a side is not one group of
@@ -211,27 +535,8 @@ impl CoreIndex {
     }
 
     /// Every non-empty layer, highest total advancement first, grouped: layers of one group
-    /// have the same total and no move between them.
+    /// have the same total and no move between them. Slots run in this order.
     pub fn layers(&self) -> Vec<Vec<Layer>> {
-        let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
-        let mut groups = Vec::new();
-        for total in (0..tw + tb).rev() {
-            let group: Vec<Layer> = (0..tw)
-                .filter(|&aw| total >= aw && total - aw < tb)
-                .map(|aw| {
-                    let (w, b) = (self.sets[0].run(aw), self.sets[1].run(total - aw));
-                    Layer {
-                        adv: [aw, total - aw],
-                        white: (w.start, w.end),
-                        black: (b.start, b.end),
-                    }
-                })
-                .filter(|l| !l.is_empty())
-                .collect();
-            if !group.is_empty() {
-                groups.push(group);
-            }
-        }
-        groups
+        self.layers.clone()
     }
 }

@@ -9,8 +9,13 @@
 //! unsettled moves, the last one making it a loss after the slowest of its wins. What no
 //! distance reaches is a draw (ORDO-3.3). Moves out of the layer are summed up once, as
 //! they are generated: the quickest win, the slowest loss, and whether a draw is at hand.
+//!
+//! A successor is looked up through its stored image (its mirror image or colour twin where
+//! that is the one stored, see `index`): images have one value, so the local graph is the
+//! graph of the stored images, and a move into an image counts once however many moves
+//! reach it.
 
-use crate::rules::{Engine, PositionError};
+use crate::rules::Engine;
 use crate::solve::value::Value;
 use crate::solve::SolveError;
 
@@ -25,11 +30,15 @@ enum Succ {
     Known(Value),
 }
 
-/// What solving a layer gave: one value code per local index (0 for draws and gaps), and
-/// the counts.
+/// What solving a layer gave, counted over the core positions its entries answer for
+/// (mirror images and colour twins included; moves as generated).
+#[derive(Default)]
 pub(super) struct Solved {
-    pub codes: Vec<u8>,
     pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub longest: u16,
     pub moves: u64,
     pub layer_moves: u64,
 }
@@ -53,54 +62,33 @@ impl<E: Engine> Building<'_, E> {
         if occ[0].count_ones() != m.white || occ[1].count_ones() != m.black {
             return self.tables.value_of::<E>(occ, stm).map(Succ::Known);
         }
-        let r = self.index.rank(occ).ok_or_else(|| {
+        let slot = self.index.slot(occ, stm).ok_or_else(|| {
             SolveError::Corrupt(format!(
                 "a move without capture leaves a side split in {m}: {occ:x?}"
             ))
         })?;
-        let adv = [r[0].1, r[1].1];
-        if adv == layer.adv {
-            Ok(Succ::Local(layer.local(stm, r[0].0, r[1].0)))
-        } else if adv[0] >= layer.adv[0] && adv[1] >= layer.adv[1] {
-            Ok(Succ::Known(decode(
-                self.values[self.index.index(stm, r[0].0, r[1].0)],
-            )))
+        if (layer.start..layer.end).contains(&slot) {
+            Ok(Succ::Local((slot - layer.start) as u32))
+        } else if slot < self.values.len() {
+            Ok(Succ::Known(decode(self.values[slot])))
         } else {
             Err(SolveError::Corrupt(format!(
-                "a move lowers an advancement in {m}: {:?} to {adv:?}",
+                "a move lowers an advancement in {m}: from layer {:?} to slot {slot}",
                 layer.adv
             )))
         }
     }
 
-    /// The position of local index `i`, `None` for a gap (overlapping sets, or the side to
-    /// move on its opponent's home row, ORDO-2.3).
-    fn load(&self, layer: Layer, i: u32) -> Result<Option<E>, SolveError> {
-        let (stm, rw, rb) = layer.unlocal(i);
-        let occ = [self.index.sets[0].set(rw), self.index.sets[1].set(rb)];
-        if occ[0] & occ[1] != 0 {
-            return Ok(None);
-        }
-        match E::from_occupancy(self.tables.dims, self.tables.variant, stm, occ) {
-            Ok(e) => Ok(Some(e)),
-            Err(PositionError::SideToMoveOnHomeRow { .. }) => Ok(None),
-            Err(e) => Err(SolveError::Corrupt(format!("{occ:x?}: {e}"))),
-        }
-    }
-
-    /// Generate the moves of local index `i`: those inside the layer go to `edges`, the
+    /// Generate the moves of `e`, local index `i`: those inside the layer go to `edges`, the
     /// rest are summed up; a seed goes to `seeds` where the outside decides a distance.
     fn first_pass(
         &self,
         layer: Layer,
-        i: u32,
+        (i, e): (u32, &E),
         buf: &mut Vec<E>,
         edges: &mut Vec<u32>,
         seeds: &mut Vec<(u16, u32)>,
-    ) -> Result<Option<(Summary, u64)>, SolveError> {
-        let Some(e) = self.load(layer, i)? else {
-            return Ok(None);
-        };
+    ) -> Result<Summary, SolveError> {
         e.successors(buf);
         let start = edges.len();
         let (mut quickest, mut slowest, mut draw) = (None::<u16>, 0u16, false);
@@ -131,42 +119,35 @@ impl<E: Engine> Building<'_, E> {
         } else if inside == 0 && can_lose {
             seeds.push((slowest + 1, i));
         }
-        let summary = Summary {
+        Ok(Summary {
             remaining: inside + u32::from(!can_lose),
             slowest,
-        };
-        Ok(Some((summary, buf.len() as u64)))
+        })
     }
 
-    /// Solve `layer`: its values, given every layer and material it moves into.
-    pub(super) fn solve_layer(&self, layer: Layer) -> Result<Solved, SolveError> {
-        let n = layer.len() as u32;
-        let mut buf = Vec::new();
-        let mut edges = Vec::new();
-        let mut offsets = Vec::with_capacity(n as usize + 1);
+    /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
+    /// material it moves into.
+    pub(super) fn solve_layer(&self, layer: Layer, out: &mut [u8]) -> Result<Solved, SolveError> {
+        let n = layer.len();
+        let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
+        let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);
-        let mut seeds = Vec::new();
-        let mut remaining = vec![0u32; n as usize];
-        let mut slowest = vec![0u16; n as usize];
-        let mut out = Solved {
-            codes: Vec::new(),
-            positions: 0,
-            moves: 0,
-            layer_moves: 0,
-        };
-        for i in 0..n {
-            if let Some((s, moves)) = self.first_pass(layer, i, &mut buf, &mut edges, &mut seeds)? {
-                remaining[i as usize] = s.remaining;
-                slowest[i as usize] = s.slowest;
-                out.positions += 1;
-                out.moves += moves;
-            }
+        let mut remaining = vec![0u32; n];
+        let mut slowest = vec![0u16; n];
+        let mut solved = Solved::default();
+        for (i, entry) in self.index.entries(layer).enumerate() {
+            let e = E::from_occupancy(self.tables.dims, self.tables.variant, entry.stm, entry.occ)
+                .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
+            let s = self.first_pass(layer, (i as u32, &e), &mut buf, &mut edges, &mut seeds)?;
+            remaining[i] = s.remaining;
+            slowest[i] = s.slowest;
+            solved.moves += buf.len() as u64;
             offsets.push(edges.len() as u32);
         }
-        out.layer_moves = edges.len() as u64;
+        solved.layer_moves = edges.len() as u64;
         let (pred_off, preds) = reverse(&offsets, &edges);
         drop(edges);
-        let mut codes = vec![0u16; n as usize];
+        let mut codes = vec![0u16; n];
         settle(
             &mut codes,
             seeds,
@@ -175,18 +156,28 @@ impl<E: Engine> Building<'_, E> {
             &mut remaining,
             &slowest,
         )?;
-        out.codes = codes
-            .into_iter()
-            .map(|c| {
-                u8::try_from(c).map_err(|_| {
-                    SolveError::TooLarge(format!(
-                        "a distance of {} plies; one byte holds at most 254",
-                        c - 1
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(out)
+        for ((o, c), entry) in out.iter_mut().zip(codes).zip(self.index.entries(layer)) {
+            *o = u8::try_from(c).map_err(|_| {
+                SolveError::TooLarge(format!(
+                    "a distance of {} plies; one byte holds at most 254",
+                    c - 1
+                ))
+            })?;
+            solved.count(decode(*o), u64::from(entry.images));
+        }
+        Ok(solved)
+    }
+}
+
+impl Solved {
+    fn count(&mut self, v: Value, images: u64) {
+        self.positions += images;
+        match v {
+            Value::Win(_) => self.wins += images,
+            Value::Loss(_) => self.losses += images,
+            Value::Draw => self.draws += images,
+        }
+        self.longest = self.longest.max(v.distance().unwrap_or(0));
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! What it owns:
 //! - the core index (`index`): positions in which both sides are one group, each side ranked
-//!   among the connected sets of its size, runs of equal advancement kept together;
+//!   among the connected sets of its size, runs of equal advancement kept together, one of
+//!   each left-right mirror pair and of each pair of colour twins stored (`symmetry`), no gaps;
 //! - solving a material slice layer by layer (`layer`): a layer (one advancement of each
 //!   side) is solved once every layer its moves lead into is, highest total advancement
 //!   first. In Ordo X every turn has a forward step, so a layer has no move inside it and
@@ -17,16 +18,17 @@
 //!   capture probing the smaller slices already built) and [`solve_game`] (every core
 //!   position of every material a small-board start can come down to, then the start).
 //!
-//! Values are one byte: 0 for a draw (or a gap of the index), otherwise the distance to the
+//! Values are one byte: 0 for a draw, otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
 //! Table files (`store`, format 3) hold the values and what rebuilds the index; the drivers
-//! that build, save, resume and verify on disk are in `crate::solve::ctb`. The left-right
-//! mirror and colour symmetry are not used yet.
+//! that build, save, resume and verify on disk are in `crate::solve::ctb`.
 
+mod bits;
 mod check;
 mod index;
 mod layer;
 mod store;
+mod symmetry;
 
 use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
@@ -34,12 +36,14 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use index::{CoreIndex, Layer, Sets};
+pub use index::{CoreIndex, Entry, Layer, Sets};
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
+pub use symmetry::{colour_flip, flip_rows, mirror};
 
 /// The version of the core index's layout (which entry a position has). A table file
 /// records it and is refused by a build whose index differs: change it with the index.
-pub const INDEX_SCHEME: u32 = 1;
+/// 2: the dense index with mirror pairs and colour twins stored once.
+pub const INDEX_SCHEME: u32 = 2;
 
 use super::tb::Material;
 use super::value::Value;
@@ -63,16 +67,20 @@ pub struct Slice {
 #[serde(deny_unknown_fields)]
 pub struct SliceStats {
     pub material: String,
-    /// Index entries (gaps included), one byte each.
+    /// Stored positions, one byte each: one of each mirror pair, and with equal material
+    /// White to move only.
     pub entries: u64,
-    /// Core positions (entries that are positions).
+    /// Core positions the slice answers for: the stored ones, their mirror images, and
+    /// their colour twins (Black to move with equal material, otherwise the positions of the
+    /// material with the counts swapped). Wins, losses and draws count the same way.
     pub positions: u64,
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
     /// Longest distance, plies.
     pub longest: u16,
-    /// Moves generated, and of them the moves inside a layer (sideways).
+    /// Moves generated (from stored positions), and of them the moves inside a layer
+    /// (sideways).
     pub moves: u64,
     pub layer_moves: u64,
     /// Number of layers.
@@ -123,25 +131,21 @@ impl CompactTables {
                 self.dims
             )));
         }
-        let index = CoreIndex {
-            sets: [
-                self.sets(Color::White, m.white),
-                self.sets(Color::Black, m.black),
-            ],
-        };
-        if index.len() as u64 >= u64::from(u32::MAX) {
-            return Err(SolveError::TooLarge(format!(
-                "slice {m} of {} on {} has {} core entries; at most 2^32 - 1",
-                self.variant,
-                self.dims,
-                index.len()
-            )));
-        }
-        Ok(index)
+        let sets = [
+            self.sets(Color::White, m.white),
+            self.sets(Color::Black, m.black),
+        ];
+        CoreIndex::new(sets).ok_or_else(|| {
+            SolveError::TooLarge(format!(
+                "slice {m} of {} on {} has 2^32 or more core positions",
+                self.variant, self.dims
+            ))
+        })
     }
 
-    /// Build every slice up to `max` not built yet, fewer pieces first; `each` hears of
-    /// every slice as it is done.
+    /// Build every slice up to `max` not built yet, fewer pieces first (a material with
+    /// fewer White than Black pieces is answered by its colour twin, see
+    /// [`stored_material`]); `each` hears of every slice as it is done.
     pub fn build<E: Engine>(
         &mut self,
         max: Material,
@@ -149,6 +153,7 @@ impl CompactTables {
     ) -> Result<Vec<SliceStats>, SolveError> {
         let mut all = Vec::new();
         for m in Material::up_to(max.white, max.black) {
+            let m = stored_material(m);
             if self.slices.contains_key(&m) {
                 continue;
             }
@@ -167,7 +172,7 @@ impl CompactTables {
         progress: &dyn Progress,
     ) -> Result<SliceStats, SolveError> {
         let index = self.core_index(m)?;
-        let mut done = 0u64;
+        let mut finished = 0u64;
         progress.update("layers", 0, Some(index.len() as u64));
         let mut values = vec![0u8; index.len()];
         let mut stats = SliceStats {
@@ -176,31 +181,32 @@ impl CompactTables {
             ..SliceStats::default()
         };
         for group in index.layers() {
+            let (start, end) = (group[0].start, group[group.len() - 1].end);
+            let (done, rest) = values.split_at_mut(start);
             let b = Building::<E> {
                 tables: self,
                 material: m,
                 index: &index,
-                values: &values,
+                values: done,
                 engine: PhantomData,
             };
-            let solved: Vec<_> = group
-                .par_iter()
-                .map(|&l| b.solve_layer(l).map(|s| (l, s)))
+            let mut rest = &mut rest[..end - start];
+            let mut chunks = Vec::with_capacity(group.len());
+            for &l in &group {
+                let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(l.len());
+                chunks.push((l, chunk));
+                rest = tail;
+            }
+            let solved: Vec<layer::Solved> = chunks
+                .into_par_iter()
+                .map(|(l, out)| b.solve_layer(l, out))
                 .collect::<Result<_, _>>()?;
-            done += group.iter().map(|l| l.len() as u64).sum::<u64>();
-            progress.update("layers", done, Some(index.len() as u64));
-            for (l, s) in solved {
-                stats.layers += 1;
-                stats.positions += s.positions;
-                stats.moves += s.moves;
-                stats.layer_moves += s.layer_moves;
-                for (i, &c) in s.codes.iter().enumerate() {
-                    let (stm, rw, rb) = l.unlocal(i as u32);
-                    values[index.index(stm, rw, rb)] = c;
-                }
+            finished += group.iter().map(|l| l.len() as u64).sum::<u64>();
+            progress.update("layers", finished, Some(index.len() as u64));
+            for s in solved {
+                stats.add(&s);
             }
         }
-        tally(&mut stats, &values);
         self.slices.insert(m, Slice { index, values });
         Ok(stats)
     }
@@ -215,11 +221,17 @@ impl CompactTables {
             white: occ[0].count_ones(),
             black: occ[1].count_ones(),
         };
-        let slice = self.slices.get(&m).ok_or_else(|| {
-            SolveError::Input(format!("the {m} slice of {} is not built", self.dims))
+        let stored = stored_material(m);
+        let slice = self.slices.get(&stored).ok_or_else(|| {
+            SolveError::Input(format!("the {stored} slice of {} is not built", self.dims))
         })?;
-        if let Some(r) = slice.index.rank(occ) {
-            return Ok(decode(slice.values[slice.index.index(stm, r[0].0, r[1].0)]));
+        let (occ, stm) = if stored == m {
+            (occ, stm)
+        } else {
+            colour_flip(self.dims, occ, stm)
+        };
+        if let Some(slot) = slice.index.slot(occ, stm) {
+            return Ok(decode(slice.values[slot]));
         }
         let mover = stm.opponent();
         if slice.index.sets[mover as usize]
@@ -294,12 +306,12 @@ impl CompactTables {
         i: usize,
         buf: &mut Vec<E>,
     ) -> Result<u64, SolveError> {
-        let Some((occ, stm)) = slice.index.position(i) else {
-            return Ok(0);
-        };
-        let Ok(e) = E::from_occupancy(self.dims, self.variant, stm, occ) else {
-            return Ok(0);
-        };
+        let (occ, stm) = slice
+            .index
+            .position(i)
+            .ok_or_else(|| SolveError::Mismatch(format!("slot {i} has no position")))?;
+        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+            .map_err(|e| SolveError::Mismatch(format!("slot {i}: {occ:x?}: {e}")))?;
         e.successors(buf);
         let values = buf
             .iter()
@@ -319,25 +331,39 @@ impl CompactTables {
     pub fn table_bytes(&self) -> u64 {
         self.slices.values().map(|s| s.values.len() as u64).sum()
     }
+
+    /// Bytes held by the slices' indexes (their marks and directories).
+    pub fn index_bytes(&self) -> u64 {
+        self.slices.values().map(|s| s.index.bytes() as u64).sum()
+    }
 }
 
-/// Wins, losses, draws and the longest distance of a built slice (gaps skipped).
-fn tally(stats: &mut SliceStats, values: &[u8]) {
-    let mut draws_and_gaps = 0u64;
-    for &c in values {
-        match decode(c) {
-            Value::Win(d) => {
-                stats.wins += 1;
-                stats.longest = stats.longest.max(d);
-            }
-            Value::Loss(d) => {
-                stats.losses += 1;
-                stats.longest = stats.longest.max(d);
-            }
-            Value::Draw => draws_and_gaps += 1,
+/// The material whose table answers for `m`: `m` itself when White has at least as many
+/// pieces, otherwise its colour twin (the counts swapped), whose positions turned over with
+/// the colours swapped and the other side to move are `m`'s (each player's directions and
+/// goal are its own, ORDO-1.3, ORDO-1.4).
+pub fn stored_material(m: Material) -> Material {
+    if m.white >= m.black {
+        m
+    } else {
+        Material {
+            white: m.black,
+            black: m.white,
         }
     }
-    stats.draws = draws_and_gaps - (stats.entries - stats.positions);
+}
+
+impl SliceStats {
+    fn add(&mut self, s: &layer::Solved) {
+        self.layers += 1;
+        self.positions += s.positions;
+        self.wins += s.wins;
+        self.losses += s.losses;
+        self.draws += s.draws;
+        self.longest = self.longest.max(s.longest);
+        self.moves += s.moves;
+        self.layer_moves += s.layer_moves;
+    }
 }
 
 /// What [`solve_game`] reports about a solved small board.

@@ -1,0 +1,125 @@
+//! A bit vector with a rank directory: one bit for every pair of ranks of a core index (set
+//! where the pair is a stored position), so that the number of set bits before a pair is its
+//! slot in the dense byte table. The directory keeps the count before every 512 bits (a
+//! sixteenth of a bit a bit), so a rank reads one count and at most eight words.
+
+/// Bits a directory entry covers.
+const BLOCK_WORDS: usize = 8;
+
+/// Bits pushed in order, then frozen with their directory.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RankBits {
+    words: Vec<u64>,
+    /// Set bits before word `BLOCK_WORDS · s`.
+    dir: Vec<u32>,
+    len: u64,
+    ones: u64,
+}
+
+impl RankBits {
+    /// Append one bit.
+    pub fn push(&mut self, bit: bool) {
+        if self.len % 64 == 0 {
+            self.words.push(0);
+        }
+        if bit {
+            *self.words.last_mut().expect("pushed above") |= 1 << (self.len % 64);
+            self.ones += 1;
+        }
+        self.len += 1;
+    }
+
+    /// Number of set bits so far.
+    pub fn ones(&self) -> u64 {
+        self.ones
+    }
+
+    /// Number of bits so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Build the directory; `None` if a count does not fit 32 bits.
+    pub fn freeze(mut self) -> Option<RankBits> {
+        self.words.shrink_to_fit();
+        let mut dir = Vec::with_capacity(self.words.len() / BLOCK_WORDS + 1);
+        let mut count = 0u64;
+        for chunk in self.words.chunks(BLOCK_WORDS) {
+            dir.push(u32::try_from(count).ok()?);
+            count += chunk.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        dir.push(u32::try_from(count).ok()?);
+        self.dir = dir;
+        Some(self)
+    }
+
+    /// Bit `p`.
+    pub fn get(&self, p: u64) -> bool {
+        p < self.len && self.words[(p / 64) as usize] >> (p % 64) & 1 == 1
+    }
+
+    /// Set bits before bit `p`.
+    pub fn rank(&self, p: u64) -> u64 {
+        let w = (p / 64) as usize;
+        let first = w - w % BLOCK_WORDS;
+        let before: u32 = self.words[first..w].iter().map(|x| x.count_ones()).sum();
+        let partial = match p % 64 {
+            0 => 0,
+            r => (self.words[w] & ((1u64 << r) - 1)).count_ones(),
+        };
+        u64::from(self.dir[first / BLOCK_WORDS]) + u64::from(before + partial)
+    }
+
+    /// The position of set bit number `i` (from 0), `None` past the last.
+    pub fn select(&self, i: u64) -> Option<u64> {
+        if i >= self.ones {
+            return None;
+        }
+        let s = self.dir.partition_point(|&c| u64::from(c) <= i) - 1;
+        let mut rest = i - u64::from(self.dir[s]);
+        for w in s * BLOCK_WORDS..self.words.len() {
+            let mut word = self.words[w];
+            let c = u64::from(word.count_ones());
+            if rest < c {
+                for _ in 0..rest {
+                    word &= word - 1;
+                }
+                return Some(w as u64 * 64 + u64::from(word.trailing_zeros()));
+            }
+            rest -= c;
+        }
+        None
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8 + self.dir.len() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_select_invert_each_other() {
+        let mut b = RankBits::default();
+        let pattern: Vec<bool> = (0..3000u64).map(|i| i % 7 == 0 || i % 13 == 5).collect();
+        for &x in &pattern {
+            b.push(x);
+        }
+        let b = b.freeze().unwrap();
+        let mut ones = 0;
+        for (p, &x) in pattern.iter().enumerate() {
+            assert_eq!(b.get(p as u64), x);
+            assert_eq!(b.rank(p as u64), ones);
+            if x {
+                assert_eq!(b.select(ones), Some(p as u64));
+                ones += 1;
+            }
+        }
+        assert_eq!(b.ones(), ones);
+        assert_eq!(b.select(ones), None);
+        assert!(!b.get(pattern.len() as u64));
+    }
+}
