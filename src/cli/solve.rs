@@ -244,6 +244,37 @@ impl Progress for Bar {
     }
 }
 
+/// The table file of `ordo solve` (none with `--no-save`), its folder made.
+fn table_path(
+    args: &SolveArgs,
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+) -> Result<Option<PathBuf>, CliError> {
+    let prefix = match args.solver {
+        SolverArg::Compact => "ctb-",
+        SolverArg::Retro => "",
+    };
+    if args.no_save {
+        return Ok(None);
+    }
+    let table = args.table.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "tables/{prefix}{}-{}-{}.ordotb",
+            variant.name(),
+            dims,
+            setup.name()
+        ))
+    });
+    if let Some(dir) = table.parent() {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+        }
+    }
+    Ok(Some(table))
+}
+
 /// Run `ordo solve`.
 pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
     let dims: Dims = args
@@ -252,28 +283,7 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         .map_err(|e| CliError(format!("--board: {e}")))?;
     let variant = Variant::from(args.variant);
     let setup = Setup::from(args.setup);
-    let prefix = match args.solver {
-        SolverArg::Compact => "ctb-",
-        SolverArg::Retro => "",
-    };
-    let table = if args.no_save {
-        None
-    } else {
-        Some(args.table.clone().unwrap_or_else(|| {
-            PathBuf::from(format!(
-                "tables/{prefix}{}-{}-{}.ordotb",
-                variant.name(),
-                dims,
-                setup.name()
-            ))
-        }))
-    };
-    if let Some(dir) = table.as_ref().and_then(|t| t.parent()) {
-        if !dir.as_os_str().is_empty() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
-        }
-    }
+    let table = table_path(args, variant, dims, setup)?;
     let memory_limit = args.memory_limit.as_deref().map(parse_bytes).transpose()?;
     let bar = Bar::new();
     let opts = GameOptions {

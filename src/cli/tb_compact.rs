@@ -29,7 +29,7 @@ pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError>
         progress: &bar,
     };
     let mut lines = Vec::new();
-    let total = Material::up_to(max.white, max.black).len();
+    let total = crate::solve::compact::stored_up_to(max).len();
     let mut each = |r: &CompactSliceReport| {
         lines.push(r.clone());
         bar.begin(&format!("{} of {total} slices done", lines.len()));
@@ -56,8 +56,13 @@ pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError>
 /// One slice as `ordo tb build` prints it.
 pub fn slice_line(r: &CompactSliceReport) -> String {
     let st = &r.stats;
+    // A slice of unequal material also answers for its colour twin (the counts swapped).
+    let twin = match st.material.split_once('v') {
+        Some((w, b)) if w != b => format!(" and {b}v{w}"),
+        _ => String::new(),
+    };
     format!(
-        "{} {} {}: {} core positions ({} entries): {} won, {} lost, {} drawn, longest {}{}{}",
+        "{} {} {}{twin}: {} core positions ({} bytes): {} won, {} lost, {} drawn, longest {}{}{}",
         r.variant,
         r.board,
         st.material,

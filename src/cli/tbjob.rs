@@ -408,6 +408,9 @@ fn game_job(
         &position,
         "--dir",
         &ctx.dir.display().to_string(),
+        // The jobs write the retro solver's files (the only one `tb job` has yet).
+        "--solver",
+        "retro",
     ];
     // The probe loads every slice, two bytes an entry, besides the program.
     let mut memory_bytes = 64 << 20;

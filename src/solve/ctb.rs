@@ -50,9 +50,16 @@ pub struct CompactSliceReport {
 /// largest layer group.
 pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u64, SolveError> {
     let (mut bytes, mut group) = (0u64, 0u64);
-    for &m in materials {
+    let mut stored: Vec<Material> = materials
+        .iter()
+        .map(|&m| compact::stored_material(m))
+        .collect();
+    stored.sort_unstable();
+    stored.dedup();
+    for m in stored {
         let index = tables.core_index(m)?;
-        bytes += index.len() as u64 + 16 * (index.sets[0].len() + index.sets[1].len()) as u64;
+        bytes += (index.len() + index.bytes()) as u64
+            + 16 * (index.sets[0].len() + index.sets[1].len()) as u64;
         for g in index.layers() {
             group = group.max(g.iter().map(|l| l.len() as u64).sum());
         }
@@ -156,7 +163,7 @@ pub fn build<E: Engine>(
     let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
     std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
     let mut reports = Vec::new();
-    for m in Material::up_to(max.white, max.black) {
+    for m in compact::stored_up_to(max) {
         let file = path(dir, variant, dims, m);
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
         if opts.verify {
@@ -177,7 +184,7 @@ pub fn open(
     m: Material,
     dir: &Path,
 ) -> Result<CompactTables, SolveError> {
-    let all = Material::up_to(m.white, m.black);
+    let all = compact::stored_up_to(m);
     let missing: Vec<Material> = all
         .iter()
         .copied()
@@ -261,7 +268,7 @@ pub fn solve_game<E: Engine>(
     let clock = Instant::now();
     let max = compact::start_material(variant, dims, setup)?;
     let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
-    let materials = Material::up_to(max.white, max.black);
+    let materials = compact::stored_up_to(max);
     let want = CompactExpect {
         kind: "game",
         scope: setup.name().into(),

@@ -188,6 +188,25 @@ fn read_line_limited(r: &mut impl BufRead, max: usize) -> std::io::Result<Option
     Ok((line.last() == Some(&b'\n')).then_some(line))
 }
 
+/// The checksum a checksum line holds (16 lower-case hex digits after the prefix).
+fn parse_checksum_line(line: Option<&[u8]>) -> Option<u64> {
+    line.and_then(|l| std::str::from_utf8(l).ok())
+        .and_then(|l| l.trim_end().strip_prefix(CHECKSUM_PREFIX))
+        .filter(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+}
+
+/// The refusal of a compact solver's table where a retro one was asked for.
+fn compact_table_here(path: &Path) -> SolveError {
+    SolveError::OtherTable {
+        path: path.display().to_string(),
+        msg: format!(
+            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
+            super::compact::FORMAT
+        ),
+    }
+}
+
 /// Read any table file, refusing it unless it is exactly what `want` describes (see the
 /// module documentation for the checks): its header, keys and values.
 pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16>), SolveError> {
@@ -211,13 +230,7 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
         .map_err(|e| SolveError::io(path, e))?
         .ok_or_else(|| bad(format!("no header line of at most {MAX_HEADER} bytes")))?;
     if compact_format(&line) {
-        return Err(SolveError::OtherTable {
-            path: path.display().to_string(),
-            msg: format!(
-                "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
-                super::compact::FORMAT
-            ),
-        });
+        return Err(compact_table_here(path));
     }
     let header = parse_header(&line).map_err(bad)?;
     if let Some(msg) = other_table(&header, want) {
@@ -228,12 +241,7 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     }
     check_header(&header, want).map_err(bad)?;
     let sum_line = read_line_limited(&mut r, CHECKSUM_LINE).map_err(|e| SolveError::io(path, e))?;
-    let stored = sum_line
-        .as_deref()
-        .and_then(|l| std::str::from_utf8(l).ok())
-        .and_then(|l| l.trim_end().strip_prefix(CHECKSUM_PREFIX))
-        .filter(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-        .and_then(|h| u64::from_str_radix(h, 16).ok())
+    let stored = parse_checksum_line(sum_line.as_deref())
         .ok_or_else(|| bad("no checksum line after the header".into()))?;
     let head_len = (MAGIC.len() + 1 + line.len()) as u64;
     let payload = check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64).map_err(bad)?;

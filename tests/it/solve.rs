@@ -321,8 +321,8 @@ fn cli_solve_reports_and_refuses_bad_input() {
             "packs at most 63",
         ),
         (
-            vec!["solve", "--board", "9x8"],
-            "core entries; at most 2^32 - 1",
+            vec!["solve", "--board", "9x8", "--memory-limit", "1G"],
+            "9 pieces have over 3728270 connected sets",
         ),
         (
             vec!["solve", "--board", "4x3", "--setup", "row2"],

@@ -135,6 +135,18 @@ impl CompactTables {
             self.sets(Color::White, m.white),
             self.sets(Color::Black, m.black),
         ];
+        // The index marks every rank pair of a block before it knows how many are stored:
+        // past 2^36 pairs (8 GiB of marks) a slice is refused before any is marked.
+        let pairs = 2 * sets[0].len() as u64 * sets[1].len() as u64;
+        if pairs > 1 << 36 {
+            return Err(SolveError::TooLarge(format!(
+                "slice {m} of {} on {} pairs {} connected sets of White with {} of Black: {pairs} rank pairs, over the 2^36 the compact index marks",
+                self.variant,
+                self.dims,
+                sets[0].len(),
+                sets[1].len()
+            )));
+        }
         CoreIndex::new(sets).ok_or_else(|| {
             SolveError::TooLarge(format!(
                 "slice {m} of {} on {} has 2^32 or more core positions",
@@ -336,6 +348,19 @@ impl CompactTables {
     pub fn index_bytes(&self) -> u64 {
         self.slices.values().map(|s| s.index.bytes() as u64).sum()
     }
+}
+
+/// The materials stored for every material up to `max` (each its own or its colour twin's,
+/// see [`stored_material`]), fewer pieces first, each once.
+pub fn stored_up_to(max: Material) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for m in Material::up_to(max.white, max.black) {
+        let m = stored_material(m);
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// The material whose table answers for `m`: `m` itself when White has at least as many

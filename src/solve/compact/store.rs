@@ -161,15 +161,7 @@ impl CompactTables {
         }
         let mut r = BufReader::new(f);
         let io = |e: std::io::Error| file_error(path, e);
-        let magic = read_line_limited(&mut r, MAGIC.len() + 1).map_err(io)?;
-        if magic.as_deref() != Some(format!("{MAGIC}\n").as_bytes()) {
-            return Err(bad(format!(
-                "not an Ordo table (first line is not {MAGIC})"
-            )));
-        }
-        let line = read_line_limited(&mut r, MAX_HEADER)
-            .map_err(io)?
-            .ok_or_else(|| bad(format!("no header line of at most {MAX_HEADER} bytes")))?;
+        let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
             Foreign::Retro(msg) => SolveError::OtherTable {
                 path: path.display().to_string(),
@@ -189,18 +181,7 @@ impl CompactTables {
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
         let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
-        if meta.len() != head_len + payload {
-            return Err(bad(format!(
-                "{} bytes; the header implies {} ({payload} entries): the file is {}",
-                meta.len(),
-                head_len + payload,
-                if meta.len() < head_len + payload {
-                    "truncated"
-                } else {
-                    "extended"
-                }
-            )));
-        }
+        check_file_size(meta.len(), head_len, payload).map_err(bad)?;
         memory::check(
             &format!("loading {}", path.display()),
             payload,
@@ -330,6 +311,42 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
             "table file format {f} (this build reads compact tables of format {FORMAT}); delete the file and build the table again"
         ))),
     }
+}
+
+/// The header line of a table file, after its first line (which must be the magic).
+fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
+    let io = |e: std::io::Error| file_error(path, e);
+    let magic = read_line_limited(r, MAGIC.len() + 1).map_err(io)?;
+    if magic.as_deref() != Some(format!("{MAGIC}\n").as_bytes()) {
+        return Err(file_error(
+            path,
+            format!("not an Ordo table (first line is not {MAGIC})"),
+        ));
+    }
+    read_line_limited(r, MAX_HEADER)
+        .map_err(io)?
+        .ok_or_else(|| {
+            file_error(
+                path,
+                format!("no header line of at most {MAX_HEADER} bytes"),
+            )
+        })
+}
+
+/// The file's size against the size its header implies.
+fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), String> {
+    if len == head_len + payload {
+        return Ok(());
+    }
+    Err(format!(
+        "{len} bytes; the header implies {} ({payload} entries): the file is {}",
+        head_len + payload,
+        if len < head_len + payload {
+            "truncated"
+        } else {
+            "extended"
+        }
+    ))
 }
 
 /// The header's counts of a slice against its values. A stored byte answers for one to four
