@@ -270,7 +270,9 @@ fn cli_tb_build_verify_probe() {
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert_eq!(out.lines().count(), 4, "{out}");
+    // 1v1, 2v1 (which answers for 1v2, its colour twin) and 2v2.
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(out.contains("classic 4x4 2v1 and 1v2: "), "{out}");
     // Each result line once (issue 12: they came on stderr as well as on stdout).
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("classic 4x4"), "{err}");
