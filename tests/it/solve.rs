@@ -483,3 +483,41 @@ fn one_ply_is_singular() {
     assert_eq!(Value::Win(1).to_string(), "win in 1 ply");
     assert_eq!(Value::Loss(3).to_string(), "loss in 3 plies");
 }
+
+/// analysis/compact/: the compact 10 x 8 tables to 4 against 4 (analysis/README.md) were
+/// verified slice by slice, their counts add up (ORDO-3.3: a position is won, lost or drawn),
+/// every slice up to 4v4 is there once, and Ordo X has no draw (ORDOX-3.1's forward step).
+#[test]
+fn the_compact_ten_by_eight_reports_were_verified_and_add_up() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/compact");
+    for (file, variant) in [
+        ("classic-10x8-4v4.jsonl", "classic"),
+        ("x-10x8-4v4.jsonl", "x"),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let mut materials = Vec::new();
+        for line in text.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{file}: {k}"));
+            assert_eq!(r["verified"], true, "{file}: {line}");
+            assert_eq!(r["variant"], variant, "{file}");
+            assert_eq!(r["board"], "10x8", "{file}");
+            assert_eq!(
+                n("positions"),
+                n("wins") + n("losses") + n("draws"),
+                "{line}"
+            );
+            assert!(n("entries") * 4 >= n("positions"), "{line}");
+            if variant == "x" {
+                assert_eq!(n("draws"), 0, "{line}");
+            }
+            materials.push(r["material"].as_str().unwrap().to_string());
+        }
+        let want: Vec<String> =
+            ordo::solve::compact::stored_up_to(ordo::solve::tb::Material { white: 4, black: 4 })
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+        assert_eq!(materials, want, "{file}");
+    }
+}
