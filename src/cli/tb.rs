@@ -11,7 +11,7 @@ use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
 use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
-use crate::solve::{verify_graph, Progress, Value};
+use crate::solve::{verify_graph, Progress, Value, Verdict};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -192,20 +192,29 @@ fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
                 verify_graph(&SliceGraph::<Reference>::new(&tb, index), values, &bar)?
             }
         };
-        let _ = writeln!(
-            out,
-            "{m}: {} positions recomputed, {} mismatches{}",
-            verdict.checked,
-            verdict.mismatches,
-            verdict
-                .examples
-                .first()
-                .map(|e| format!(" (first: {e})"))
-                .unwrap_or_default()
-        );
-        bad += verdict.mismatches;
+        bad += write_slice_verdict(&m.to_string(), "positions", &verdict, out);
     }
     bar.finish();
+    Ok(write_verify_summary(bad, out))
+}
+
+/// One slice's line of `ordo tb verify` (`what`: what was recomputed); its mismatches.
+pub(super) fn write_slice_verdict(m: &str, what: &str, v: &Verdict, out: &mut String) -> u64 {
+    let _ = writeln!(
+        out,
+        "{m}: {} {what} recomputed, {} mismatches{}",
+        v.checked,
+        v.mismatches,
+        v.examples
+            .first()
+            .map(|e| format!(" (first: {e})"))
+            .unwrap_or_default()
+    );
+    v.mismatches
+}
+
+/// The closing line of `ordo tb verify`; its exit status.
+pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
     let _ = writeln!(
         out,
         "{}",
@@ -215,7 +224,7 @@ fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
             "VERIFICATION FAILED"
         }
     );
-    Ok(u8::from(bad > 0))
+    u8::from(bad > 0)
 }
 
 fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {

@@ -98,30 +98,10 @@ pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
             EngineArg::Reference => tables.verify_slice::<Reference>(m, &bar),
         }
         .map_err(solve_error)?;
-        let _ = writeln!(
-            out,
-            "{m}: {} core positions recomputed, {} mismatches{}",
-            verdict.checked,
-            verdict.mismatches,
-            verdict
-                .examples
-                .first()
-                .map(|e| format!(" (first: {e})"))
-                .unwrap_or_default()
-        );
-        bad += verdict.mismatches;
+        bad += super::tb::write_slice_verdict(&m.to_string(), "core positions", &verdict, out);
     }
     bar.finish();
-    let _ = writeln!(
-        out,
-        "{}",
-        if bad == 0 {
-            "verified: every value matches its successors"
-        } else {
-            "VERIFICATION FAILED"
-        }
-    );
-    Ok(u8::from(bad > 0))
+    Ok(super::tb::write_verify_summary(bad, out))
 }
 
 /// `ordo tb probe`: the value and every move's outcome, from the compact slices in `dir`

@@ -221,10 +221,10 @@ pub struct GameOptions<'a> {
     pub progress: &'a dyn Progress,
 }
 
+/// The checkpoint beside a table: its path with `.partial` added (one helper for both
+/// solvers, see [`ctb::partial_dir`]).
 fn partial_path(p: &Path) -> PathBuf {
-    let mut s = p.as_os_str().to_owned();
-    s.push(".partial");
-    PathBuf::from(s)
+    ctb::partial_dir(p)
 }
 
 /// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
