@@ -127,9 +127,7 @@ pub fn write_compact_report(
         r.verify_seconds,
         out,
     );
-    if let Some(t) = table {
-        let _ = writeln!(out, "table: {}", t.display());
-    }
+    write_table(table, out);
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
@@ -377,6 +375,11 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
         r.verify_seconds,
         out,
     );
+    write_table(table, out);
+}
+
+/// The table line of a report, when a file was written or read.
+fn write_table(table: Option<&std::path::Path>, out: &mut String) {
     if let Some(t) = table {
         let _ = writeln!(out, "table: {}", t.display());
     }

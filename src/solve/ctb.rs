@@ -185,20 +185,7 @@ pub fn open(
     dir: &Path,
 ) -> Result<CompactTables, SolveError> {
     let all = compact::stored_up_to(m);
-    let missing: Vec<Material> = all
-        .iter()
-        .copied()
-        .filter(|&s| !path(dir, variant, dims, s).exists())
-        .collect();
-    if !missing.is_empty() {
-        return Err(SolveError::MissingSlices {
-            dir: dir.display().to_string(),
-            variant,
-            dims,
-            needed: m,
-            missing,
-        });
-    }
+    super::tb::require_slices(dir, variant, dims, m, &all, |s| path(dir, variant, dims, s))?;
     let mut tables = CompactTables::new(dims, variant);
     for s in all {
         tables.load(&path(dir, variant, dims, s), &endgame_expect(s))?;

@@ -716,25 +716,37 @@ pub fn open(
     dir: &Path,
 ) -> Result<Tablebase, SolveError> {
     let all = Material::up_to(m.white, m.black);
-    let missing: Vec<Material> = all
-        .iter()
-        .copied()
-        .filter(|&s| !Tablebase::path(dir, variant, dims, s).exists())
-        .collect();
-    if !missing.is_empty() {
-        return Err(SolveError::MissingSlices {
-            dir: dir.display().to_string(),
-            variant,
-            dims,
-            needed: m,
-            missing,
-        });
-    }
+    require_slices(dir, variant, dims, m, &all, |s| {
+        Tablebase::path(dir, variant, dims, s)
+    })?;
     let mut tb = Tablebase::new(dims, variant);
     for s in all {
         tb.load_slice(dir, s)?;
     }
     Ok(tb)
+}
+
+/// Refuse, listing every one missing, unless the file of each slice of `all` (at the path
+/// `file` gives, whichever solver's) is in `dir`: what a probe of material `needed` reads.
+pub fn require_slices(
+    dir: &Path,
+    variant: Variant,
+    dims: Dims,
+    needed: Material,
+    all: &[Material],
+    file: impl Fn(Material) -> PathBuf,
+) -> Result<(), SolveError> {
+    let missing: Vec<Material> = all.iter().copied().filter(|&s| !file(s).exists()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(SolveError::MissingSlices {
+        dir: dir.display().to_string(),
+        variant,
+        dims,
+        needed,
+        missing,
+    })
 }
 
 /// The value of `e` and every legal move with the value it leaves the opponent, best first
