@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The distributed tablebase build tested for real (issue 10, item 4): a one-node Slurm cluster on
-# this machine builds small table sets through `ordo tb plan --format slurm` and `ordo tb job`,
-# and every file must equal a local `ordo tb build` of the same set.
+# this machine builds small table sets through `ordo tb plan --format slurm` and `ordo tb job`
+# (compact solver, the default, and one retro set), and every file must equal a local
+# `ordo tb build` of the same set; a small board's game is solved through Slurm (a job per
+# material, then `ordo solve` assembling the game file) and must equal a local `ordo solve`.
 #
 #   bash scripts/slurm-test.sh          # builds the release binary first
 #   ORDO=path/to/ordo bash scripts/slurm-test.sh
@@ -52,10 +54,11 @@ fi
 echo "slurm-test: install step $((SECONDS - t0)) s"
 
 # 3. A one-node cluster in a temporary folder. Daemons of an earlier run of this script that
-# was killed outright (its folder and pid files are still there) are stopped first: they
-# would hold the ports.
+# was killed outright (its folder and pid files are still there, the script that started
+# them is gone) are stopped first: they would hold the ports. A run still going is left alone.
 t0=$SECONDS
 for old in /tmp/ordo-slurm-test.*/; do
+    owner=$(cat "${old}owner.pid" 2>/dev/null) && kill -0 "$owner" 2>/dev/null && continue
     for f in "$old"slurmctld.pid "$old"slurmd.pid "$old"munge/munged.pid; do
         p=$(cat "$f" 2>/dev/null) || continue
         if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qF "${old%/}/"; then
@@ -66,6 +69,7 @@ done
 sleep 0.5
 tmp=$(mktemp -d /tmp/ordo-slurm-test.XXXXXX)
 chmod 755 "$tmp"
+echo $$ >"$tmp/owner.pid"
 pids=()
 stop() {
     local p
@@ -163,31 +167,32 @@ same_table() {
 }
 
 # 4. Table sets: plan, submit, wait, compare with a local build.
-# SET: name, then the plan's selection arguments.
-run_set() {
-    local name=$1; shift
-    local dir=$tmp/tables/$name local=$tmp/local/$name t1=$SECONDS
-    mkdir -p "$dir" "$local"
-    "$ORDO" tb plan "$@" --dir "$dir" --format slurm >"$tmp/$name.sh" 2>"$tmp/$name.plan.err" ||
-        { fail "$name: ordo tb plan: $(head -1 "$tmp/$name.plan.err")"; return; }
-    local ids
+# Submit the plan in $tmp/NAME.sh and wait for its jobs: 0 when every job completed.
+submit() {
+    local name=$1 dir=$2 ids states bad
     ids=$(bash "$tmp/$name.sh" | awk '{ print $2 }' | paste -sd, -) ||
-        { fail "$name: submitting the plan"; return; }
-    local states bad
+        { fail "$name: submitting the plan"; return 1; }
     states=$(wait_jobs "$ids")
     bad=$(grep -vc 'JobState=COMPLETED' <<<"$states")
-    if [ "$bad" -eq 0 ]; then
-        pass "$name: $(wc -l <<<"$states") Slurm jobs completed ($((SECONDS - t1)) s)"
-    else
+    if [ "$bad" -ne 0 ]; then
         fail "$name: $bad of $(wc -l <<<"$states") jobs did not complete: $(grep -v COMPLETED <<<"$states" | paste -sd' ')"
-        tail -n 3 "$dir"/logs/*.out 2>/dev/null | head -40
-        return
+        tail -n 3 "$dir"/logs/*.out "$dir"/logs/*.err 2>/dev/null | head -40
+        return 1
     fi
+    njobs=$(wc -l <<<"$states")
+}
+
+# SET: name, solver, then the plan's selection arguments (a --max-pieces set).
+run_set() {
+    local name=$1 solver=$2; shift 2
+    local dir=$tmp/tables/$name local=$tmp/local/$name t1=$SECONDS
+    mkdir -p "$dir" "$local"
+    "$ORDO" tb plan "$@" --solver "$solver" --dir "$dir" --format slurm >"$tmp/$name.sh" 2>"$tmp/$name.plan.err" ||
+        { fail "$name: ordo tb plan: $(head -1 "$tmp/$name.plan.err")"; return; }
+    submit "$name" "$dir" || return
+    pass "$name: $njobs Slurm jobs completed ($((SECONDS - t1)) s)"
     t1=$SECONDS
-    local build_args=()
-    local a
-    for a in "$@"; do [ "$a" = "--setup" ] && { echo "run_set: --setup sets are compared elsewhere"; return; }; done
-    "$ORDO" tb build "$@" --dir "$local" "${SOLVER_ARGS[@]}" >"$tmp/$name.local.out" 2>&1 ||
+    "$ORDO" tb build "$@" --solver "$solver" --dir "$local" >"$tmp/$name.local.out" 2>&1 ||
         { fail "$name: local ordo tb build: $(tail -1 "$tmp/$name.local.out")"; return; }
     local f n=0 differ=0
     for f in "$local"/*.ordotb; do
@@ -203,39 +208,30 @@ run_set() {
     fi
 }
 
-# The job's solver, passed to a local build that knows --solver too.
-SOLVER=${SOLVER:-retro}
-SOLVER_ARGS=()
-if "$ORDO" tb build --help | grep -q -- '--solver'; then SOLVER_ARGS=(--solver "$SOLVER"); fi
-
 t0=$SECONDS
-run_set classic-10x8 --variant classic --board 10x8 --max-pieces 2,2
-run_set x-10x8 --variant x --board 10x8 --max-pieces 2,2
-run_set x-4x4 --variant x --board 4x4 --max-pieces 3,3
+run_set classic-10x8 compact --variant classic --board 10x8 --max-pieces 3,2
+run_set x-10x8 compact --variant x --board 10x8 --max-pieces 2,2
+run_set x-4x4 compact --variant x --board 4x4 --max-pieces 3,3
+run_set retro-classic-10x8 retro --variant classic --board 10x8 --max-pieces 2,2
 
-# A small board's game through the same jobs: every slice up to the start's material, then a
-# probe of the start, whose verdict must be `ordo solve`'s.
+# A small board's game through Slurm: a compact job per material writing into the game
+# table's .partial folder, then `ordo solve` assembling the game file from them; the file
+# must equal a local `ordo solve`'s and the report must say what `ordo solve` says.
 game() {
     local t1=$SECONDS dir=$tmp/tables/game
     mkdir -p "$dir"
     "$ORDO" tb plan --variant classic --board 4x4 --setup row1 --dir "$dir" --format slurm >"$tmp/game.sh" ||
         { fail "game: ordo tb plan --setup"; return; }
-    local ids states
-    ids=$(bash "$tmp/game.sh" | awk '{ print $2 }' | paste -sd, -)
-    states=$(wait_jobs "$ids")
-    if grep -vq 'JobState=COMPLETED' <<<"$states"; then
-        fail "game: jobs did not complete: $(grep -v COMPLETED <<<"$states" | paste -sd' ')"
-        return
-    fi
-    local probe solve
-    probe=$(head -1 "$dir/game-classic-4x4-row1.txt")
-    solve=$("$ORDO" solve --variant classic --board 4x4 --setup row1 --no-save | head -1)
-    # `ordo solve`: "Ordo 4x4 row1: White (to move) wins in 3 plies"; the probe: "White to
-    # move wins in 3 plies".
-    if [ -n "$probe" ] && [ "${solve#*: }" = "$(sed 's/^White to move/White (to move)/' <<<"$probe")" ]; then
-        pass "game: classic 4x4 row1 through $(wc -l <<<"$states") jobs: '$probe', as ordo solve says ($((SECONDS - t1)) s)"
+    submit game "$dir" || return
+    local file=$dir/ctb-classic-4x4-row1.ordotb local=$tmp/local/ctb-classic-4x4-row1.ordotb
+    local report solve
+    report=$(head -1 "$dir/game-classic-4x4-row1.txt")
+    solve=$("$ORDO" solve --variant classic --board 4x4 --setup row1 --table "$local" | head -1)
+    if [ -n "$report" ] && [ "$report" = "$solve" ] && same_table "$local" "$file" &&
+        [ ! -e "$file.partial" ]; then
+        pass "game: classic 4x4 row1 through $njobs jobs: '$report'; the game file equals a local ordo solve's ($((SECONDS - t1)) s)"
     else
-        fail "game: the jobs say '$probe', ordo solve says '$solve'"
+        fail "game: the jobs say '$report', ordo solve says '$solve'; files equal: $(same_table "$local" "$file" && echo yes || echo no)"
     fi
 }
 game
@@ -263,7 +259,7 @@ refusal() {
     id=$(sbatch --parsable --job-name=ordo-refusal --output="$dir/refusal.out" \
         --wrap="'$ORDO' tb job --variant classic --board 10x8 --material 2,2 --dir '$dir'")
     state=$(wait_jobs "$id")
-    if grep -q 'JobState=FAILED' <<<"$state" && grep -q '1v2' "$dir/refusal.out" &&
+    if grep -q 'JobState=FAILED' <<<"$state" && grep -q '2v1' "$dir/refusal.out" &&
         ! ls "$dir"/*.ordotb >/dev/null 2>&1; then
         pass "a job without its parents' files failed: $(grep -m1 'error' "$dir/refusal.out")"
     else

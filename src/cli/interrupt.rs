@@ -1,24 +1,71 @@
-//! Ctrl-C for the long commands (`perft`, `fuzz`): the first press asks the running command to
-//! stop and report what it did; a second one ends the process at once. Both end with exit
-//! status 130, the shell's convention for an interrupt. Other commands keep the default
-//! behaviour (Ctrl-C ends them at once).
+//! Ctrl-C for the long commands (`perft`, `fuzz`, and the compact solver's `solve`, `tb build`
+//! and `tb job`): the first press asks the running command to stop and report what it did
+//! (the solver at the next layer group, keeping what it finished); a second one ends the
+//! process at once. Both end with exit status 130, the shell's convention for an interrupt.
+//! Other commands keep the default behaviour (Ctrl-C ends them at once).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use super::CliError;
+use crate::solve::{Progress, SolveError};
 
 /// Exit status of a command stopped by Ctrl-C.
 pub const INTERRUPTED: u8 = 130;
 
 static STOP: AtomicBool = AtomicBool::new(false);
+static CAUGHT: OnceLock<Result<(), String>> = OnceLock::new();
 
-/// Catch Ctrl-C from now on; the flag returned becomes true at the first press.
+/// Catch Ctrl-C from now on; the flag returned becomes true at the first press. Calling it
+/// again (another command in the same process) returns the same flag.
 pub fn catch() -> Result<&'static AtomicBool, CliError> {
-    ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(INTERRUPTED));
-        }
-    })
-    .map_err(|e| CliError(format!("cannot catch Ctrl-C: {e}")))?;
+    CAUGHT
+        .get_or_init(|| {
+            ctrlc::set_handler(|| {
+                if STOP.swap(true, Ordering::SeqCst) {
+                    std::process::exit(i32::from(INTERRUPTED));
+                }
+            })
+            .map_err(|e| format!("cannot catch Ctrl-C: {e}"))
+        })
+        .clone()
+        .map_err(CliError)?;
     Ok(&STOP)
+}
+
+/// A [`Progress`] that shows through `inner` and asks the solver to stop once `flag` is set.
+pub struct Stoppable<'a> {
+    pub inner: &'a dyn Progress,
+    pub flag: &'a AtomicBool,
+}
+
+impl Progress for Stoppable<'_> {
+    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+        self.inner.update(phase, done, total);
+    }
+    fn note(&self, text: &str) {
+        self.inner.note(text);
+    }
+    fn begin(&self, what: &str) {
+        self.inner.begin(what);
+    }
+    fn stop_requested(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+/// The exit status of a solver stopped by Ctrl-C, after one line on stderr saying what was
+/// kept and that running `again` resumes; any other error as `other` words it.
+pub fn stopped(
+    e: SolveError,
+    again: &str,
+    other: impl FnOnce(SolveError) -> CliError,
+) -> Result<u8, CliError> {
+    match e {
+        SolveError::Interrupted(what) => {
+            eprintln!("ordo: interrupted: {what}; {again} resumes there");
+            Ok(INTERRUPTED)
+        }
+        e => Err(other(e)),
+    }
 }

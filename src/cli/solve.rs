@@ -84,8 +84,10 @@ fn run_compact<E: crate::rules::Engine>(
     out: &mut String,
 ) -> Result<u8, CliError> {
     let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
-    let (_, report) =
-        crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts).map_err(solve_error)?;
+    let (_, report) = match crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts) {
+        Ok(r) => r,
+        Err(e) => return super::interrupt::stopped(e, "the same command", solve_error),
+    };
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -298,6 +300,12 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         b.build()?
     };
     if args.solver == SolverArg::Compact {
+        let flag = super::interrupt::catch()?;
+        let progress = super::interrupt::Stoppable { inner: &bar, flag };
+        let opts = GameOptions {
+            progress: &progress,
+            ..opts
+        };
         let r = pool.install(|| match args.engine {
             EngineArg::Reference => run_compact::<Reference>(args, dims, &opts, out),
             EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, &opts, out),

@@ -23,10 +23,12 @@ pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError>
     ctb::check_memory(dims, variant, max, memory_limit).map_err(solve_error)?;
     std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
     let bar = Bar::new();
+    let flag = super::interrupt::catch()?;
+    let progress = super::interrupt::Stoppable { inner: &bar, flag };
     let opts = BuildOptions {
         verify,
         memory_limit,
-        progress: &bar,
+        progress: &progress,
     };
     let mut lines = Vec::new();
     let total = crate::solve::compact::stored_up_to(max).len();
@@ -49,7 +51,9 @@ pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError>
             let _ = writeln!(out, "{}", slice_line(r));
         }
     }
-    result.map_err(solve_error)?;
+    if let Err(e) = result {
+        return super::interrupt::stopped(e, "the same command", solve_error);
+    }
     Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
 }
 

@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -13,21 +14,50 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Color, Dims, Variant};
-use crate::solve::plan::{self, JobError, Retro, SliceSolver};
+use crate::solve::ctb;
+use crate::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
 use crate::solve::tb::{Material, SliceIndex, SliceReport};
 use crate::solve::{plies, Progress, Setup};
 
 /// The solver whose files and per-slice code a job uses.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobSolverArg {
-    /// The tablebase solver of `ordo tb build` (src/solve/tb.rs).
+    /// The compact solver of `ordo tb build` (src/solve/ctb.rs, files ctb-*.ordotb).
+    Compact,
+    /// The tablebase solver of `ordo tb build --solver retro` (src/solve/tb.rs, files
+    /// tb-*.ordotb).
     Retro,
 }
 
 impl JobSolverArg {
     fn name(self) -> &'static str {
         match self {
+            JobSolverArg::Compact => "compact",
             JobSolverArg::Retro => "retro",
+        }
+    }
+
+    /// The library's solver of this name on `engine`.
+    fn solver(
+        self,
+        engine: EngineArg,
+        dims: Dims,
+        variant: Variant,
+        memory_limit: Option<u64>,
+    ) -> Box<dyn SliceSolver + Send> {
+        match (self, engine) {
+            (JobSolverArg::Compact, EngineArg::Bitboard) => {
+                Box::new(Compact::<Bitboard>::new(dims, variant))
+            }
+            (JobSolverArg::Compact, EngineArg::Reference) => {
+                Box::new(Compact::<Reference>::new(dims, variant))
+            }
+            (JobSolverArg::Retro, EngineArg::Bitboard) => {
+                Box::new(Retro::<Bitboard>::new(dims, variant, memory_limit))
+            }
+            (JobSolverArg::Retro, EngineArg::Reference) => {
+                Box::new(Retro::<Reference>::new(dims, variant, memory_limit))
+            }
         }
     }
 }
@@ -48,7 +78,7 @@ pub struct JobArgs {
     #[arg(long, default_value = "tables")]
     pub dir: PathBuf,
     /// Solver whose files and per-slice code the job uses.
-    #[arg(long, value_enum, default_value = "retro")]
+    #[arg(long, value_enum, default_value = "compact")]
     pub solver: JobSolverArg,
     /// Engine that generates the moves.
     #[arg(long, value_enum, default_value = "bitboard")]
@@ -96,7 +126,7 @@ pub struct PlanArgs {
     #[arg(long, default_value = "tables")]
     pub dir: PathBuf,
     /// Solver the jobs use.
-    #[arg(long, value_enum, default_value = "retro")]
+    #[arg(long, value_enum, default_value = "compact")]
     pub solver: JobSolverArg,
     /// What to print.
     #[arg(long, value_enum, default_value = "slurm")]
@@ -132,7 +162,11 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     let memory_limit = a.memory_limit.as_deref().map(parse_bytes).transpose()?;
     std::fs::create_dir_all(&a.dir).map_err(|e| CliError(format!("{}: {e}", a.dir.display())))?;
     let pool = job_pool(a.threads)?;
-    let log = Lines::new(format!("{variant} {dims} {m}"), Duration::from_secs(10));
+    let mut log = Lines::new(format!("{variant} {dims} {m}"), Duration::from_secs(10));
+    if a.solver == JobSolverArg::Compact {
+        // The compact build stops at a layer group boundary and keeps its checkpoint.
+        log.stop = Some(super::interrupt::catch()?);
+    }
     log.note(&format!(
         "starting in {} (solver {}, {} threads)",
         a.dir.display(),
@@ -140,29 +174,25 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
         pool.current_num_threads()
     ));
     let clock = Instant::now();
-    let result = pool.install(|| match (a.solver, a.engine) {
-        (JobSolverArg::Retro, EngineArg::Bitboard) => {
-            let mut solver = Retro::<Bitboard>::new(dims, variant, memory_limit);
-            plan::run_job(&mut solver, &a.dir, m, memory_limit, &log)
+    let mut solver = a.solver.solver(a.engine, dims, variant, memory_limit);
+    let result = pool.install(|| plan::run_job(&mut *solver, &a.dir, m, memory_limit, &log));
+    let r = match result {
+        Ok(r) => r,
+        Err(JobError::Solve(e)) => {
+            return super::interrupt::stopped(e, "the same job", solve_error)
         }
-        (JobSolverArg::Retro, EngineArg::Reference) => {
-            let mut solver = Retro::<Reference>::new(dims, variant, memory_limit);
-            plan::run_job(&mut solver, &a.dir, m, memory_limit, &log)
-        }
-    });
-    let r = result.map_err(job_error)?;
+        Err(e) => return Err(job_error(e)),
+    };
     log.finish(&r, clock.elapsed());
     if a.json {
         let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
     } else {
         let c = &r.counts;
+        let status = if r.built { "built" } else { "already built" };
+        let what = [r.variant.as_str(), &r.board, &r.material].join(" ");
         let _ = writeln!(
             out,
-            "{} {} {}: {}: {} positions: {} won, {} lost, {} drawn, longest {}",
-            r.variant,
-            r.board,
-            r.material,
-            if r.built { "built" } else { "already built" },
+            "{what}: {status}: {} positions: {} won, {} lost, {} drawn, longest {}",
             c.positions,
             c.wins,
             c.losses,
@@ -193,6 +223,8 @@ struct Lines {
     what: String,
     every: Duration,
     state: Mutex<(String, Instant, Instant)>,
+    /// Ctrl-C (or, under a scheduler, its stop signal) asks the job to stop.
+    stop: Option<&'static AtomicBool>,
 }
 
 impl Lines {
@@ -202,6 +234,7 @@ impl Lines {
             what,
             every,
             state: Mutex::new((String::new(), now, now)),
+            stop: None,
         }
     }
 
@@ -258,6 +291,10 @@ impl Progress for Lines {
     fn note(&self, text: &str) {
         self.line(text);
     }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
 }
 
 /// One job of a plan, as the schedulers are told it.
@@ -289,14 +326,28 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
     }
     .map_err(|e| CliError(format!("--ordo: {e}")))?;
     let (max, game) = selection(a, dims, variant)?;
+    // A compact game's slices go where `ordo solve` keeps them until it writes the game file.
+    let table = match (&game, a.solver) {
+        (Some((setup, _)), JobSolverArg::Compact) => Some(dir.join(format!(
+            "ctb-{}-{dims}-{}.ordotb",
+            variant.name(),
+            setup.name()
+        ))),
+        _ => None,
+    };
     let ctx = Context {
         dims,
         variant,
         dir,
         ordo: ordo.display().to_string(),
         solver: a.solver,
+        table,
     };
-    let mut jobs = slice_jobs(&ctx, max)?;
+    let job_dir = ctx
+        .table
+        .as_deref()
+        .map_or(ctx.dir.clone(), ctb::partial_dir);
+    let mut jobs = slice_jobs(&ctx, max, &job_dir)?;
     if let Some((setup, start)) = &game {
         jobs.push(game_job(&ctx, max, *setup, start)?);
     }
@@ -349,15 +400,17 @@ struct Context {
     dir: PathBuf,
     ordo: String,
     solver: JobSolverArg,
+    /// The game file a compact game's plan ends with (its slices are in `TABLE.partial/`).
+    table: Option<PathBuf>,
 }
 
-/// The job of every slice up to `max`, from the library's graph.
-fn slice_jobs(ctx: &Context, max: Material) -> Result<Vec<Planned>, CliError> {
-    let sizer = match ctx.solver {
-        JobSolverArg::Retro => Retro::<Bitboard>::new(ctx.dims, ctx.variant, None),
-    };
+/// The job of every slice up to `max`, from the library's graph, its files in `dir`.
+fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, CliError> {
+    let sizer = ctx
+        .solver
+        .solver(EngineArg::Bitboard, ctx.dims, ctx.variant, None);
     let mut jobs = Vec::new();
-    for j in plan::graph(ctx.variant, max) {
+    for j in plan::graph(&*sizer, max) {
         let m = j.material;
         let command = [
             &ctx.ordo,
@@ -370,14 +423,14 @@ fn slice_jobs(ctx: &Context, max: Material) -> Result<Vec<Planned>, CliError> {
             "--material",
             &format!("{},{}", m.white, m.black),
             "--dir",
-            &ctx.dir.display().to_string(),
+            &dir.display().to_string(),
             "--solver",
             ctx.solver.name(),
         ];
         jobs.push(Planned {
             name: m.to_string(),
             parents: j.parents.iter().map(|p| p.to_string()).collect(),
-            output: sizer.path(&ctx.dir, m),
+            output: sizer.path(dir, m),
             stdout_to_output: false,
             memory_bytes: sizer.estimate(m).map_err(solve_error)?,
             command: command.iter().map(|s| s.to_string()).collect(),
@@ -386,7 +439,10 @@ fn slice_jobs(ctx: &Context, max: Material) -> Result<Vec<Planned>, CliError> {
     Ok(jobs)
 }
 
-/// The last job of a game's plan: probe the start once every slice is built.
+/// The last job of a game's plan, once every slice is built: with the compact solver
+/// (`table` given) `ordo solve` writes the game file `table` from the finished slices in its
+/// `.partial` folder; with the retro solver a probe of the start. Either's report goes to
+/// `DIR/game-VARIANT-BOARD-SETUP.txt`.
 fn game_job(
     ctx: &Context,
     max: Material,
@@ -399,32 +455,57 @@ fn game_job(
         ctx.dims,
         setup.name()
     );
-    let position = crate::notation::format_position(start);
-    let command = [
-        &ctx.ordo,
-        "tb",
-        "probe",
-        "--position",
-        &position,
-        "--dir",
-        &ctx.dir.display().to_string(),
-        // The jobs write the retro solver's files (the only one `tb job` has yet).
-        "--solver",
-        "retro",
-    ];
-    // The probe loads every slice, two bytes an entry, besides the program.
-    let mut memory_bytes = 64 << 20;
-    for m in Material::up_to(max.white, max.black) {
-        let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
-        memory_bytes += index.len() as u64 * 2;
-    }
+    let (dims, dir) = (ctx.dims.to_string(), ctx.dir.display().to_string());
+    let (command, memory_bytes) = match &ctx.table {
+        Some(t) => {
+            let t = t.display().to_string();
+            let command = [
+                "solve",
+                "--variant",
+                ctx.variant.name(),
+                "--board",
+                &dims,
+                "--setup",
+                setup.name(),
+                "--table",
+                &t,
+            ]
+            .map(String::from);
+            let mut sizer = crate::solve::compact::CompactTables::new(ctx.dims, ctx.variant);
+            let all = crate::solve::compact::stored_up_to(max);
+            let bytes = ctb::estimate(&mut sizer, &all).map_err(solve_error)?;
+            (command.to_vec(), bytes + (64 << 20))
+        }
+        None => {
+            let position = crate::notation::format_position(start);
+            let command = [
+                "tb",
+                "probe",
+                "--position",
+                &position,
+                "--dir",
+                &dir,
+                "--solver",
+                "retro",
+            ]
+            .map(String::from);
+            // The probe loads every slice, two bytes an entry, besides the program.
+            let mut bytes = 64 << 20;
+            for m in Material::up_to(max.white, max.black) {
+                let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
+                bytes += index.len() as u64 * 2;
+            }
+            (command.to_vec(), bytes)
+        }
+    };
+    let last = crate::solve::compact::stored_material(max);
     Ok(Planned {
         name: "game".into(),
-        parents: vec![max.to_string()],
+        parents: vec![last.to_string()],
         output: ctx.dir.join(name),
         stdout_to_output: true,
         memory_bytes,
-        command: command.iter().map(|s| s.to_string()).collect(),
+        command: std::iter::once(ctx.ordo.clone()).chain(command).collect(),
     })
 }
 
@@ -468,6 +549,14 @@ fn slurm_script(ctx: &Context, what: &str, jobs: &[Planned], out: &mut String) {
         jobs.len(),
         sh(&logs)
     );
+    // The game's slices are gone once its file is written: submitting again would redo them.
+    if let Some(t) = &ctx.table {
+        let t = sh(&t.display().to_string());
+        let _ = writeln!(
+            out,
+            "if [ -e {t} ] && [ ! -e {t}.partial ]; then echo \"{t} is solved: nothing to submit (delete it to solve again)\" >&2; exit 0; fi"
+        );
+    }
     for j in jobs {
         let var = format!("j_{}", j.name.replace('-', "_"));
         let deps = if j.parents.is_empty() {
@@ -521,12 +610,22 @@ fn makefile(ctx: &Context, what: &str, jobs: &[Planned], out: &mut String) -> Re
         .iter()
         .map(|j| j.output.display().to_string())
         .collect();
+    // A compact game's slices are removed once its file is written: the goal is the game's
+    // report alone, and the slices are secondary (missing, they are not built again while
+    // the report is up to date).
+    let (goals, secondary) = match &ctx.table {
+        Some(_) => {
+            let (slices, game) = all.split_at(all.len() - 1);
+            (game, format!(".SECONDARY: {}\n", slices.join(" ")))
+        }
+        None => (&all[..], String::new()),
+    };
     let _ = write!(
         out,
         "# Generated by `ordo tb plan`: {what} as make rules, one target a file.\n\
          # Run: make -j N -f THIS-FILE\n\
-         {STORAGE}.PHONY: all\nall: {}\n",
-        all.join(" ")
+         {STORAGE}.PHONY: all\nall: {}\n{secondary}",
+        goals.join(" ")
     );
     for j in jobs {
         let parents: Vec<String> = j.parents.iter().map(|p| file(p)).collect();

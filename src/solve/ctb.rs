@@ -125,19 +125,67 @@ fn load_or_build<E: Engine>(
     m: Material,
     progress: &dyn Progress,
 ) -> Result<CompactSliceReport, SolveError> {
-    let (header, built) = if file.exists() {
-        (tables.load(file, &endgame_expect(m))?, false)
+    if file.exists() {
+        load_slice(tables, file, m)
     } else {
-        progress.begin(&format!("slice {m}"));
-        let clock = Instant::now();
-        let stats = tables.build_slice::<E>(m, progress)?;
-        let ms = clock.elapsed().as_millis() as u64;
-        (
-            tables.save(file, "endgame", &m.to_string(), &[stats], Some(ms))?,
-            true,
-        )
-    };
-    Ok(CompactSliceReport {
+        build_slice::<E>(tables, file, m, progress)
+    }
+}
+
+/// Load slice `m` from its endgame file `file` into `tables`, refusing a file that is
+/// damaged or holds another slice; its report.
+pub fn load_slice(
+    tables: &mut CompactTables,
+    file: &Path,
+    m: Material,
+) -> Result<CompactSliceReport, SolveError> {
+    let header = tables.load(file, &endgame_expect(m))?;
+    Ok(slice_report(tables, &header, false))
+}
+
+/// Build slice `m` (every slice its captures lead into, directly or through a chain of
+/// captures, is in `tables`) and write its endgame file `file` atomically; its report. The
+/// finished layer groups are kept in the checkpoint `FILE.partial` ([`partial_dir`]) while
+/// it is built, resumed from there, and that file removed when `file` is written; a stop
+/// asked through `progress` ends with [`SolveError::Interrupted`] at a group boundary.
+pub fn build_slice<E: Engine>(
+    tables: &mut CompactTables,
+    file: &Path,
+    m: Material,
+    progress: &dyn Progress,
+) -> Result<CompactSliceReport, SolveError> {
+    progress.begin(&format!("slice {m}"));
+    let clock = Instant::now();
+    let checkpoint = partial_dir(file);
+    let stats = tables.build_slice_resuming::<E>(m, progress, Some(&checkpoint))?;
+    let ms = clock.elapsed().as_millis() as u64;
+    let header = tables.save(file, "endgame", &m.to_string(), &[stats], Some(ms))?;
+    let _ = std::fs::remove_file(&checkpoint);
+    Ok(slice_report(tables, &header, true))
+}
+
+/// [`SolveError::Interrupted`] if `progress` asks to stop before slice `m`.
+fn stop_before(
+    progress: &dyn Progress,
+    m: Material,
+    done: usize,
+    dir: &Path,
+) -> Result<(), SolveError> {
+    if !progress.stop_requested() {
+        return Ok(());
+    }
+    Err(SolveError::Interrupted(format!(
+        "stopped before slice {m}; the {done} slices finished are in {}",
+        dir.display()
+    )))
+}
+
+fn slice_report(
+    tables: &CompactTables,
+    header: &compact::CompactHeader,
+    built: bool,
+) -> CompactSliceReport {
+    CompactSliceReport {
         variant: tables.variant.name().into(),
         board: tables.dims.to_string(),
         solver: "compact".into(),
@@ -146,7 +194,21 @@ fn load_or_build<E: Engine>(
         peak_memory: header.peak_memory,
         built,
         verified: None,
-    })
+    }
+}
+
+/// The stored slices a build of `m` reads, fewer pieces first: every slice a chain of
+/// captures leads into ([`plan::ancestors`]: a shell position of a smaller slice is valued
+/// through its own captures), each as the material that stores it
+/// ([`compact::stored_material`]), once.
+pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
+    let mut v: Vec<Material> = super::plan::ancestors(variant, m)
+        .into_iter()
+        .map(compact::stored_material)
+        .collect();
+    v.sort_by_key(|p| (p.white + p.black, p.white, p.black));
+    v.dedup();
+    v
 }
 
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
@@ -165,6 +227,9 @@ pub fn build<E: Engine>(
     let mut reports = Vec::new();
     for m in compact::stored_up_to(max) {
         let file = path(dir, variant, dims, m);
+        if !file.exists() {
+            stop_before(opts.progress, m, reports.len(), dir)?;
+        }
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
         if opts.verify {
             opts.progress.begin(&format!("slice {m}"));
@@ -350,6 +415,12 @@ fn solve_fresh<E: Engine>(
     }
     let mut stats = Vec::new();
     for &m in materials {
+        if let Some(p) = partial
+            .as_deref()
+            .filter(|p| !path(p, variant, dims, m).exists())
+        {
+            stop_before(opts.progress, m, stats.len(), p)?;
+        }
         stats.push(slice_of_game::<E>(tables, partial.as_deref(), m, opts)?);
     }
     let ms = Some(clock.elapsed().as_millis() as u64);

@@ -57,6 +57,9 @@ pub enum SolveError {
     Mismatch(String),
     #[error("{0}")]
     Input(String),
+    /// Stopped on request ([`Progress::stop_requested`]): what was done and kept.
+    #[error("{0}")]
+    Interrupted(String),
     /// Slices a probe of material `needed` would read are not built in `dir`.
     #[error("{dir}: no {} {dims} {needed} table: slice{} {} not built", .variant.name(), if .missing.len() == 1 { "" } else { "s" }, .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
     MissingSlices {
@@ -171,6 +174,11 @@ pub trait Progress: Sync {
     fn note(&self, _text: &str) {}
     /// A new piece of work begins (a slice of a tablebase); its phases follow.
     fn begin(&self, _what: &str) {}
+    /// Whether the caller asks the work to stop (Ctrl-C): work that can stop early asks at
+    /// its safe points, keeps what it can and ends with [`SolveError::Interrupted`].
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Progress`] that shows nothing.

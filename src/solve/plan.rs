@@ -1,9 +1,12 @@
 //! A tablebase as a graph of independent jobs, one per material slice, so that a cluster
 //! scheduler (Slurm, or `make` on one machine) can build it on many machines at once.
 //!
-//! A capture leads from a slice into slices with fewer pieces; [`parents`] names them, and
-//! it is the one place that says which slices a slice depends on: the plan
-//! ([`graph`]) and the job ([`run_job`]) both ask it. A job of slice `m`:
+//! Which slices a job reads is the solver's to say ([`SliceSolver::needs`]): the retro
+//! solver looks a capture up in the slice it leads into ([`parents`]); the compact solver
+//! values a shell position of a smaller slice through its own captures, so it reads every
+//! slice a chain of captures leads into ([`ancestors`], each as the material that stores it).
+//! [`graph`] builds the plan from that one answer for either solver, and the job
+//! ([`run_job`]) reads exactly those files. A job of slice `m`:
 //! 1. does nothing if `m`'s own file is there and valid (a damaged one is reported and built
 //!    again, replacing it);
 //! 2. refuses, naming them, if a parent's file is missing, and names the parent and the
@@ -14,12 +17,14 @@
 //!
 //! So jobs whose files share one folder may run on different machines in any order the
 //! graph allows, and a job run twice, or killed and run again, ends with the same file.
-//! Which solver's files and code a job uses is a parameter ([`SliceSolver`]); [`Retro`] is
-//! the tablebase solver of `src/solve/tb.rs`.
+//! [`Retro`] is the tablebase solver of `src/solve/tb.rs`, [`Compact`] the compact solver
+//! of `src/solve/ctb.rs` (the files `ordo tb build` writes by default).
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
+use super::compact::CompactTables;
+use super::ctb::{self, CompactSliceReport};
 use super::tb::{self, BuildOptions, Material, SliceIndex, SliceReport, Tablebase};
 use super::{memory, Progress, SolveError};
 use crate::rules::{Dims, Engine, Variant};
@@ -66,14 +71,16 @@ pub struct Job {
     pub parents: Vec<Material>,
 }
 
-/// The job of every slice with 1..=`max.white` White and 1..=`max.black` Black pieces,
-/// fewer pieces first: every job comes after its parents.
-pub fn graph(variant: Variant, max: Material) -> Vec<Job> {
-    Material::up_to(max.white, max.black)
+/// The job of every slice `solver` stores up to `max` ([`SliceSolver::materials`]), fewer
+/// pieces first, each with the slices it reads ([`SliceSolver::needs`]): every job comes
+/// after its parents. The one source of the job graph for every solver.
+pub fn graph(solver: &dyn SliceSolver, max: Material) -> Vec<Job> {
+    solver
+        .materials(max)
         .into_iter()
         .map(|material| Job {
             material,
-            parents: parents(variant, material),
+            parents: solver.needs(material),
         })
         .collect()
 }
@@ -85,6 +92,8 @@ pub trait SliceSolver {
     fn name(&self) -> &'static str;
     fn variant(&self) -> Variant;
     fn dims(&self) -> Dims;
+    /// The slices of a set up to `max`, one job each, fewer pieces first.
+    fn materials(&self, max: Material) -> Vec<Material>;
     /// The file of slice `m` under `dir`.
     fn path(&self, dir: &Path, m: Material) -> PathBuf;
     /// The slices whose files building `m` reads: [`parents`], or [`ancestors`] for a
@@ -230,17 +239,7 @@ impl<E: Engine> Retro<E> {
     }
 
     fn report(&self, m: Material, header: &super::Header, built: bool) -> SliceReport {
-        SliceReport {
-            variant: self.tb.variant.name().into(),
-            board: self.tb.dims.to_string(),
-            material: m.to_string(),
-            entries: header.entries,
-            counts: header.counts.clone().unwrap_or_default(),
-            seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
-            peak_memory: header.peak_memory,
-            built,
-            verified: None,
-        }
+        SliceReport::of_file(self.tb.variant, self.tb.dims, m, header, built)
     }
 }
 
@@ -253,6 +252,9 @@ impl<E: Engine> SliceSolver for Retro<E> {
     }
     fn dims(&self) -> Dims {
         self.tb.dims
+    }
+    fn materials(&self, max: Material) -> Vec<Material> {
+        Material::up_to(max.white, max.black)
     }
     fn path(&self, dir: &Path, m: Material) -> PathBuf {
         Tablebase::path(dir, self.tb.variant, self.tb.dims, m)
@@ -289,5 +291,92 @@ impl<E: Engine> SliceSolver for Retro<E> {
         };
         let header = tb::build_one::<E>(&mut self.tb, index, dir, &opts)?;
         Ok(self.report(m, &header, true))
+    }
+}
+
+/// The compact solver of `src/solve/ctb.rs` (a byte a core position, shell positions valued
+/// through their captures) as a [`SliceSolver`], generating moves with engine `E`. Its jobs
+/// are the stored materials only: a material with fewer White than Black pieces is its
+/// colour twin's file ([`crate::solve::compact::stored_material`]).
+pub struct Compact<E> {
+    tables: CompactTables,
+    engine: PhantomData<fn() -> E>,
+}
+
+impl<E: Engine> Compact<E> {
+    pub fn new(dims: Dims, variant: Variant) -> Self {
+        Compact {
+            tables: CompactTables::new(dims, variant),
+            engine: PhantomData,
+        }
+    }
+
+    /// The slices loaded or built so far.
+    pub fn tables(&self) -> &CompactTables {
+        &self.tables
+    }
+}
+
+/// A compact slice's report in the shape every job reports.
+fn job_report(r: CompactSliceReport) -> SliceReport {
+    let st = r.stats;
+    SliceReport {
+        variant: r.variant,
+        board: r.board,
+        material: st.material,
+        entries: st.entries,
+        counts: super::Counts {
+            positions: st.positions,
+            wins: st.wins,
+            losses: st.losses,
+            draws: st.draws,
+            longest: st.longest,
+            ..Default::default()
+        },
+        seconds: r.seconds,
+        peak_memory: r.peak_memory,
+        built: r.built,
+        verified: r.verified,
+    }
+}
+
+impl<E: Engine> SliceSolver for Compact<E> {
+    fn name(&self) -> &'static str {
+        "compact"
+    }
+    fn variant(&self) -> Variant {
+        self.tables.variant
+    }
+    fn dims(&self) -> Dims {
+        self.tables.dims
+    }
+    fn materials(&self, max: Material) -> Vec<Material> {
+        super::compact::stored_up_to(max)
+    }
+    fn path(&self, dir: &Path, m: Material) -> PathBuf {
+        ctb::path(dir, self.tables.variant, self.tables.dims, m)
+    }
+    fn needs(&self, m: Material) -> Vec<Material> {
+        ctb::needs(self.tables.variant, m)
+    }
+    fn estimate(&self, m: Material) -> Result<u64, SolveError> {
+        let mut all = self.needs(m);
+        all.push(m);
+        let mut sizer = CompactTables::new(self.tables.dims, self.tables.variant);
+        // The program itself and its buffers besides the tables.
+        Ok(ctb::estimate(&mut sizer, &all)? + (64 << 20))
+    }
+    fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
+        let file = self.path(dir, m);
+        ctb::load_slice(&mut self.tables, &file, m).map(job_report)
+    }
+    fn build(
+        &mut self,
+        dir: &Path,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceReport, SolveError> {
+        let file = self.path(dir, m);
+        ctb::build_slice::<E>(&mut self.tables, &file, m, progress).map(job_report)
     }
 }

@@ -580,6 +580,29 @@ pub struct SliceReport {
     pub verified: Option<bool>,
 }
 
+impl SliceReport {
+    /// The report of slice `m` as its file's header describes it (not verified).
+    pub fn of_file(
+        variant: Variant,
+        dims: Dims,
+        m: Material,
+        header: &Header,
+        built: bool,
+    ) -> Self {
+        SliceReport {
+            variant: variant.name().into(),
+            board: dims.to_string(),
+            material: m.to_string(),
+            entries: header.entries,
+            counts: header.counts.clone().unwrap_or_default(),
+            seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
+            peak_memory: header.peak_memory,
+            built,
+            verified: None,
+        }
+    }
+}
+
 /// Options of [`build`].
 pub struct BuildOptions<'a> {
     /// Recompute every slice from its successors after building or loading it.
@@ -650,15 +673,8 @@ pub fn build<E: Engine>(
             None
         };
         let report = SliceReport {
-            variant: variant.name().into(),
-            board: dims.to_string(),
-            material: m.to_string(),
-            entries: header.entries,
-            counts: header.counts.clone().unwrap_or_default(),
-            seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
-            peak_memory: header.peak_memory,
-            built,
             verified,
+            ..SliceReport::of_file(variant, dims, m, &header, built)
         };
         each(&report);
         reports.push(report);

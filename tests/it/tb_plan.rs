@@ -8,8 +8,9 @@ use std::process::{Command, Output};
 
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
-use ordo::solve::plan::{self, JobError, Retro, SliceSolver};
+use ordo::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
 use ordo::solve::tb::{self, Material, SliceReport};
+use ordo::solve::{compact, ctb};
 use ordo::solve::{Progress, Silent, SolveError};
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
@@ -35,6 +36,27 @@ fn build_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
     };
     std::fs::create_dir_all(dir).expect("create the local folder");
     tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("tb build");
+}
+
+/// The compact `tb build` of every slice up to `max` in `dir` (the default solver's files).
+fn build_compact_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
+    let opts = tb::BuildOptions {
+        verify: false,
+        memory_limit: None,
+        progress: &Silent,
+    };
+    ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("compact tb build");
+}
+
+/// A compact job as on a machine of its own.
+fn compact_job(
+    dims: Dims,
+    variant: Variant,
+    m: Material,
+    dir: &Path,
+) -> Result<SliceReport, JobError> {
+    let mut solver = Compact::<Bitboard>::new(dims, variant);
+    plan::run_job(&mut solver, dir, m, None, &Silent)
 }
 
 /// One job as on a machine of its own: a fresh solver that knows nothing but the folder.
@@ -104,20 +126,30 @@ fn ordo_x_parents_have_any_fewer_pieces_of_one_side_ordox_4_1() {
 }
 
 /// The graph holds every slice up to the bound once, each after all its parents; the
-/// ancestors of a classic slice are every smaller slice of the bound.
+/// ancestors of a classic slice are every smaller slice of the bound. One function makes
+/// the graph of either solver, from the slices the solver's job reads.
 #[test]
 fn the_graph_puts_every_job_after_its_parents() {
+    let dims = board("10x8");
     for variant in [Variant::Classic, Variant::X] {
-        let g = plan::graph(variant, mat(4, 3));
-        let order: Vec<Material> = g.iter().map(|j| j.material).collect();
-        assert_eq!(order, Material::up_to(4, 3));
-        for (i, j) in g.iter().enumerate() {
-            assert_eq!(j.parents, plan::parents(variant, j.material));
-            for p in &j.parents {
-                let at = order.iter().position(|m| m == p).expect("parent in graph");
-                assert!(at < i, "{variant}: {p} after {}", j.material);
+        let retro = Retro::<Bitboard>::new(dims, variant, None);
+        let compact = Compact::<Bitboard>::new(dims, variant);
+        for (solver, order) in [
+            (&retro as &dyn SliceSolver, Material::up_to(4, 3)),
+            (&compact, compact::stored_up_to(mat(4, 3))),
+        ] {
+            let g = plan::graph(solver, mat(4, 3));
+            let got: Vec<Material> = g.iter().map(|j| j.material).collect();
+            assert_eq!(got, order, "{}", solver.name());
+            for (i, j) in g.iter().enumerate() {
+                assert_eq!(j.parents, solver.needs(j.material));
+                for p in &j.parents {
+                    let at = order.iter().position(|m| m == p).expect("parent in graph");
+                    assert!(at < i, "{variant}: {p} after {}", j.material);
+                }
             }
         }
+        assert_eq!(retro.needs(mat(3, 2)), plan::parents(variant, mat(3, 2)));
     }
     let mut below = Material::up_to(3, 3);
     below.retain(|&m| m != mat(3, 3));
@@ -125,6 +157,24 @@ fn the_graph_puts_every_job_after_its_parents() {
     ancestors.sort();
     below.sort();
     assert_eq!(ancestors, below);
+}
+
+/// A compact slice values a shell position of a smaller slice through that position's own
+/// captures (ORDO-6.4: each capture removes a piece), so its job reads every slice a chain
+/// of captures leads into, each as the material stored for it (its colour twin when White
+/// has fewer pieces): classic 3v2 reads 1v1, 2v1, 2v2 and 3v1 (1v2 is 2v1's twin).
+#[test]
+fn a_compact_job_reads_every_stored_slice_captures_lead_into_ordo_6_4() {
+    let c = Compact::<Bitboard>::new(board("10x8"), Variant::Classic);
+    assert_eq!(
+        c.needs(mat(3, 2)),
+        vec![mat(1, 1), mat(2, 1), mat(2, 2), mat(3, 1)]
+    );
+    let x = Compact::<Bitboard>::new(board("10x8"), Variant::X);
+    assert_eq!(
+        x.needs(mat(3, 3)),
+        vec![mat(1, 1), mat(2, 1), mat(2, 2), mat(3, 1), mat(3, 2)]
+    );
 }
 
 /// Jobs that each read only their parents' files build the tables `tb build` builds, in
@@ -137,7 +187,7 @@ fn jobs_reading_only_their_parents_build_what_tb_build_builds() {
         let (local, jobs) = (root.join("local"), root.join("jobs"));
         std::fs::create_dir_all(&jobs).unwrap();
         build_locally(dims, variant, mat(3, 3), &local);
-        for j in plan::graph(variant, mat(3, 3)) {
+        for j in plan::graph(&Retro::<Bitboard>::new(dims, variant, None), mat(3, 3)) {
             let r = job(dims, variant, j.material, &jobs)
                 .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
             assert!(r.built, "{} built", j.material);
@@ -146,30 +196,57 @@ fn jobs_reading_only_their_parents_build_what_tb_build_builds() {
     }
 }
 
-/// A [`SliceSolver`] that reads only the classic parents (one piece fewer) in Ordo X.
-struct ClassicParents(Retro<Bitboard>);
+/// Compact jobs, each a fresh process's worth of state reading only the files its job
+/// names, write the same files (every payload byte, the header less its wall time and
+/// memory) as the compact `tb build`, in both games.
+#[test]
+fn compact_jobs_build_what_the_compact_tb_build_builds() {
+    for variant in [Variant::Classic, Variant::X] {
+        let dims = board("4x4");
+        let root = crate::common::scratch(&format!("plan-compact-{}", variant.name()));
+        let (local, jobs) = (root.join("local"), root.join("jobs"));
+        std::fs::create_dir_all(&jobs).unwrap();
+        build_compact_locally(dims, variant, mat(3, 3), &local);
+        let sizer = Compact::<Bitboard>::new(dims, variant);
+        for j in plan::graph(&sizer, mat(3, 3)) {
+            let r = compact_job(dims, variant, j.material, &jobs)
+                .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
+            assert!(r.built, "{} built", j.material);
+        }
+        assert_same_tables(&local, &jobs);
+    }
+}
 
-impl SliceSolver for ClassicParents {
+/// A [`SliceSolver`] that reads only the slices `needs` names and is `S` otherwise.
+struct Narrow<S> {
+    inner: S,
+    needs: fn(Material) -> Vec<Material>,
+}
+
+impl<S: SliceSolver> SliceSolver for Narrow<S> {
     fn name(&self) -> &'static str {
         "narrow"
     }
     fn variant(&self) -> Variant {
-        self.0.variant()
+        self.inner.variant()
     }
     fn dims(&self) -> Dims {
-        self.0.dims()
+        self.inner.dims()
+    }
+    fn materials(&self, max: Material) -> Vec<Material> {
+        self.inner.materials(max)
     }
     fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        self.0.path(dir, m)
+        self.inner.path(dir, m)
     }
     fn needs(&self, m: Material) -> Vec<Material> {
-        plan::parents(Variant::Classic, m)
+        (self.needs)(m)
     }
     fn estimate(&self, m: Material) -> Result<u64, SolveError> {
-        self.0.estimate(m)
+        self.inner.estimate(m)
     }
     fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
-        self.0.load(dir, m)
+        self.inner.load(dir, m)
     }
     fn build(
         &mut self,
@@ -177,7 +254,7 @@ impl SliceSolver for ClassicParents {
         m: Material,
         progress: &dyn Progress,
     ) -> Result<SliceReport, SolveError> {
-        self.0.build(dir, m, progress)
+        self.inner.build(dir, m, progress)
     }
 }
 
@@ -189,7 +266,11 @@ fn ordo_x_jobs_need_the_slices_two_pieces_down_ordox_4_1() {
     let dir = crate::common::scratch("plan-x-narrow");
     build_locally(dims, Variant::X, mat(3, 2), &dir);
     build_locally(dims, Variant::X, mat(2, 3), &dir);
-    let mut narrow = ClassicParents(Retro::new(dims, Variant::X, None));
+    // The classic parents: one piece fewer.
+    let mut narrow = Narrow {
+        inner: Retro::<Bitboard>::new(dims, Variant::X, None),
+        needs: |m| plan::parents(Variant::Classic, m),
+    };
     let err = plan::run_job(&mut narrow, &dir, mat(3, 3), None, &Silent)
         .expect_err("a capture leads into a slice the narrow job did not read")
         .to_string();
@@ -259,6 +340,8 @@ fn a_job_without_its_parents_is_refused_and_writes_nothing() {
         "2,2",
         "--dir",
         d,
+        "--solver",
+        "retro",
     ]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -301,6 +384,8 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
         "2,2",
         "--dir",
         dir.to_str().unwrap(),
+        "--solver",
+        "retro",
     ]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -309,6 +394,105 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
         "{stderr}"
     );
     assert!(!tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
+}
+
+/// Compact jobs on the command line (the default solver): a job whose parent is missing
+/// names it and exits 2, one whose parent is damaged names it and the reason, neither
+/// writes anything; a job run again says "already built" and leaves its file untouched;
+/// a damaged own file is built again, to the same bytes.
+#[test]
+fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
+    let dims = board("4x4");
+    let dir = crate::common::scratch("plan-compact-cli");
+    let d = dir.to_str().unwrap();
+    let own = ctb::path(&dir, Variant::Classic, dims, mat(2, 2));
+    let run = || {
+        ordo(&[
+            "tb",
+            "job",
+            "--board",
+            "4x4",
+            "--material",
+            "2,2",
+            "--dir",
+            d,
+        ])
+    };
+    build_compact_locally(dims, Variant::Classic, mat(1, 1), &dir);
+    let o = run();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ordo: error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains("ctb-classic-4x4-2v1.ordotb"), "{stderr}");
+    assert!(!own.exists());
+    build_compact_locally(dims, Variant::Classic, mat(2, 1), &dir);
+    let parent = ctb::path(&dir, Variant::Classic, dims, mat(2, 1));
+    let good = std::fs::read(&parent).unwrap();
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 1;
+    std::fs::write(&parent, &bad).unwrap();
+    let o = run();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("2v1") && stderr.contains("checksum"),
+        "{stderr}"
+    );
+    assert!(!own.exists());
+    std::fs::write(&parent, &good).unwrap();
+    let first = run();
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(String::from_utf8_lossy(&first.stdout).contains(": built: "));
+    let (bytes, mtime) = (
+        std::fs::read(&own).unwrap(),
+        std::fs::metadata(&own).unwrap().modified().unwrap(),
+    );
+    let again = run();
+    assert!(String::from_utf8_lossy(&again.stdout).contains(": already built: "));
+    assert_eq!(std::fs::read(&own).unwrap(), bytes);
+    assert_eq!(std::fs::metadata(&own).unwrap().modified().unwrap(), mtime);
+    let mut damaged = bytes.clone();
+    *damaged.last_mut().unwrap() ^= 0x55;
+    std::fs::write(&own, &damaged).unwrap();
+    let rebuilt = run();
+    assert!(String::from_utf8_lossy(&rebuilt.stdout).contains(": built: "));
+    assert_eq!(table_identity(&own), table_identity_of(&bytes));
+}
+
+/// A compact job that read only the slices one capture leads into would meet a shell
+/// position there whose own captures lead further down (ORDO-6.4): the build fails naming
+/// the slice it lacks, which is why the compact graph waits for every ancestor.
+#[test]
+fn a_compact_job_reading_only_direct_parents_fails_ordo_6_4() {
+    let dims = board("4x4");
+    let dir = crate::common::scratch("plan-compact-direct");
+    build_compact_locally(dims, Variant::Classic, mat(3, 2), &dir);
+    let mut direct = Narrow {
+        inner: Compact::<Bitboard>::new(dims, Variant::Classic),
+        needs: |m| {
+            let mut v: Vec<Material> = plan::parents(Variant::Classic, m)
+                .into_iter()
+                .map(compact::stored_material)
+                .collect();
+            v.dedup();
+            v
+        },
+    };
+    assert_eq!(direct.needs(mat(3, 3)), vec![mat(3, 2)]);
+    let err = plan::run_job(&mut direct, &dir, mat(3, 3), None, &Silent)
+        .expect_err("a chain of captures leads below 3v2")
+        .to_string();
+    assert!(err.contains("not built"), "{err}");
+    assert!(!direct.path(&dir, mat(3, 3)).exists(), "nothing written");
 }
 
 /// A stand-in `sbatch` on PATH: records each submission's arguments (one a line) in
@@ -327,8 +511,9 @@ fn fake_sbatch(root: &Path) -> PathBuf {
     bin
 }
 
-/// The Slurm plan submits every slice once, after its parents' job ids, and running the
-/// submitted commands in submission order builds what `tb build` builds.
+/// The Slurm plan (compact, the default) submits every stored slice once, after the job ids
+/// of the slices it reads, and running the submitted commands in submission order builds
+/// what `tb build` builds.
 #[test]
 fn the_slurm_plan_submits_each_job_after_its_parents() {
     let root = crate::common::scratch("plan-slurm");
@@ -378,7 +563,10 @@ fn the_slurm_plan_submits_each_job_after_its_parents() {
             (n.to_string(), id.to_string())
         })
         .collect();
-    let graph = plan::graph(Variant::X, mat(3, 2));
+    let graph = plan::graph(
+        &Compact::<Bitboard>::new(board("4x4"), Variant::X),
+        mat(3, 2),
+    );
     let names: Vec<String> = graph.iter().map(|j| j.material.to_string()).collect();
     assert_eq!(
         ids.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
@@ -413,12 +601,12 @@ fn the_slurm_plan_submits_each_job_after_its_parents() {
             String::from_utf8_lossy(&done.stderr)
         );
     }
-    build_locally(board("4x4"), Variant::X, mat(3, 2), &local);
+    build_compact_locally(board("4x4"), Variant::X, mat(3, 2), &local);
     assert_same_tables(&local, &tables);
 }
 
-/// The make plan of a small board's game builds every slice up to the start's material and
-/// then probes the start: the verdict `ordo solve` gives.
+/// The make plan of a small board's game with the retro solver builds every slice up to the
+/// start's material and then probes the start: the verdict `ordo solve` gives.
 #[test]
 fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
     let root = crate::common::scratch("plan-make");
@@ -434,6 +622,8 @@ fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
         "make",
         "--dir",
         tables.to_str().unwrap(),
+        "--solver",
+        "retro",
     ]);
     assert_eq!(
         o.status.code(),
@@ -489,6 +679,8 @@ fn the_json_plan_lists_every_job_with_its_parents() {
         "json",
         "--dir",
         "/shared/t",
+        "--solver",
+        "retro",
     ]);
     assert_eq!(
         o.status.code(),
@@ -513,4 +705,299 @@ fn the_json_plan_lists_every_job_with_its_parents() {
     assert!(j["memory_bytes"].as_u64().unwrap() > 64 << 20);
     let bad = ordo(&["tb", "plan", "--max-pieces", "0,2"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// The compact plan (the default) has a job per stored slice only (1v2 is 2v1's colour
+/// twin), each waiting for every stored slice a chain of captures leads into.
+#[test]
+fn the_compact_json_plan_has_stored_slices_only() {
+    let o = ordo(&[
+        "tb",
+        "plan",
+        "--board",
+        "5x5",
+        "--max-pieces",
+        "3,2",
+        "--format",
+        "json",
+        "--dir",
+        "/shared/t",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["solver"], "compact");
+    let names: Vec<&str> = v["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|j| j["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["1v1", "2v1", "2v2", "3v1", "3v2"]);
+    let j = &v["jobs"][4];
+    assert_eq!(
+        j["parents"],
+        serde_json::json!(["1v1", "2v1", "2v2", "3v1"])
+    );
+    assert_eq!(j["output"], "/shared/t/ctb-classic-5x5-3v2.ordotb");
+    let cmd: Vec<&str> = j["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(cmd.windows(2).any(|w| w == ["--solver", "compact"]));
+}
+
+/// The compact make plan of a small board's game: a job per stored material writing into
+/// the game table's `.partial` folder, then `ordo solve` assembling the game file from them.
+/// The game file equals a local `ordo solve`'s (payload and header less time and memory),
+/// the folder is gone, and the report's verdict is `ordo solve`'s.
+#[test]
+fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
+    let root = crate::common::scratch("plan-make-compact");
+    let tables = root.join("tables");
+    let o = ordo(&[
+        "tb",
+        "plan",
+        "--board",
+        "3x4",
+        "--setup",
+        "row1",
+        "--format",
+        "make",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mk = root.join("plan.mk");
+    std::fs::write(&mk, &o.stdout).unwrap();
+    let Ok(run) = Command::new("make")
+        .args(["-s", "-j2", "-f"])
+        .arg(&mk)
+        .output()
+    else {
+        eprintln!("make is not installed: the make plan is not run");
+        return;
+    };
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{log}");
+    for line in [
+        "ordo tb job: classic 3x4 3v3: read slice 3v2",
+        "ordo tb job: classic 3x4 3v3: built ",
+    ] {
+        assert!(log.contains(line), "'{line}' missing from {log}");
+    }
+    let game = tables.join("ctb-classic-3x4-row1.ordotb");
+    assert!(
+        !ctb::partial_dir(&game).exists(),
+        "the slices' folder is removed"
+    );
+    // Up to date: the slices removed are not built again.
+    let again = Command::new("make")
+        .args(["-q", "-f"])
+        .arg(&mk)
+        .status()
+        .unwrap();
+    assert!(again.success(), "make -q: the plan is done");
+    let local = root.join("local.ordotb");
+    let solve = ordo(
+        &["solve", "--board", "3x4", "--setup", "row1", "--table"]
+            .iter()
+            .copied()
+            .chain([local.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(solve.status.code(), Some(0));
+    assert!(
+        table_identity(&game) == table_identity(&local),
+        "game files differ"
+    );
+    let report = std::fs::read_to_string(tables.join("game-classic-3x4-row1.txt")).unwrap();
+    let solve = String::from_utf8_lossy(&solve.stdout);
+    assert_eq!(report.lines().next(), solve.lines().next());
+}
+
+/// A [`Progress`] that asks to stop once `after` layer groups are done (its `layers`
+/// updates, the first of which comes before any group), and keeps the notes and the first
+/// `layers` count it hears.
+struct StopAfter {
+    after: Option<u64>,
+    groups: std::sync::atomic::AtomicU64,
+    first: std::sync::Mutex<Option<u64>>,
+    notes: std::sync::Mutex<Vec<String>>,
+}
+
+impl StopAfter {
+    fn new(after: Option<u64>) -> StopAfter {
+        StopAfter {
+            after,
+            groups: Default::default(),
+            first: Default::default(),
+            notes: Default::default(),
+        }
+    }
+    fn notes(&self) -> String {
+        self.notes.lock().unwrap().join("\n")
+    }
+}
+
+impl Progress for StopAfter {
+    fn update(&self, phase: &str, done: u64, _total: Option<u64>) {
+        if phase == "layers" {
+            self.first.lock().unwrap().get_or_insert(done);
+            self.groups
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    fn note(&self, text: &str) {
+        self.notes.lock().unwrap().push(text.to_string());
+    }
+    fn stop_requested(&self) -> bool {
+        let seen = self.groups.load(std::sync::atomic::Ordering::SeqCst);
+        self.after.is_some_and(|n| seen > n)
+    }
+}
+
+fn compact_build(dir: &Path, max: Material, progress: &dyn Progress) -> Result<(), SolveError> {
+    let opts = tb::BuildOptions {
+        verify: false,
+        memory_limit: None,
+        progress,
+    };
+    ctb::build::<Bitboard>(board("4x4"), Variant::Classic, max, dir, &opts, |_| {}).map(|_| ())
+}
+
+/// A build stopped after two layer groups of its last slice keeps them in the slice's
+/// checkpoint (`FILE.partial`) and writes no slice file; run again, it resumes after those
+/// groups and writes the same files as a build never stopped, then removes the checkpoint.
+/// A checkpoint with one byte changed is not used (said, with the reason) and the slice is
+/// built from the start, again to the same file.
+#[test]
+fn a_stopped_slice_build_resumes_after_its_finished_layers_to_the_same_file() {
+    let root = crate::common::scratch("checkpoint-resume");
+    let (local, dir) = (root.join("local"), root.join("stopped"));
+    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 3), &local);
+    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 2), &dir);
+    let file = ctb::path(&dir, Variant::Classic, board("4x4"), mat(3, 3));
+    let checkpoint = ctb::partial_dir(&file);
+    let stop = || {
+        let stopper = StopAfter::new(Some(2));
+        match compact_build(&dir, mat(3, 3), &stopper) {
+            Err(SolveError::Interrupted(msg)) => {
+                assert!(msg.contains("slice 3v3 stopped after 2 of "), "{msg}");
+                assert!(msg.contains("kept in"), "{msg}");
+            }
+            r => panic!("not stopped: {r:?}"),
+        }
+        assert!(!file.exists() && checkpoint.exists());
+    };
+    stop();
+    let resumed = StopAfter::new(None);
+    compact_build(&dir, mat(3, 3), &resumed).expect("resumed build");
+    assert!(
+        resumed.notes().contains("resuming slice 3v3 from"),
+        "{}",
+        resumed.notes()
+    );
+    assert!(
+        resumed.first.lock().unwrap().unwrap() > 0,
+        "started after the kept groups"
+    );
+    assert_same_tables(&local, &dir);
+    assert!(!checkpoint.exists(), "the checkpoint is removed");
+    std::fs::remove_file(&file).unwrap();
+    stop();
+    let mut bytes = std::fs::read(&checkpoint).unwrap();
+    *bytes.last_mut().unwrap() ^= 0x21;
+    std::fs::write(&checkpoint, &bytes).unwrap();
+    let fresh = StopAfter::new(None);
+    compact_build(&dir, mat(3, 3), &fresh).expect("build past a damaged checkpoint");
+    assert!(
+        fresh.notes().contains("not used: checksum mismatch"),
+        "{}",
+        fresh.notes()
+    );
+    assert_eq!(
+        *fresh.first.lock().unwrap(),
+        Some(0),
+        "built from the first group"
+    );
+    assert_same_tables(&local, &dir);
+}
+
+/// Ctrl-C (SIGINT) on a real `ordo tb build`, sent once the slice before the last is written:
+/// the build stops in (or before) the last slice, keeps what it finished, says so in one
+/// line with how to resume, exits with status 130 and writes no file of that slice; the same
+/// command then finishes it and removes the checkpoint.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
+    use std::process::Stdio;
+    let dir = crate::common::scratch("checkpoint-sigint");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tb",
+        "build",
+        "--board",
+        "10x8",
+        "--max-pieces",
+        "3,2",
+        "--dir",
+        d,
+    ];
+    let at = |w, b| ctb::path(&dir, Variant::Classic, board("10x8"), mat(w, b));
+    let mut child = Command::new(ORDO)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ordo");
+    while !at(3, 1).exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before 3v1 was written"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with("ordo: interrupted: ")
+            && lines[0].contains("3v2")
+            && lines[0].ends_with("; the same command resumes there"),
+        "{stderr}"
+    );
+    assert!(!at(3, 2).exists(), "no file of the stopped slice");
+    let again = ordo(&args);
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        out.contains("3v1 and 1v3: ") && out.contains(", loaded"),
+        "{out}"
+    );
+    assert!(out.lines().last().unwrap().contains("built in"), "{out}");
+    assert!(at(3, 2).exists() && !ctb::partial_dir(&at(3, 2)).exists());
 }

@@ -25,6 +25,7 @@
 
 mod bits;
 mod check;
+mod checkpoint;
 mod index;
 mod layer;
 mod store;
@@ -44,6 +45,10 @@ pub use symmetry::{colour_flip, flip_rows, mirror};
 /// records it and is refused by a build whose index differs: change it with the index.
 /// 2: the dense index with mirror pairs and colour twins stored once.
 pub const INDEX_SCHEME: u32 = 2;
+
+/// A slice's build writes its checkpoint at least this long after the last one (longer if
+/// writing took over a tenth of that), and whenever it is asked to stop.
+pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_secs(30);
 
 use super::tb::Material;
 use super::value::Value;
@@ -183,44 +188,154 @@ impl CompactTables {
         m: Material,
         progress: &dyn Progress,
     ) -> Result<SliceStats, SolveError> {
+        self.build_slice_resuming::<E>(m, progress, None)
+    }
+
+    /// [`CompactTables::build_slice`] through the checkpoint file `checkpoint`: a valid one
+    /// (see `checkpoint.rs`) gives the layer groups already finished, which are skipped (a
+    /// refused one is said through [`Progress::note`] and ignored); the groups done are
+    /// written to it every [`CHECKPOINT_SECONDS`] or more (at most a tenth of the time goes
+    /// to writing), and at the first group boundary after [`Progress::stop_requested`],
+    /// which ends the build with [`SolveError::Interrupted`]. The caller removes the file
+    /// once the slice is saved.
+    pub fn build_slice_resuming<E: Engine>(
+        &mut self,
+        m: Material,
+        progress: &dyn Progress,
+        checkpoint: Option<&std::path::Path>,
+    ) -> Result<SliceStats, SolveError> {
         let index = self.core_index(m)?;
-        let mut finished = 0u64;
-        progress.update("layers", 0, Some(index.len() as u64));
-        let mut values = vec![0u8; index.len()];
-        let mut stats = SliceStats {
-            material: m.to_string(),
-            entries: index.len() as u64,
-            ..SliceStats::default()
+        let groups = index.layers();
+        let of = checkpoint::Of {
+            dims: self.dims,
+            variant: self.variant,
+            material: m,
+            index: &index,
+            groups: &groups,
         };
-        for group in index.layers() {
-            let (start, end) = (group[0].start, group[group.len() - 1].end);
-            let (done, rest) = values.split_at_mut(start);
-            let b = Building::<E> {
-                tables: self,
-                material: m,
-                index: &index,
-                values: done,
-                engine: PhantomData,
-            };
-            let mut rest = &mut rest[..end - start];
-            let mut chunks = Vec::with_capacity(group.len());
-            for &l in &group {
-                let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(l.len());
-                chunks.push((l, chunk));
-                rest = tail;
+        let mut values = vec![0u8; index.len()];
+        let mut kept = self.resume(&of, checkpoint, &mut values, progress);
+        let total = index.len() as u64;
+        let (mut saved, mut cost) = (std::time::Instant::now(), std::time::Duration::ZERO);
+        progress.update("layers", of.done(kept.groups) as u64, Some(total));
+        while kept.groups < groups.len() {
+            if progress.stop_requested() {
+                return Err(self.stop(&of, checkpoint, &kept, &values));
             }
-            let solved: Vec<layer::Solved> = chunks
-                .into_par_iter()
-                .map(|(l, out)| b.solve_layer(l, out))
-                .collect::<Result<_, _>>()?;
-            finished += group.iter().map(|l| l.len() as u64).sum::<u64>();
-            progress.update("layers", finished, Some(index.len() as u64));
-            for s in solved {
-                stats.add(&s);
+            let group = &groups[kept.groups];
+            for s in self.solve_group::<E>(m, &index, &mut values, group)? {
+                kept.stats.add(&s);
+            }
+            kept.groups += 1;
+            progress.update("layers", of.done(kept.groups) as u64, Some(total));
+            let due = saved.elapsed() >= (10 * cost).max(CHECKPOINT_SECONDS);
+            if let Some(file) = checkpoint.filter(|_| due && kept.groups < groups.len()) {
+                let clock = std::time::Instant::now();
+                of.save(file, &kept, &values)
+                    .map_err(|e| SolveError::io(file, e))?;
+                (saved, cost) = (std::time::Instant::now(), clock.elapsed());
             }
         }
         self.slices.insert(m, Slice { index, values });
-        Ok(stats)
+        Ok(kept.stats)
+    }
+
+    /// The layer groups a checkpoint keeps (none if there is none or it is refused).
+    fn resume(
+        &self,
+        of: &checkpoint::Of,
+        checkpoint: Option<&std::path::Path>,
+        values: &mut [u8],
+        progress: &dyn Progress,
+    ) -> checkpoint::Kept {
+        let fresh = || checkpoint::Kept {
+            groups: 0,
+            stats: SliceStats {
+                material: of.material.to_string(),
+                entries: of.index.len() as u64,
+                ..SliceStats::default()
+            },
+        };
+        let Some(file) = checkpoint.filter(|f| f.exists()) else {
+            return fresh();
+        };
+        match of.load(file, values) {
+            Ok(kept) => {
+                progress.note(&format!(
+                    "resuming slice {} from {}: {} of {} layer groups done",
+                    of.material,
+                    file.display(),
+                    kept.groups,
+                    of.groups.len()
+                ));
+                kept
+            }
+            Err(why) => {
+                progress.note(&format!(
+                    "checkpoint {} not used: {why}; building slice {} from its first layer group",
+                    file.display(),
+                    of.material
+                ));
+                values.fill(0);
+                fresh()
+            }
+        }
+    }
+
+    /// Write the checkpoint (if any) and say what was kept.
+    fn stop(
+        &self,
+        of: &checkpoint::Of,
+        checkpoint: Option<&std::path::Path>,
+        kept: &checkpoint::Kept,
+        values: &[u8],
+    ) -> SolveError {
+        let (m, n, done) = (of.material, of.groups.len(), of.done(kept.groups));
+        let so_far = format!(
+            "slice {m} stopped after {} of {n} layer groups ({done} of {} entries)",
+            kept.groups,
+            of.index.len()
+        );
+        match checkpoint.map(|f| (f, of.save(f, kept, values))) {
+            Some((f, Ok(()))) => {
+                SolveError::Interrupted(format!("{so_far}, kept in {}", f.display()))
+            }
+            Some((f, Err(e))) => {
+                SolveError::io(f, format!("{so_far}; writing the checkpoint: {e}"))
+            }
+            None => SolveError::Interrupted(format!("{so_far}; no checkpoint file, nothing kept")),
+        }
+    }
+
+    /// Solve one layer group of slice `m` (its layers side by side) into `values`, whose
+    /// slots before the group are solved.
+    fn solve_group<E: Engine>(
+        &self,
+        m: Material,
+        index: &CoreIndex,
+        values: &mut [u8],
+        group: &[Layer],
+    ) -> Result<Vec<layer::Solved>, SolveError> {
+        let (start, end) = (group[0].start, group[group.len() - 1].end);
+        let (done, rest) = values.split_at_mut(start);
+        let b = Building::<E> {
+            tables: self,
+            material: m,
+            index,
+            values: done,
+            engine: PhantomData,
+        };
+        let mut rest = &mut rest[..end - start];
+        let mut chunks = Vec::with_capacity(group.len());
+        for &l in group {
+            let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(l.len());
+            chunks.push((l, chunk));
+            rest = tail;
+        }
+        chunks
+            .into_par_iter()
+            .map(|(l, out)| b.solve_layer(l, out))
+            .collect()
     }
 
     /// The value of `occ` with `stm` to move, from the solved slices: a core position is

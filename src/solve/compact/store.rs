@@ -79,13 +79,14 @@ pub struct CompactExpect {
     pub memory: Option<Limit>,
 }
 
-struct Fnv(u64);
+/// FNV-1a 64, the checksum of table files and checkpoints.
+pub(super) struct Fnv(pub(super) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(super) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn update(&mut self, bytes: &[u8]) {
+    pub(super) fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);

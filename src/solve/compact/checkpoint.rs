@@ -1,0 +1,165 @@
+//! A slice's checkpoint: the values of its finished layer groups, so that an interrupted
+//! build loses at most the group under way.
+//!
+//! Layer groups are solved in slot order and each is a contiguous run of the value array
+//! ([`CoreIndex::layers`]), so the groups done are a prefix of the values. The file:
+//!
+//! ```text
+//! ORDO-CHECKPOINT\n
+//! {"format":1,"variant":...,"material":"3v2","groups":12,"done":40960,...}\n
+//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! done x 1 byte                             the values of the first `groups` layer groups
+//! ```
+//!
+//! It is written atomically (`src/files/`) beside the slice's file, as that file's name with
+//! `.partial` added, and removed once the slice's file is written. A checkpoint of another
+//! slice, board, game, rules version or index scheme, or one that is damaged, is not used:
+//! the caller hears why and the slice is built from its first group.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use super::store::Fnv;
+use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
+use crate::rules::{clauses, Dims, Variant};
+use crate::solve::tb::Material;
+
+const MAGIC: &str = "ORDO-CHECKPOINT";
+const FORMAT: u32 = 1;
+const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
+/// The longest header line read.
+const MAX_HEADER: u64 = 1 << 16;
+
+/// What a checkpoint says about itself.
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: u32,
+    variant: String,
+    board: String,
+    material: String,
+    index_scheme: u32,
+    rules_version: u32,
+    /// Entries of the slice's index.
+    entries: u64,
+    /// Layer groups finished, and the values they fill (a prefix of the slice's).
+    groups: u64,
+    done: u64,
+    /// The statistics of the finished groups.
+    stats: SliceStats,
+}
+
+/// Where a build stands: the layer groups finished and their statistics.
+pub(super) struct Kept {
+    pub groups: usize,
+    pub stats: SliceStats,
+}
+
+/// The slice a checkpoint belongs to.
+pub(super) struct Of<'a> {
+    pub dims: Dims,
+    pub variant: Variant,
+    pub material: Material,
+    pub index: &'a CoreIndex,
+    pub groups: &'a [Vec<Layer>],
+}
+
+impl Of<'_> {
+    fn header(&self, groups: usize, stats: &SliceStats) -> Header {
+        Header {
+            format: FORMAT,
+            variant: self.variant.name().into(),
+            board: self.dims.to_string(),
+            material: self.material.to_string(),
+            index_scheme: INDEX_SCHEME,
+            rules_version: clauses::registry().rules_version,
+            entries: self.index.len() as u64,
+            groups: groups as u64,
+            done: self.done(groups) as u64,
+            stats: stats.clone(),
+        }
+    }
+
+    /// Values filled by the first `groups` layer groups.
+    pub fn done(&self, groups: usize) -> usize {
+        match groups {
+            0 => 0,
+            g => self.groups[g - 1].last().map_or(0, |l| l.end),
+        }
+    }
+
+    /// Write the first `kept.groups` groups' values (a prefix of `values`) to `path`.
+    pub fn save(&self, path: &Path, kept: &Kept, values: &[u8]) -> Result<(), String> {
+        let head = serde_json::to_string(&self.header(kept.groups, &kept.stats))
+            .map_err(|e| e.to_string())?;
+        let head = format!("{MAGIC}\n{head}\n");
+        let payload = &values[..self.done(kept.groups)];
+        let mut h = Fnv::new();
+        h.update(head.as_bytes());
+        h.update(payload);
+        crate::files::write_atomically_with(path, |w| {
+            w.write_all(head.as_bytes())?;
+            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            w.write_all(payload)
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    /// Read the checkpoint at `path` into the prefix of `values` it covers; why it is not
+    /// used if it is not this slice's or is damaged (`values` may then be partly written).
+    pub fn load(&self, path: &Path, values: &mut [u8]) -> Result<Kept, String> {
+        let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        let len = f.metadata().map_err(|e| e.to_string())?.len();
+        let mut r = BufReader::new(f);
+        let mut magic = String::new();
+        r.by_ref()
+            .take(MAGIC.len() as u64 + 1)
+            .read_line(&mut magic)
+            .map_err(|e| e.to_string())?;
+        if magic.trim_end() != MAGIC {
+            return Err(format!("not a checkpoint (first line is not {MAGIC})"));
+        }
+        let mut line = Vec::new();
+        r.by_ref()
+            .take(MAX_HEADER)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| e.to_string())?;
+        let h: Header =
+            serde_json::from_slice(&line).map_err(|e| format!("unreadable header: {e}"))?;
+        let groups = usize::try_from(h.groups).unwrap_or(usize::MAX);
+        let stats = h.stats.clone();
+        if groups > self.groups.len() || h != self.header(groups, &stats) {
+            return Err(format!(
+                "it is of slice {} of {} {} after {} layer groups (index scheme {}, rules version {}, {} entries), not of this build's slice {}",
+                h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries, self.material
+            ));
+        }
+        let mut sum = String::new();
+        r.by_ref()
+            .take(CHECKSUM_PREFIX.len() as u64 + 17)
+            .read_line(&mut sum)
+            .map_err(|e| e.to_string())?;
+        let stored = sum
+            .trim_end()
+            .strip_prefix(CHECKSUM_PREFIX)
+            .and_then(|s| u64::from_str_radix(s, 16).ok())
+            .ok_or("no checksum line")?;
+        let head = (magic.len() + line.len() + sum.len()) as u64;
+        if len != head + h.done {
+            return Err(format!(
+                "{len} bytes, its header implies {}: the file is truncated or extended",
+                head + h.done
+            ));
+        }
+        let payload = &mut values[..h.done as usize];
+        r.read_exact(payload).map_err(|e| e.to_string())?;
+        let mut hash = Fnv::new();
+        hash.update(magic.as_bytes());
+        hash.update(&line);
+        hash.update(payload);
+        if hash.0 != stored {
+            return Err("checksum mismatch: the file is corrupted".into());
+        }
+        Ok(Kept { groups, stats })
+    }
+}
