@@ -2,7 +2,9 @@
 //! and `tb job`): the first press asks the running command to stop and report what it did
 //! (the solver at the next layer group, keeping what it finished); a second one ends the
 //! process at once. Both end with exit status 130, the shell's convention for an interrupt.
-//! Other commands keep the default behaviour (Ctrl-C ends them at once).
+//! SIGTERM and SIGHUP count as Ctrl-C there (ctrlc's `termination` feature): a scheduler
+//! sends SIGTERM at a job's time limit. Other commands keep the default behaviour (Ctrl-C
+//! ends them at once).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
