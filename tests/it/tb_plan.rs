@@ -27,6 +27,14 @@ fn ordo(args: &[&str]) -> Output {
     Command::new(ORDO).args(args).output().expect("run ordo")
 }
 
+/// `ordo tb job --board 4x4 --material 2,2 --dir DIR` with `extra` arguments.
+fn job_2v2(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["tb", "job", "--board", "4x4", "--material", "2,2", "--dir"];
+    args.push(dir.to_str().expect("a UTF-8 path"));
+    args.extend(extra);
+    ordo(&args)
+}
+
 /// `tb build` of every slice up to `max` in `dir`, the reference the jobs must equal.
 fn build_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
     let opts = tb::BuildOptions {
@@ -46,17 +54,6 @@ fn build_compact_locally(dims: Dims, variant: Variant, max: Material, dir: &Path
         progress: &Silent,
     };
     ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("compact tb build");
-}
-
-/// A compact job as on a machine of its own.
-fn compact_job(
-    dims: Dims,
-    variant: Variant,
-    m: Material,
-    dir: &Path,
-) -> Result<SliceReport, JobError> {
-    let mut solver = Compact::<Bitboard>::new(dims, variant);
-    plan::run_job(&mut solver, dir, m, None, &Silent)
 }
 
 /// One job as on a machine of its own: a fresh solver that knows nothing but the folder.
@@ -177,44 +174,44 @@ fn a_compact_job_reads_every_stored_slice_captures_lead_into_ordo_6_4() {
     );
 }
 
+/// Every job of the graph up to 3v3 on 4x4, in both games, each run by a fresh solver from
+/// `fresh` (as on a machine of its own) in a folder of their own, builds its slice, and the
+/// files equal those `local` builds in another folder.
+fn jobs_build_what_the_local_build_builds<S: SliceSolver>(
+    tag: &str,
+    fresh: impl Fn(Dims, Variant) -> S,
+    local: fn(Dims, Variant, Material, &Path),
+) {
+    for variant in [Variant::Classic, Variant::X] {
+        let dims = board("4x4");
+        let root = crate::common::scratch(&format!("{tag}-{}", variant.name()));
+        let (here, jobs) = (root.join("local"), root.join("jobs"));
+        std::fs::create_dir_all(&jobs).unwrap();
+        local(dims, variant, mat(3, 3), &here);
+        for j in plan::graph(&fresh(dims, variant), mat(3, 3)) {
+            let r = plan::run_job(&mut fresh(dims, variant), &jobs, j.material, None, &Silent)
+                .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
+            assert!(r.built, "{} built", j.material);
+        }
+        assert_same_tables(&here, &jobs);
+    }
+}
+
 /// Jobs that each read only their parents' files build the tables `tb build` builds, in
 /// both games (the parents are enough: a capture into any other slice would fail the job).
 #[test]
 fn jobs_reading_only_their_parents_build_what_tb_build_builds() {
-    for variant in [Variant::Classic, Variant::X] {
-        let dims = board("4x4");
-        let root = crate::common::scratch(&format!("plan-jobs-{}", variant.name()));
-        let (local, jobs) = (root.join("local"), root.join("jobs"));
-        std::fs::create_dir_all(&jobs).unwrap();
-        build_locally(dims, variant, mat(3, 3), &local);
-        for j in plan::graph(&Retro::<Bitboard>::new(dims, variant, None), mat(3, 3)) {
-            let r = job(dims, variant, j.material, &jobs)
-                .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
-            assert!(r.built, "{} built", j.material);
-        }
-        assert_same_tables(&local, &jobs);
-    }
+    let fresh = |dims, variant| Retro::<Bitboard>::new(dims, variant, None);
+    jobs_build_what_the_local_build_builds("plan-jobs", fresh, build_locally);
 }
 
-/// Compact jobs, each a fresh process's worth of state reading only the files its job
-/// names, write the same files (every payload byte, the header less its wall time and
-/// memory) as the compact `tb build`, in both games.
+/// Compact jobs, each reading only the files its job names, write the same files (every
+/// payload byte, the header less its wall time and memory) as the compact `tb build`, in
+/// both games.
 #[test]
 fn compact_jobs_build_what_the_compact_tb_build_builds() {
-    for variant in [Variant::Classic, Variant::X] {
-        let dims = board("4x4");
-        let root = crate::common::scratch(&format!("plan-compact-{}", variant.name()));
-        let (local, jobs) = (root.join("local"), root.join("jobs"));
-        std::fs::create_dir_all(&jobs).unwrap();
-        build_compact_locally(dims, variant, mat(3, 3), &local);
-        let sizer = Compact::<Bitboard>::new(dims, variant);
-        for j in plan::graph(&sizer, mat(3, 3)) {
-            let r = compact_job(dims, variant, j.material, &jobs)
-                .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
-            assert!(r.built, "{} built", j.material);
-        }
-        assert_same_tables(&local, &jobs);
-    }
+    let fresh = |dims, variant| Compact::<Bitboard>::new(dims, variant);
+    jobs_build_what_the_local_build_builds("plan-compact", fresh, build_compact_locally);
 }
 
 /// A [`SliceSolver`] that reads only the slices `needs` names and is `S` otherwise.
@@ -331,18 +328,7 @@ fn a_job_without_its_parents_is_refused_and_writes_nothing() {
         e => panic!("wrong refusal: {e}"),
     }
     let d = dir.to_str().unwrap();
-    let o = ordo(&[
-        "tb",
-        "job",
-        "--board",
-        "4x4",
-        "--material",
-        "2,2",
-        "--dir",
-        d,
-        "--solver",
-        "retro",
-    ]);
+    let o = job_2v2(&dir, &["--solver", "retro"]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     let error: Vec<&str> = stderr
@@ -375,18 +361,7 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
         }
         e => panic!("wrong refusal: {e}"),
     }
-    let o = ordo(&[
-        "tb",
-        "job",
-        "--board",
-        "4x4",
-        "--material",
-        "2,2",
-        "--dir",
-        dir.to_str().unwrap(),
-        "--solver",
-        "retro",
-    ]);
+    let o = job_2v2(&dir, &["--solver", "retro"]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -404,20 +379,8 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
 fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
     let dims = board("4x4");
     let dir = crate::common::scratch("plan-compact-cli");
-    let d = dir.to_str().unwrap();
     let own = ctb::path(&dir, Variant::Classic, dims, mat(2, 2));
-    let run = || {
-        ordo(&[
-            "tb",
-            "job",
-            "--board",
-            "4x4",
-            "--material",
-            "2,2",
-            "--dir",
-            d,
-        ])
-    };
+    let run = || job_2v2(&dir, &[]);
     build_compact_locally(dims, Variant::Classic, mat(1, 1), &dir);
     let o = run();
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -605,26 +568,16 @@ fn the_slurm_plan_submits_each_job_after_its_parents() {
     assert_same_tables(&local, &tables);
 }
 
-/// The make plan of a small board's game with the retro solver builds every slice up to the
-/// start's material and then probes the start: the verdict `ordo solve` gives.
-#[test]
-fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
-    let root = crate::common::scratch("plan-make");
+/// `ordo tb plan --board 3x4 --setup row1 --format make` with `extra` arguments, run by
+/// `make -j2` in a scratch folder: the makefile, the tables' folder and make's stderr (the
+/// jobs' lines); `None` if make is not installed.
+fn run_game_make_plan(tag: &str, extra: &[&str]) -> Option<(PathBuf, PathBuf, String)> {
+    let root = crate::common::scratch(tag);
     let tables = root.join("tables");
-    let o = ordo(&[
-        "tb",
-        "plan",
-        "--board",
-        "3x4",
-        "--setup",
-        "row1",
-        "--format",
-        "make",
-        "--dir",
-        tables.to_str().unwrap(),
-        "--solver",
-        "retro",
-    ]);
+    let mut args = vec!["tb", "plan", "--board", "3x4", "--setup", "row1"];
+    args.extend(["--format", "make", "--dir", tables.to_str().unwrap()]);
+    args.extend(extra);
+    let o = ordo(&args);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -633,16 +586,26 @@ fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
     );
     let mk = root.join("plan.mk");
     std::fs::write(&mk, &o.stdout).unwrap();
-    let run = Command::new("make")
+    let Ok(run) = Command::new("make")
         .args(["-s", "-j2", "-f"])
         .arg(&mk)
-        .output();
-    let Ok(run) = run else {
+        .output()
+    else {
         eprintln!("make is not installed: the make plan is not run");
+        return None;
+    };
+    let log = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{log}");
+    Some((mk, tables, log))
+}
+
+/// The make plan of a small board's game with the retro solver builds every slice up to the
+/// start's material and then probes the start: the verdict `ordo solve` gives.
+#[test]
+fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
+    let Some((_, tables, log)) = run_game_make_plan("plan-make", &["--solver", "retro"]) else {
         return;
     };
-    let log = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{log}");
     assert_eq!(table_files(&tables).len(), 9, "every slice up to 3v3");
     // Each job says on stderr what it does: the slice, its phases, positions and rate.
     for line in [
@@ -665,41 +628,38 @@ fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
     assert_eq!(verdict.lines().next().unwrap(), said);
 }
 
-/// The JSON plan lists each job with its parents, its file and its command.
-#[test]
-fn the_json_plan_lists_every_job_with_its_parents() {
-    let o = ordo(&[
-        "tb",
-        "plan",
-        "--board",
-        "5x5",
-        "--max-pieces",
-        "3,2",
-        "--format",
-        "json",
-        "--dir",
-        "/shared/t",
-        "--solver",
-        "retro",
-    ]);
+/// `ordo tb plan --board 5x5 --max-pieces 3,2 --format json --dir /shared/t` with `extra`
+/// arguments, parsed.
+fn json_plan(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["tb", "plan", "--board", "5x5", "--max-pieces", "3,2"];
+    args.extend(["--format", "json", "--dir", "/shared/t"]);
+    args.extend(extra);
+    let o = ordo(&args);
     assert_eq!(
         o.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+/// A JSON array of strings.
+fn words(v: &serde_json::Value) -> Vec<&str> {
+    let a = v.as_array().expect("an array");
+    a.iter().map(|w| w.as_str().expect("a string")).collect()
+}
+
+/// The JSON plan lists each job with its parents, its file and its command.
+#[test]
+fn the_json_plan_lists_every_job_with_its_parents() {
+    let v = json_plan(&["--solver", "retro"]);
     let jobs = v["jobs"].as_array().expect("jobs");
     assert_eq!(jobs.len(), 6);
     let j = jobs.iter().find(|j| j["name"] == "3v2").expect("3v2");
     assert_eq!(j["parents"], serde_json::json!(["2v2", "3v1"]));
     assert_eq!(j["output"], "/shared/t/tb-classic-5x5-3v2.ordotb");
-    let cmd: Vec<&str> = j["command"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let cmd = words(&j["command"]);
     assert_eq!(&cmd[1..3], &["tb", "job"]);
     assert!(cmd.windows(2).any(|w| w == ["--material", "3,2"]));
     assert!(j["memory_bytes"].as_u64().unwrap() > 64 << 20);
@@ -711,25 +671,7 @@ fn the_json_plan_lists_every_job_with_its_parents() {
 /// twin), each waiting for every stored slice a chain of captures leads into.
 #[test]
 fn the_compact_json_plan_has_stored_slices_only() {
-    let o = ordo(&[
-        "tb",
-        "plan",
-        "--board",
-        "5x5",
-        "--max-pieces",
-        "3,2",
-        "--format",
-        "json",
-        "--dir",
-        "/shared/t",
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let v = json_plan(&[]);
     assert_eq!(v["solver"], "compact");
     let names: Vec<&str> = v["jobs"]
         .as_array()
@@ -744,12 +686,7 @@ fn the_compact_json_plan_has_stored_slices_only() {
         serde_json::json!(["1v1", "2v1", "2v2", "3v1"])
     );
     assert_eq!(j["output"], "/shared/t/ctb-classic-5x5-3v2.ordotb");
-    let cmd: Vec<&str> = j["command"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let cmd = words(&j["command"]);
     assert!(cmd.windows(2).any(|w| w == ["--solver", "compact"]));
 }
 
@@ -759,38 +696,10 @@ fn the_compact_json_plan_has_stored_slices_only() {
 /// the folder is gone, and the report's verdict is `ordo solve`'s.
 #[test]
 fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
-    let root = crate::common::scratch("plan-make-compact");
-    let tables = root.join("tables");
-    let o = ordo(&[
-        "tb",
-        "plan",
-        "--board",
-        "3x4",
-        "--setup",
-        "row1",
-        "--format",
-        "make",
-        "--dir",
-        tables.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let mk = root.join("plan.mk");
-    std::fs::write(&mk, &o.stdout).unwrap();
-    let Ok(run) = Command::new("make")
-        .args(["-s", "-j2", "-f"])
-        .arg(&mk)
-        .output()
-    else {
-        eprintln!("make is not installed: the make plan is not run");
+    let Some((mk, tables, log)) = run_game_make_plan("plan-make-compact", &[]) else {
         return;
     };
-    let log = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{log}");
+    let root = mk.parent().unwrap();
     for line in [
         "ordo tb job: classic 3x4 3v3: read slice 3v2",
         "ordo tb job: classic 3x4 3v3: built ",
@@ -901,38 +810,31 @@ fn a_stopped_slice_build_resumes_after_its_finished_layers_to_the_same_file() {
         }
         assert!(!file.exists() && checkpoint.exists());
     };
+    // Build to the end: the same files as the local build; the note said; where it started.
+    let finish = |note: &str| {
+        let p = StopAfter::new(None);
+        compact_build(&dir, mat(3, 3), &p).expect("finished build");
+        assert!(p.notes().contains(note), "{}", p.notes());
+        assert_same_tables(&local, &dir);
+        let first = *p.first.lock().unwrap();
+        first.expect("layers reported")
+    };
     stop();
-    let resumed = StopAfter::new(None);
-    compact_build(&dir, mat(3, 3), &resumed).expect("resumed build");
     assert!(
-        resumed.notes().contains("resuming slice 3v3 from"),
-        "{}",
-        resumed.notes()
-    );
-    assert!(
-        resumed.first.lock().unwrap().unwrap() > 0,
+        finish("resuming slice 3v3 from") > 0,
         "started after the kept groups"
     );
-    assert_same_tables(&local, &dir);
     assert!(!checkpoint.exists(), "the checkpoint is removed");
     std::fs::remove_file(&file).unwrap();
     stop();
     let mut bytes = std::fs::read(&checkpoint).unwrap();
     *bytes.last_mut().unwrap() ^= 0x21;
     std::fs::write(&checkpoint, &bytes).unwrap();
-    let fresh = StopAfter::new(None);
-    compact_build(&dir, mat(3, 3), &fresh).expect("build past a damaged checkpoint");
-    assert!(
-        fresh.notes().contains("not used: checksum mismatch"),
-        "{}",
-        fresh.notes()
-    );
     assert_eq!(
-        *fresh.first.lock().unwrap(),
-        Some(0),
+        finish("not used: checksum mismatch"),
+        0,
         "built from the first group"
     );
-    assert_same_tables(&local, &dir);
 }
 
 /// Ctrl-C (SIGINT) on a real `ordo tb build`, sent once the slice before the last is written:
