@@ -440,7 +440,7 @@ fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, 
 }
 
 /// The last job of a game's plan, once every slice is built: with the compact solver
-/// (`table` given) `ordo solve` writes the game file `table` from the finished slices in its
+/// (`ctx.table` given) `ordo solve` writes the game file from the finished slices in its
 /// `.partial` folder; with the retro solver a probe of the start. Either's report goes to
 /// `DIR/game-VARIANT-BOARD-SETUP.txt`.
 fn game_job(
@@ -455,48 +455,9 @@ fn game_job(
         ctx.dims,
         setup.name()
     );
-    let (dims, dir) = (ctx.dims.to_string(), ctx.dir.display().to_string());
     let (command, memory_bytes) = match &ctx.table {
-        Some(t) => {
-            let t = t.display().to_string();
-            let command = [
-                "solve",
-                "--variant",
-                ctx.variant.name(),
-                "--board",
-                &dims,
-                "--setup",
-                setup.name(),
-                "--table",
-                &t,
-            ]
-            .map(String::from);
-            let mut sizer = crate::solve::compact::CompactTables::new(ctx.dims, ctx.variant);
-            let all = crate::solve::compact::stored_up_to(max);
-            let bytes = ctb::estimate(&mut sizer, &all).map_err(solve_error)?;
-            (command.to_vec(), bytes + (64 << 20))
-        }
-        None => {
-            let position = crate::notation::format_position(start);
-            let command = [
-                "tb",
-                "probe",
-                "--position",
-                &position,
-                "--dir",
-                &dir,
-                "--solver",
-                "retro",
-            ]
-            .map(String::from);
-            // The probe loads every slice, two bytes an entry, besides the program.
-            let mut bytes = 64 << 20;
-            for m in Material::up_to(max.white, max.black) {
-                let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
-                bytes += index.len() as u64 * 2;
-            }
-            (command.to_vec(), bytes)
-        }
+        Some(t) => solve_command(ctx, max, setup, t)?,
+        None => probe_command(ctx, max, start)?,
     };
     let last = crate::solve::compact::stored_material(max);
     Ok(Planned {
@@ -507,6 +468,61 @@ fn game_job(
         memory_bytes,
         command: std::iter::once(ctx.ordo.clone()).chain(command).collect(),
     })
+}
+
+/// `ordo solve` writing the game file `table` from its finished slices, and its memory: every
+/// slice's values and index, besides the program.
+fn solve_command(
+    ctx: &Context,
+    max: Material,
+    setup: Setup,
+    table: &Path,
+) -> Result<(Vec<String>, u64), CliError> {
+    let (dims, table) = (ctx.dims.to_string(), table.display().to_string());
+    let command = [
+        "solve",
+        "--variant",
+        ctx.variant.name(),
+        "--board",
+        &dims,
+        "--setup",
+        setup.name(),
+        "--table",
+        &table,
+    ];
+    let mut sizer = crate::solve::compact::CompactTables::new(ctx.dims, ctx.variant);
+    let all = crate::solve::compact::stored_up_to(max);
+    let bytes = ctb::estimate(&mut sizer, &all).map_err(solve_error)?;
+    Ok((command.map(String::from).to_vec(), bytes + (64 << 20)))
+}
+
+/// `ordo tb probe` of the start from the retro slices, and its memory: every slice, two bytes
+/// an entry, besides the program.
+fn probe_command(
+    ctx: &Context,
+    max: Material,
+    start: &crate::rules::Position,
+) -> Result<(Vec<String>, u64), CliError> {
+    let (position, dir) = (
+        crate::notation::format_position(start),
+        ctx.dir.display().to_string(),
+    );
+    let command = [
+        "tb",
+        "probe",
+        "--position",
+        &position,
+        "--dir",
+        &dir,
+        "--solver",
+        "retro",
+    ];
+    let mut bytes = 64 << 20;
+    for m in Material::up_to(max.white, max.black) {
+        let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
+        bytes += index.len() as u64 * 2;
+    }
+    Ok((command.map(String::from).to_vec(), bytes))
 }
 
 /// `s` as one shell word: as it is when it has nothing the shell would read, else quoted.

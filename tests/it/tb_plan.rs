@@ -741,6 +741,9 @@ fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
 /// `layers` count it hears.
 struct StopAfter {
     after: Option<u64>,
+    /// Count only the groups of the piece of work `begin` names so (`slice 4v4`).
+    only: Option<&'static str>,
+    current: std::sync::Mutex<String>,
     groups: std::sync::atomic::AtomicU64,
     first: std::sync::Mutex<Option<u64>>,
     notes: std::sync::Mutex<Vec<String>>,
@@ -750,6 +753,8 @@ impl StopAfter {
     fn new(after: Option<u64>) -> StopAfter {
         StopAfter {
             after,
+            only: None,
+            current: Default::default(),
             groups: Default::default(),
             first: Default::default(),
             notes: Default::default(),
@@ -762,7 +767,11 @@ impl StopAfter {
 
 impl Progress for StopAfter {
     fn update(&self, phase: &str, done: u64, _total: Option<u64>) {
-        if phase == "layers" {
+        let counted = match self.only {
+            Some(o) => *self.current.lock().unwrap() == o,
+            None => true,
+        };
+        if phase == "layers" && counted {
             self.first.lock().unwrap().get_or_insert(done);
             self.groups
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -770,6 +779,9 @@ impl Progress for StopAfter {
     }
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
+    }
+    fn begin(&self, what: &str) {
+        *self.current.lock().unwrap() = what.to_string();
     }
     fn stop_requested(&self) -> bool {
         let seen = self.groups.load(std::sync::atomic::Ordering::SeqCst);
@@ -835,6 +847,62 @@ fn a_stopped_slice_build_resumes_after_its_finished_layers_to_the_same_file() {
         0,
         "built from the first group"
     );
+}
+
+/// A game solve (`ordo solve`'s compact path) stopped after three layer groups of its
+/// largest slice keeps its finished slices and those groups in `TABLE.partial/`; run again,
+/// it resumes there and writes the game file of an uninterrupted solve, then removes the
+/// folder. A checkpoint that says it is another slice's is not used, and said so.
+#[test]
+fn a_stopped_game_solve_resumes_in_its_partial_folder_to_the_same_file() {
+    let root = crate::common::scratch("checkpoint-game");
+    let solve = |table: &Path, progress: &dyn Progress| {
+        let opts = ordo::solve::GameOptions {
+            table: Some(table.to_path_buf()),
+            verify: false,
+            memory_limit: None,
+            progress,
+        };
+        let (dims, setup) = (board("4x4"), ordo::solve::Setup::Row1);
+        ctb::solve_game::<Bitboard>(Variant::Classic, dims, setup, &opts).map(|_| ())
+    };
+    let (whole, table) = (root.join("whole.ordotb"), root.join("game.ordotb"));
+    solve(&whole, &Silent).expect("uninterrupted solve");
+    let partial = ctb::partial_dir(&table);
+    let checkpoint = partial.join("ctb-classic-4x4-4v4.ordotb.partial");
+    let stop = || {
+        let stopper = StopAfter {
+            only: Some("slice 4v4"),
+            ..StopAfter::new(Some(3))
+        };
+        match solve(&table, &stopper) {
+            Err(SolveError::Interrupted(msg)) => {
+                assert!(msg.contains("slice 4v4 stopped after 3 of "), "{msg}")
+            }
+            r => panic!("not stopped: {r:?}"),
+        }
+        assert!(checkpoint.exists() && !table.exists());
+    };
+    // Solved to the end from `progress`: the note said, the file of the uninterrupted solve.
+    let finish = |note: &str| {
+        let p = StopAfter::new(None);
+        solve(&table, &p).expect("finished solve");
+        assert!(p.notes().contains(note), "{}", p.notes());
+        assert!(
+            table_identity(&table) == table_identity(&whole),
+            "the same game file"
+        );
+        assert!(!partial.exists(), "the folder is removed");
+        std::fs::remove_file(&table).unwrap();
+    };
+    stop();
+    finish("resuming slice 4v4 from");
+    stop();
+    let kept = String::from_utf8_lossy(&std::fs::read(&checkpoint).unwrap()).into_owned();
+    let other = kept.replacen(r#""material":"4v4""#, r#""material":"4v3""#, 1);
+    assert_ne!(kept, other);
+    std::fs::write(&checkpoint, other).unwrap();
+    finish("not used: it is of slice 4v3");
 }
 
 /// Ctrl-C (SIGINT) on a real `ordo tb build`, sent once the slice before the last is written:

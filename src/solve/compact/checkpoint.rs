@@ -111,19 +111,11 @@ impl Of<'_> {
         let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
         let len = f.metadata().map_err(|e| e.to_string())?.len();
         let mut r = BufReader::new(f);
-        let mut magic = String::new();
-        r.by_ref()
-            .take(MAGIC.len() as u64 + 1)
-            .read_line(&mut magic)
-            .map_err(|e| e.to_string())?;
-        if magic.trim_end() != MAGIC {
+        let magic = read_line(&mut r, MAGIC.len() as u64 + 1)?;
+        if magic != format!("{MAGIC}\n").as_bytes() {
             return Err(format!("not a checkpoint (first line is not {MAGIC})"));
         }
-        let mut line = Vec::new();
-        r.by_ref()
-            .take(MAX_HEADER)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| e.to_string())?;
+        let line = read_line(&mut r, MAX_HEADER)?;
         let h: Header =
             serde_json::from_slice(&line).map_err(|e| format!("unreadable header: {e}"))?;
         let groups = usize::try_from(h.groups).unwrap_or(usize::MAX);
@@ -134,14 +126,10 @@ impl Of<'_> {
                 h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries, self.material
             ));
         }
-        let mut sum = String::new();
-        r.by_ref()
-            .take(CHECKSUM_PREFIX.len() as u64 + 17)
-            .read_line(&mut sum)
-            .map_err(|e| e.to_string())?;
-        let stored = sum
-            .trim_end()
-            .strip_prefix(CHECKSUM_PREFIX)
+        let sum = read_line(&mut r, CHECKSUM_PREFIX.len() as u64 + 17)?;
+        let stored = std::str::from_utf8(&sum)
+            .ok()
+            .and_then(|s| s.trim_end().strip_prefix(CHECKSUM_PREFIX))
             .and_then(|s| u64::from_str_radix(s, 16).ok())
             .ok_or("no checksum line")?;
         let head = (magic.len() + line.len() + sum.len()) as u64;
@@ -154,12 +142,21 @@ impl Of<'_> {
         let payload = &mut values[..h.done as usize];
         r.read_exact(payload).map_err(|e| e.to_string())?;
         let mut hash = Fnv::new();
-        hash.update(magic.as_bytes());
-        hash.update(&line);
-        hash.update(payload);
+        [&magic[..], &line, payload]
+            .iter()
+            .for_each(|b| hash.update(b));
         if hash.0 != stored {
             return Err("checksum mismatch: the file is corrupted".into());
         }
         Ok(Kept { groups, stats })
     }
+}
+
+/// One line of at most `max` bytes, its newline included.
+fn read_line(r: &mut impl BufRead, max: u64) -> Result<Vec<u8>, String> {
+    let mut line = Vec::new();
+    r.take(max)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| e.to_string())?;
+    Ok(line)
 }
