@@ -8,7 +8,7 @@
 //! pieces) end it, ORDO-10.3 and ORDO-10.4 lose for want of a move, ORDO-3.3 lets play go on
 //! for ever (draws), ORDOX-5.1 counts an Ordo X turn as one move.
 
-use crate::common::ordo_cmd;
+use crate::common::{ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -281,17 +281,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
 /// line on stderr and exit status 2.
 #[test]
 fn cli_solve_reports_and_refuses_bad_input() {
-    let o = ordo_cmd(&[
-        "solve",
-        "--variant",
-        "x",
-        "--board",
-        "3x3",
-        "--no-save",
-        "--verify",
-        "--solver",
-        "retro",
-    ]);
+    let o = ordo_line("solve --variant x --board 3x3 --no-save --verify --solver retro");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
@@ -302,15 +292,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
     assert!(out.contains("positions 798 "), "{out}");
     assert!(out.contains("verified: every value recomputed"), "{out}");
 
-    let o = ordo_cmd(&[
-        "solve",
-        "--board",
-        "3x3",
-        "--no-save",
-        "--json",
-        "--solver",
-        "retro",
-    ]);
+    let o = ordo_line("solve --board 3x3 --no-save --json --solver retro");
     let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((r.start.as_str(), r.optimal_length), ("win", Some(3)));
 

@@ -7,7 +7,7 @@
 //! move never stands on its opponent's home row), ORDO-10.1 / ORDO-10.2 (the ends a capture
 //! or an arrival makes).
 
-use crate::common::ordo_cmd;
+use crate::common::{ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -258,16 +258,7 @@ fn ordo_4_1_slice_size_beyond_the_index_is_refused_exactly() {
 fn cli_tb_build_verify_probe() {
     let dir = scratch("cli");
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!("tb build --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     // 1v1, 2v1 (which answers for 1v2, its colour twin) and 2v2.
@@ -280,16 +271,7 @@ fn cli_tb_build_verify_probe() {
         out.lines().last().unwrap().starts_with("classic 4x4 2v2: "),
         "{out}"
     );
-    let o = ordo_cmd(&[
-        "tb",
-        "verify",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!("tb verify --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("verified: every value matches"), "{out}");
