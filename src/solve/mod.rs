@@ -222,6 +222,18 @@ pub struct GameOptions<'a> {
     pub progress: &'a dyn Progress,
 }
 
+/// Nothing written, no verification, the system's memory limit, no progress shown.
+impl Default for GameOptions<'static> {
+    fn default() -> Self {
+        GameOptions {
+            table: None,
+            verify: false,
+            memory_limit: None,
+            progress: &Silent,
+        }
+    }
+}
+
 /// The checkpoint beside a table: its path with `.partial` added (one helper for both
 /// solvers, see [`ctb::partial_dir`]).
 fn partial_path(p: &Path) -> PathBuf {

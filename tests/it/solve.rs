@@ -61,13 +61,7 @@ const SMALL_BOARDS: [Row; 8] = [
 ];
 
 fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameReport) {
-    let bar = ordo::solve::Silent;
-    let opts = GameOptions {
-        table: None,
-        verify: false,
-        memory_limit: None,
-        progress: &bar,
-    };
+    let opts = GameOptions::default();
     solve_game::<E>(variant, dims, setup, &opts).expect("solves")
 }
 
@@ -238,7 +232,6 @@ fn table_files_round_trip() {
 #[test]
 fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
     let dir = scratch("resume");
-    let bar = ordo::solve::Silent;
     let path = dir.join("x-4x3-row1.ordotb");
     let (fresh, report) = solve::<Bitboard>(Variant::X, "4x3".parse().unwrap(), Setup::Row1);
     // A checkpoint as an interrupted run leaves it: keys only.
@@ -248,8 +241,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
     let opts = GameOptions {
         table: Some(path.clone()),
         verify: true,
-        memory_limit: None,
-        progress: &bar,
+        ..GameOptions::default()
     };
     let dims: Dims = "4x3".parse().unwrap();
     let (resumed, r2) = solve_game::<Bitboard>(Variant::X, dims, Setup::Row1, &opts).unwrap();
@@ -268,9 +260,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
         Setup::Row2,
         &GameOptions {
             table: Some(path.clone()),
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
+            ..GameOptions::default()
         },
     );
     assert!(err.is_err());

@@ -25,17 +25,12 @@ fn build<E: Engine>(
     max: Material,
     dir: &std::path::Path,
 ) -> Tablebase {
-    let bar = ordo::solve::Silent;
     tb::build::<E>(
         dims,
         variant,
         max,
         dir,
-        &tb::BuildOptions {
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
-        },
+        &tb::BuildOptions::default(),
         |_| {},
     )
     .expect("builds")
@@ -92,7 +87,6 @@ fn slice_index_ranks_and_unranks() {
 /// value per position (ORDO-3.3: values depend on the position only).
 #[test]
 fn tablebase_agrees_with_the_game_tables() {
-    let bar = ordo::solve::Silent;
     for (variant, board) in [
         (Variant::Classic, "4x4"),
         (Variant::X, "4x4"),
@@ -102,12 +96,7 @@ fn tablebase_agrees_with_the_game_tables() {
         let dir = scratch(&format!("agree-{}-{board}", variant.name()));
         let n = dims.cols as u32;
         let tb = build::<Bitboard>(dims, variant, Material { white: n, black: n }, &dir);
-        let opts = GameOptions {
-            table: None,
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
-        };
+        let opts = GameOptions::default();
         let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
         for (i, &k) in game.space.keys().iter().enumerate() {
             let (occ, stm) = ordo::solve::unpack(k);
