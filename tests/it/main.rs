@@ -29,6 +29,7 @@ mod differential;
 mod docs;
 mod errors;
 mod exhaustive;
+mod fuzz_seeds;
 mod game_record;
 mod independence;
 mod notation;

@@ -437,6 +437,8 @@ fn cli_reports_refused_and_missing_tables() {
         problems.to_str().unwrap(),
         "--tables",
         d,
+        "--solver",
+        "retro",
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(

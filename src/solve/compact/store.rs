@@ -345,7 +345,9 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
             values.len()
         ))
     };
-    if s.entries != values.len() as u64 || s.positions != s.wins + s.losses + s.draws {
+    // Checked: the header's numbers are the file's, any u64 (a forged sum must not wrap).
+    let sum = s.wins.checked_add(s.losses).and_then(|n| n.checked_add(s.draws));
+    if s.entries != values.len() as u64 || sum != Some(s.positions) {
         return bad("entries or positions");
     }
     let within = |header: u64, stored: u64| stored <= header && header <= 4 * stored;
