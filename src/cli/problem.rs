@@ -1,16 +1,17 @@
 //! `ordo problem verify|compose`: problems proved by the tables or by search
-//! (src/solve/problem.rs, spec/problems.md).
+//! (src/solve/problem.rs, spec/problems.md), from the compact solver's slice files (the
+//! default) or the retro solver's (`--solver retro`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::solve::{retro_error, solve_error, SolverArg};
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::problem::{self, Method, ProblemReport};
-use crate::solve::tb;
+use crate::solve::problem::{self, Method, ProblemReport, TableKind, Tables};
 
 /// Arguments of `ordo problem`.
 #[derive(clap::Args, Debug)]
@@ -37,6 +38,9 @@ pub enum ProblemCommand {
         /// Folder of endgame slice files to use where they hold the material.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
+        /// Solver whose slice files to read: compact (ctb-*.ordotb) or retro (tb-*.ordotb).
+        #[arg(long, value_enum, default_value = "compact")]
+        solver: SolverArg,
         /// How to prove: auto (the tables where they hold the material, search otherwise;
         /// a table that is missing or refused is reported) or search (search only).
         #[arg(long, value_enum, default_value = "auto")]
@@ -65,6 +69,10 @@ pub enum ProblemCommand {
         /// Folder of the slice files (the slice and every smaller one must be built).
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
+        /// Solver whose slice files to read: compact (ctb-*.ordotb; core positions only,
+        /// both sides one group) or retro (tb-*.ordotb; every position).
+        #[arg(long, value_enum, default_value = "compact")]
+        solver: SolverArg,
         /// How many problems.
         #[arg(long, default_value_t = 3)]
         count: usize,
@@ -77,12 +85,13 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
         ProblemCommand::Verify {
             file,
             tables,
+            solver,
             method,
             engine,
             json,
             max_nodes,
         } => {
-            let dir = (*method == MethodArg::Auto).then_some(tables.as_path());
+            let dir = (*method == MethodArg::Auto).then_some((tables.as_path(), kind(*solver)));
             verify(file, dir, *engine, *json, *max_nodes, out)
         }
         ProblemCommand::Compose {
@@ -90,6 +99,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             board,
             material,
             dir,
+            solver,
             count,
         } => {
             let dims: Dims = board
@@ -97,11 +107,23 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tb = tb::open(dims, variant, m, dir).map_err(super::solve::retro_error)?;
-            let problems = problem::compose::<Bitboard>(&tb, m, *count)?;
+            let tables =
+                Tables::open(kind(*solver), dims, variant, m, dir).map_err(|e| match solver {
+                    SolverArg::Retro => retro_error(e),
+                    SolverArg::Compact => solve_error(e),
+                })?;
+            let problems = problem::compose::<Bitboard>(&tables, m, *count)?;
             out.push_str(&problem::write_file(&problems)?);
             Ok(0)
         }
+    }
+}
+
+/// Which solver's files `--solver` names.
+fn kind(solver: SolverArg) -> TableKind {
+    match solver {
+        SolverArg::Compact => TableKind::Compact,
+        SolverArg::Retro => TableKind::Retro,
     }
 }
 
@@ -109,7 +131,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
 /// given), each report as text or JSON; exit status 1 if a claim fails.
 fn verify(
     file: &Path,
-    tables: Option<&Path>,
+    tables: Option<(&Path, TableKind)>,
     engine: EngineArg,
     json: bool,
     max_nodes: u64,

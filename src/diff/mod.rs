@@ -9,6 +9,7 @@ pub mod input;
 pub mod oracles;
 pub mod record;
 pub mod shrink;
+pub mod table_file;
 
 use std::fmt;
 

@@ -2,16 +2,24 @@
 //! claimed key moves and whether they are the only ones; proved by the tables where they
 //! cover the position, by exact depth-limited search otherwise. The file format is in
 //! spec/problems.md.
+//!
+//! The tables are either solver's ([`Tables`]): the compact solver's (`ctb-*.ordotb`, the
+//! default), which store core positions only and value a position whose side to move is
+//! split from its successors ([`CompactTables::probe`]), or the retro solver's
+//! (`tb-*.ordotb`, every position of a material). A position neither can answer (its side
+//! that just moved is split, so it cannot arise after a move, ORDO-4.3) is an error, never a
+//! guess.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::compact::{self, CompactTables};
 use super::tb::{self, Material, Tablebase};
 use super::value::Value;
-use super::SolveError;
+use super::{ctb, SolveError};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
-use crate::rules::{Color, Engine, Move, Position};
+use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 
 /// A problem file: a list of problems.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -65,6 +73,157 @@ pub struct ProblemReport {
     /// Why the tables were not used, where they were asked for and search ran instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+}
+
+/// Which solver's table files a proof or a composition reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableKind {
+    /// The compact solver's slices, `ctb-VARIANT-BOARD-WvB.ordotb` (core positions only).
+    Compact,
+    /// The retro solver's slices, `tb-VARIANT-BOARD-WvB.ordotb` (every position).
+    Retro,
+}
+
+impl TableKind {
+    /// What the command line calls it (`--solver`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::Compact => "compact",
+            TableKind::Retro => "retro",
+        }
+    }
+
+    /// The file of slice `m` under `dir`.
+    pub fn path(self, dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
+        match self {
+            TableKind::Compact => ctb::path(dir, variant, dims, m),
+            TableKind::Retro => Tablebase::path(dir, variant, dims, m),
+        }
+    }
+
+    /// The slices a probe of material `m` reads.
+    fn slices(self, m: Material) -> Vec<Material> {
+        match self {
+            TableKind::Compact => compact::stored_up_to(m),
+            TableKind::Retro => Material::up_to(m.white, m.black),
+        }
+    }
+
+    fn other(self) -> TableKind {
+        match self {
+            TableKind::Compact => TableKind::Retro,
+            TableKind::Retro => TableKind::Compact,
+        }
+    }
+}
+
+/// The loaded slices of one solver: what a table proof and a composition read.
+pub enum Tables {
+    /// The compact solver's: core positions stored, the shell valued from its successors.
+    Compact(CompactTables),
+    /// The retro solver's: every position of each material stored.
+    Retro(Tablebase),
+}
+
+impl Tables {
+    /// Load the slices of `kind` that a probe of material `m` needs from `dir`. If they are
+    /// missing but `dir` holds the other solver's slices of that material, the error says
+    /// so and names the flag that reads them.
+    pub fn open(
+        kind: TableKind,
+        dims: Dims,
+        variant: Variant,
+        m: Material,
+        dir: &Path,
+    ) -> Result<Tables, SolveError> {
+        let opened = match kind {
+            TableKind::Compact => ctb::open(dims, variant, m, dir).map(Tables::Compact),
+            TableKind::Retro => tb::open(dims, variant, m, dir).map(Tables::Retro),
+        };
+        match opened {
+            Err(SolveError::MissingSlices { .. }) if holds(kind.other(), dims, variant, m, dir) => {
+                Err(other_kind(kind, dims, variant, m, dir))
+            }
+            r => r,
+        }
+    }
+
+    /// The game and board of the tables.
+    pub fn game(&self) -> (Variant, Dims) {
+        match self {
+            Tables::Compact(t) => (t.variant, t.dims),
+            Tables::Retro(t) => (t.variant, t.dims),
+        }
+    }
+
+    /// The value of `e` for its side to move; an error if the tables cannot answer (a
+    /// material not loaded, a position that has no place in them).
+    pub fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        match self {
+            Tables::Compact(t) => t.probe(e),
+            Tables::Retro(t) => t.value(e.occupancy(), e.side_to_move())?.ok_or_else(|| {
+                SolveError::Input(format!(
+                    "no loaded table holds the material of {}",
+                    format_position(&e.to_position())
+                ))
+            }),
+        }
+    }
+
+    /// The value of `e` and every legal move with the value it leaves the opponent, best
+    /// first (quickest win, then draws, then slowest loss; ties by notation).
+    pub fn probe<E: Engine>(&self, e: &E) -> Result<(Value, Vec<(Move, Value)>), SolveError> {
+        let value = self.value(e)?;
+        let mut moves = Vec::new();
+        for m in e.legal_moves() {
+            let v = self.value(&e.apply(&m))?;
+            moves.push((m, v));
+        }
+        moves.sort_by_key(|(m, v)| {
+            let rank = match *v {
+                Value::Loss(d) => (0, i32::from(d)),
+                Value::Draw => (1, 0),
+                Value::Win(d) => (2, -i32::from(d)),
+            };
+            (rank, format_move(m))
+        });
+        Ok((value, moves))
+    }
+}
+
+/// Whether every slice of `kind` that a probe of material `m` reads is in `dir`.
+fn holds(kind: TableKind, dims: Dims, variant: Variant, m: Material, dir: &Path) -> bool {
+    kind.slices(m)
+        .into_iter()
+        .all(|s| kind.path(dir, variant, dims, s).is_file())
+}
+
+/// The refusal of a folder that holds the other solver's slices of `m`, not `kind`'s.
+fn other_kind(
+    kind: TableKind,
+    dims: Dims,
+    variant: Variant,
+    m: Material,
+    dir: &Path,
+) -> SolveError {
+    let other = kind.other();
+    let file = |k: TableKind| {
+        k.path(Path::new(""), variant, dims, m)
+            .display()
+            .to_string()
+    };
+    SolveError::Input(format!(
+        "{}: this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with --solver {}, or build the {} ones",
+        dir.display(),
+        other.name(),
+        variant.name(),
+        file(other),
+        kind.name(),
+        file(kind),
+        other.name(),
+        kind.name()
+    ))
 }
 
 /// Parse a problem file (TOML).
@@ -167,7 +326,7 @@ pub fn lost_within<E: Engine>(
 /// ply less, down to positions where the game is over. Checks each claim on the way (so a
 /// damaged table cannot prove a false key) and collects the distinct positions in `seen`.
 fn losing_tree<E: Engine>(
-    tb: &Tablebase,
+    tables: &Tables,
     e: &E,
     d: u16,
     seen: &mut HashSet<Seen>,
@@ -188,10 +347,8 @@ fn losing_tree<E: Engine>(
     }
     for m in &moves {
         let after = e.apply(m);
-        let v = tb
-            .value(after.occupancy(), after.side_to_move())
-            .map_err(|x| x.to_string())?;
-        let Some(Value::Win(w)) = v else {
+        let v = tables.value(&after).map_err(|x| x.to_string())?;
+        let Value::Win(w) = v else {
             return Err(format!(
                 "after {} in {} the table gives {v:?}, not a win",
                 format_move(m),
@@ -207,8 +364,8 @@ fn losing_tree<E: Engine>(
         // The winner's move: one that leaves a loss in w - 1.
         let reply = after.legal_moves().into_iter().find_map(|r| {
             let next = after.apply(&r);
-            match tb.value(next.occupancy(), next.side_to_move()) {
-                Ok(Some(Value::Loss(l))) if l + 1 == w => Some(next),
+            match tables.value(&next) {
+                Ok(Value::Loss(l)) if l + 1 == w => Some(next),
                 _ => None,
             }
         });
@@ -218,16 +375,17 @@ fn losing_tree<E: Engine>(
                 format_position(&after.to_position())
             ));
         };
-        losing_tree(tb, &next, w - 1, seen)?;
+        losing_tree(tables, &next, w - 1, seen)?;
     }
     Ok(())
 }
 
-/// Verify one problem: by the tables in `tables` if they hold its material, else by search
-/// of at most `max_nodes` positions. Why the tables were not used is in the report.
+/// Verify one problem: by the tables of `tables` (a folder and which solver's files to
+/// read) if they hold its material, else by search of at most `max_nodes` positions. Why the
+/// tables were not used is in the report.
 pub fn verify<E: Engine>(
     p: &Problem,
-    tables: Option<&Path>,
+    tables: Option<(&Path, TableKind)>,
     max_nodes: u64,
 ) -> Result<ProblemReport, SolveError> {
     let clock = Instant::now();
@@ -246,24 +404,20 @@ pub fn verify<E: Engine>(
     if keys.is_empty() {
         return Err(where_("no key move given".into()));
     }
-    let (tb, fallback) = match tables {
+    let (loaded, fallback) = match tables.map(|(dir, kind)| tables_of(&pos, dir, kind)) {
         None => (None, None),
-        Some(dir) => {
-            let m = Material {
-                white: pos.count(Color::White) as u32,
-                black: pos.count(Color::Black) as u32,
-            };
-            match tb::open(pos.dims(), pos.variant, m, dir) {
-                Ok(tb) => (Some(tb), None),
-                Err(err) => (None, Some(err.to_string())),
-            }
-        }
+        Some(Ok(t)) => (Some(t), None),
+        Some(Err(err)) => (None, Some(err.to_string())),
     };
-    let proof = match &tb {
-        Some(tb) => by_table(tb, &e, 2 * n - 1, &keys).map_err(where_)?,
+    let proof = match &loaded {
+        Some(t) => by_table(t, &e, 2 * n - 1, &keys).map_err(where_)?,
         None => by_search(&e, 2 * n - 1, max_nodes).map_err(|OutOfBudget| {
+            let tables = fallback
+                .as_ref()
+                .map(|why| format!(" (the tables were not used: {why})"))
+                .unwrap_or_default();
             where_(format!(
-                "the search gave up after {max_nodes} positions without deciding 'win in {n}'; prove it with the tables of its material, or give the search a larger budget"
+                "the search gave up after {max_nodes} positions without deciding 'win in {n}'; prove it with the tables of its material{tables}, or give the search a larger budget"
             ))
         })?,
     };
@@ -271,6 +425,15 @@ pub fn verify<E: Engine>(
     report.fallback = fallback;
     report.seconds = clock.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The slices of `kind` in `dir` that hold the material of `pos` and every smaller one.
+fn tables_of(pos: &Position, dir: &Path, kind: TableKind) -> Result<Tables, SolveError> {
+    let m = Material {
+        white: pos.count(Color::White) as u32,
+        black: pos.count(Color::Black) as u32,
+    };
+    Tables::open(kind, pos.dims(), pos.variant, m, dir)
 }
 
 /// What a proof found: for each first move whether it wins within the stipulation, the
@@ -283,12 +446,12 @@ struct Proof {
 }
 
 fn by_table<E: Engine>(
-    tb: &Tablebase,
+    tables: &Tables,
     e: &E,
     plies: u16,
     keys: &[String],
 ) -> Result<Proof, String> {
-    let (value, moves) = tb::probe(tb, e).map_err(|x| x.to_string())?;
+    let (value, moves) = tables.probe(e).map_err(|x| x.to_string())?;
     let shortest = match value {
         Value::Win(d) => Some(d),
         _ => None,
@@ -300,7 +463,7 @@ fn by_table<E: Engine>(
         let name = format_move(&m);
         if let (true, true, Value::Loss(d)) = (wins, keys.contains(&name), v) {
             // The key's proof tree, walked through the table.
-            losing_tree(tb, &e.apply(&m), d, &mut seen)
+            losing_tree(tables, &e.apply(&m), d, &mut seen)
                 .map_err(|err| format!("key {name}: {err}"))?;
         }
         results.push((name, wins));
@@ -366,23 +529,17 @@ fn judge(p: &Problem, keys: &[String], n: u16, proof: Proof) -> ProblemReport {
 /// Compose problems from the built slice `m`: positions whose side to move wins and has
 /// exactly one winning first move (at any distance, so "only one move wins" holds without
 /// qualification), longest wins first, at most `count`, no two that are mirror images.
+/// From the compact solver's tables the positions drawn from are the core ones (both sides
+/// one group; with equal material White to move, the colour twins being the same problems):
+/// the shell's values are not stored, and valuing every shell position from its successors
+/// would cost more than the whole build.
 pub fn compose<E: Engine>(
-    tb: &Tablebase,
+    tables: &Tables,
     m: Material,
     count: usize,
 ) -> Result<Vec<Problem>, SolveError> {
-    let (index, values) = tb
-        .slices
-        .get(&m)
-        .ok_or_else(|| SolveError::Input(format!("slice {m} is not loaded")))?;
-    let mut candidates: Vec<(u16, usize)> = values
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &c)| match Value::from_code(c) {
-            Value::Win(d) if c != super::NO_POSITION && d >= 3 => Some((d, i)),
-            _ => None,
-        })
-        .collect();
+    let (variant, dims) = tables.game();
+    let mut candidates = candidates(tables, m)?;
     candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut out: Vec<Problem> = Vec::new();
     let mut taken: Vec<Position> = Vec::new();
@@ -390,13 +547,13 @@ pub fn compose<E: Engine>(
         if out.len() >= count {
             break;
         }
-        let Some((occ, stm)) = index.unrank(i) else {
+        let Some((occ, stm)) = candidate(tables, m, i) else {
             continue;
         };
-        let Ok(e) = E::from_occupancy(tb.dims, tb.variant, stm, occ) else {
+        let Ok(e) = E::from_occupancy(dims, variant, stm, occ) else {
             continue;
         };
-        let Some(key) = only_winning_move(tb, &e)? else {
+        let Some(key) = only_winning_move(tables, &e)? else {
             continue;
         };
         let pos = e.to_position();
@@ -406,15 +563,61 @@ pub fn compose<E: Engine>(
         }
         taken.push(pos.clone());
         taken.push(after);
-        let id = format!("{}-{}-{}-{}", tb.variant.name(), tb.dims, m, out.len() + 1);
-        out.push(composed_problem(tb, m, id, &pos, &key, d));
+        let id = format!("{}-{}-{}-{}", variant.name(), dims, m, out.len() + 1);
+        out.push(composed_problem((variant, dims), m, id, &pos, &key, d));
     }
     Ok(out)
 }
 
+/// The entries of slice `m` whose side to move wins in at least 3 plies, with the distance.
+fn candidates(tables: &Tables, m: Material) -> Result<Vec<(u16, usize)>, SolveError> {
+    let not_loaded = || SolveError::Input(format!("slice {m} is not loaded"));
+    let wins = |(i, v): (usize, Value)| match v {
+        Value::Win(d) if d >= 3 => Some((d, i)),
+        _ => None,
+    };
+    Ok(match tables {
+        Tables::Retro(tb) => {
+            let (_, values) = tb.slices.get(&m).ok_or_else(not_loaded)?;
+            values
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c != super::NO_POSITION)
+                .map(|(i, &c)| (i, Value::from_code(c)))
+                .filter_map(wins)
+                .collect()
+        }
+        Tables::Compact(t) => {
+            let slice = t
+                .slices
+                .get(&compact::stored_material(m))
+                .ok_or_else(not_loaded)?;
+            let values = slice.values.iter().map(|&c| compact::decode(c));
+            values.enumerate().filter_map(wins).collect()
+        }
+    })
+}
+
+/// The position of entry `i` of slice `m` (a compact slice stored as its colour twin is
+/// turned back); `None` for a gap of the index.
+fn candidate(tables: &Tables, m: Material, i: usize) -> Option<([u128; 2], Color)> {
+    match tables {
+        Tables::Retro(tb) => tb.slices.get(&m)?.0.unrank(i),
+        Tables::Compact(t) => {
+            let stored = compact::stored_material(m);
+            let (occ, stm) = t.slices.get(&stored)?.index.position(i)?;
+            Some(if stored == m {
+                (occ, stm)
+            } else {
+                compact::colour_flip(t.dims, occ, stm)
+            })
+        }
+    }
+}
+
 /// The one first move that wins in `e`, if exactly one does.
-fn only_winning_move<E: Engine>(tb: &Tablebase, e: &E) -> Result<Option<Move>, SolveError> {
-    let (_, moves) = tb::probe(tb, e)?;
+fn only_winning_move<E: Engine>(tables: &Tables, e: &E) -> Result<Option<Move>, SolveError> {
+    let (_, moves) = tables.probe(e)?;
     let mut winners = moves.iter().filter(|(_, v)| matches!(v, Value::Loss(_)));
     match (winners.next(), winners.next()) {
         (Some((mv, _)), None) => Ok(Some(*mv)),
@@ -442,7 +645,7 @@ fn is_seen_before(taken: &[Position], pos: &Position, after: &Position) -> bool 
 /// The problem of `pos` from slice `m`, whose only winning first move `key` wins in `d`
 /// plies.
 fn composed_problem(
-    tb: &Tablebase,
+    (variant, dims): (Variant, Dims),
     m: Material,
     id: String,
     pos: &Position,
@@ -458,8 +661,8 @@ fn composed_problem(
         only_keys: true,
         source: format!(
             "composed by `ordo problem compose` from the {} {} {m} table: {} to move wins in {d} plies, and only this first move wins at all",
-            tb.variant.name(),
-            tb.dims,
+            variant.name(),
+            dims,
             pos.to_move
         ),
     }

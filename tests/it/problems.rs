@@ -1,37 +1,60 @@
 //! Problems (spec/problems.md, src/solve/problem.rs): composed problems are sound by both
-//! routes (tables with their proof tree, and exact search), false keys and cooks are caught,
-//! and the command line reports and refuses as documented.
+//! routes (tables with their proof tree, and exact search), the compact solver's tables and
+//! the retro solver's give the same verdicts (the saved problems of analysis/problems/
+//! included), false keys and cooks are caught, a position the tables cannot answer is an
+//! error, and the command line reports and refuses as documented.
 //!
-//! Clauses: ORDO-10.1 to ORDO-10.4 (what a win is), ORDOX-5.1 (an Ordo X turn is one move).
+//! Clauses: ORDO-10.1 to ORDO-10.4 (what a win is), ORDO-4.3 (the side that just moved is one
+//! group), ORDO-9.1 (a split side to move), ORDOX-5.1 (an Ordo X turn is one move).
+
+use std::path::Path;
 
 use crate::common::ordo_cmd;
 use ordo::bitboard::Bitboard;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Variant};
-use ordo::solve::problem::{self, Method, Problem};
+use ordo::solve::ctb;
+use ordo::solve::problem::{self, Method, Problem, ProblemReport, TableKind, Tables};
 use ordo::solve::tb::{self, Material};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("problem-{name}"))
 }
 
-fn tables(dir: &std::path::Path, variant: Variant, board: &str, max: Material) -> tb::Tablebase {
+/// Build the slices of `kind` up to `max` in `dir`; the tables.
+fn build(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
     let bar = ordo::solve::Silent;
     let dims: Dims = board.parse().unwrap();
-    tb::build::<Bitboard>(
-        dims,
-        variant,
-        max,
-        dir,
-        &tb::BuildOptions {
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
-        },
-        |_| {},
-    )
-    .unwrap()
-    .0
+    let opts = tb::BuildOptions {
+        verify: false,
+        memory_limit: None,
+        progress: &bar,
+    };
+    match kind {
+        TableKind::Retro => Tables::Retro(
+            tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
+                .unwrap()
+                .0,
+        ),
+        TableKind::Compact => Tables::Compact(
+            ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
+                .unwrap()
+                .0,
+        ),
+    }
+}
+
+/// The retro solver's slices up to `max` in `dir`.
+fn tables(dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
+    build(TableKind::Retro, dir, variant, board, max)
+}
+
+const KINDS: [TableKind; 2] = [TableKind::Retro, TableKind::Compact];
+
+/// A report without its wall time, for comparing two routes.
+fn timeless(mut r: ProblemReport) -> ProblemReport {
+    r.seconds = 0.0;
+    r
 }
 
 /// Problems composed from a small board's tables are sound by the table route (proof tree
@@ -41,14 +64,24 @@ fn tables(dir: &std::path::Path, variant: Variant, board: &str, max: Material) -
 fn composed_problems_are_sound_by_tables_and_by_search() {
     let dir = scratch("compose");
     let m = Material { white: 2, black: 2 };
-    let tb = tables(&dir, Variant::Classic, "5x4", m);
-    let problems = problem::compose::<Bitboard>(&tb, m, 3).unwrap();
-    assert_eq!(problems.len(), 3);
-    for p in &problems {
+    for kind in KINDS {
+        let tables = build(kind, &dir, Variant::Classic, "5x4", m);
+        let problems = problem::compose::<Bitboard>(&tables, m, 3).unwrap();
+        assert_eq!(problems.len(), 3, "{kind:?}");
+        composed_are_sound(&problems, &dir, kind);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each of `problems` (composed from the `kind` tables in `dir`) is sound by those tables
+/// and by search, and its file round-trips.
+fn composed_are_sound(problems: &[Problem], dir: &Path, kind: TableKind) {
+    for p in problems {
         assert_eq!(p.keys.len(), 1);
         assert!(p.only_keys);
         let by_table =
-            problem::verify::<Bitboard>(p, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
+            problem::verify::<Bitboard>(p, Some((dir, kind)), problem::DEFAULT_SEARCH_NODES)
+                .unwrap();
         assert!(by_table.sound, "{by_table:?}");
         assert_eq!(by_table.method, Method::Table);
         assert_eq!(by_table.winning, p.keys);
@@ -60,9 +93,8 @@ fn composed_problems_are_sound_by_tables_and_by_search() {
         assert_eq!(by_search.winning, p.keys, "{}", p.id);
     }
     // The file format round-trips.
-    let text = problem::write_file(&problems).unwrap();
+    let text = problem::write_file(problems).unwrap();
     assert_eq!(problem::parse_file(&text).unwrap().problems, problems);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A key that does not win, and a cook under `only_keys`, are both reported as faults; a
@@ -72,10 +104,11 @@ fn false_keys_and_cooks_are_caught() {
     let dir = scratch("faults");
     let m = Material { white: 2, black: 2 };
     let tb = tables(&dir, Variant::Classic, "5x4", m);
+    build(TableKind::Compact, &dir, Variant::Classic, "5x4", m);
     let good = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     let n = problem::turns(&good.stipulation).unwrap();
-    let report =
-        problem::verify::<Bitboard>(&good, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
+    let retro = Some((dir.as_path(), TableKind::Retro));
+    let report = problem::verify::<Bitboard>(&good, retro, problem::DEFAULT_SEARCH_NODES).unwrap();
     let pos = ordo::notation::parse_position(&good.position).unwrap();
     let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
     let other = ordo::rules::Engine::legal_moves(&e)
@@ -83,7 +116,8 @@ fn false_keys_and_cooks_are_caught() {
         .map(ordo::notation::format_move)
         .find(|m| !report.winning.contains(m))
         .unwrap();
-    for route in [Some(dir.as_path()), None] {
+    let compact = Some((dir.as_path(), TableKind::Compact));
+    for route in [retro, compact, None] {
         let wrong_key = Problem {
             keys: vec![other.clone()],
             ..good.clone()
@@ -112,7 +146,8 @@ fn false_keys_and_cooks_are_caught() {
 }
 
 /// `ordo problem verify` and `compose` on the command line: exit 0 sound, 1 unsound, 2 for
-/// a malformed file, each error on one line.
+/// a malformed file, each error on one line; `--solver retro` reads the retro solver's
+/// slices, and a folder holding only the other solver's slices is named as such.
 #[test]
 fn cli_problem_verify_and_compose() {
     let dir = scratch("cli");
@@ -130,26 +165,60 @@ fn cli_problem_verify_and_compose() {
         "retro",
     ]);
     assert_eq!(o.status.code(), Some(0));
-    let o = ordo_cmd(&[
-        "problem",
-        "compose",
-        "--board",
-        "5x4",
-        "--material",
-        "2,2",
-        "--dir",
-        d,
-        "--count",
-        "2",
-    ]);
+    let compose = ["problem", "compose", "--board", "5x4", "--material", "2,2"];
+    let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("this folder holds the retro solver's classic 5x4 tables up to 2v2")
+            && err.contains("read them with --solver retro"),
+        "{err}"
+    );
+    let o = ordo_cmd(
+        &[
+            &compose[..],
+            &["--dir", d, "--count", "2", "--solver", "retro"],
+        ]
+        .concat(),
+    );
     assert_eq!(o.status.code(), Some(0));
     let file = dir.join("p.toml");
     std::fs::write(&file, &o.stdout).unwrap();
     let f = file.to_str().unwrap();
+    let o = ordo_cmd(&["problem", "verify", f, "--tables", d, "--solver", "retro"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out.matches(": sound (table proof, ").count(), 2, "{out}");
+    // The compact solver's slices are the default; without them the retro ones are named.
+    let o = ordo_cmd(&["problem", "verify", f, "--tables", d]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out.matches(": sound (search proof, ").count(), 2, "{out}");
+    assert!(out.contains("read them with --solver retro"), "{out}");
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--board",
+        "5x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
     let o = ordo_cmd(&["problem", "verify", f, "--tables", d]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert_eq!(out.matches(": sound (table proof, ").count(), 2, "{out}");
+    let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout)
+            .matches("[[problem]]")
+            .count(),
+        2
+    );
     let o = ordo_cmd(&["problem", "verify", f, "--method", "search"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
@@ -191,17 +260,19 @@ fn a_standard_board_problem_is_sound_by_both_routes() {
     let dir = scratch("standard");
     let m = Material { white: 2, black: 2 };
     let tb = tables(&dir, Variant::Classic, "10x8", m);
+    build(TableKind::Compact, &dir, Variant::Classic, "10x8", m);
     let p = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     assert_eq!(p.stipulation, "win in 9", "{p:?}");
-    let by_table =
-        problem::verify::<Bitboard>(&p, Some(&dir), problem::DEFAULT_SEARCH_NODES).unwrap();
     let by_search = problem::verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
-    assert!(
-        by_table.sound && by_search.sound,
-        "{by_table:?} {by_search:?}"
-    );
-    assert_eq!(by_table.winning, by_search.winning);
-    assert_eq!(by_table.shortest, Some(17));
+    assert!(by_search.sound, "{by_search:?}");
+    for kind in KINDS {
+        let by_table =
+            problem::verify::<Bitboard>(&p, Some((&dir, kind)), problem::DEFAULT_SEARCH_NODES)
+                .unwrap();
+        assert!(by_table.sound, "{kind:?}: {by_table:?}");
+        assert_eq!(by_table.winning, by_search.winning);
+        assert_eq!(by_table.shortest, Some(17));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -262,5 +333,200 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("raise --max-nodes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A problem on `position` whose key is the best first move the `tables` give (a win where
+/// there is one), claimed as the only one, within `turns`.
+fn best_move_problem(tables: &Tables, id: &str, position: &str, turns: u16) -> Problem {
+    let pos = ordo::notation::parse_position(position).unwrap();
+    let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
+    let (_, moves) = tables.probe(&e).unwrap();
+    Problem {
+        id: id.into(),
+        position: position.into(),
+        stipulation: format!("win in {turns}"),
+        keys: vec![ordo::notation::format_move(&moves[0].0)],
+        only_keys: true,
+        source: "test".into(),
+    }
+}
+
+/// ORDO-10.1, ORDO-9.1: the compact solver's tables (core positions stored, a split side to
+/// move valued from its successors) and the retro solver's (every position stored) give the
+/// same report, proof-tree size included, on problems composed from either, on their false
+/// keys and short stipulations, and on positions whose side to move is split, in both games.
+#[test]
+fn ordo_10_1_compact_and_retro_tables_give_the_same_verdicts() {
+    let two = Material { white: 2, black: 2 };
+    let three = Material { white: 3, black: 3 };
+    // Each game and board with its slices and positions whose side to move is split.
+    let cases: [(Variant, &str, Material, &[&str]); 3] = [
+        (
+            Variant::Classic,
+            "5x4",
+            two,
+            &["B3B/5/W4/W4 b classic", "1B3/5/B4/WW3 b classic"],
+        ),
+        (
+            Variant::Classic,
+            "10x8",
+            two,
+            &["B8B/10/10/10/10/10/W9/W9 b classic"],
+        ),
+        (Variant::X, "5x4", three, &[]),
+    ];
+    for (variant, board, m, split) in cases {
+        let dir = scratch(&format!("same-{}-{board}", variant.name()));
+        let [retro, compact] = KINDS.map(|k| build(k, &dir, variant, board, m));
+        let mut problems = Vec::new();
+        for t in [&retro, &compact] {
+            problems.extend(problem::compose::<Bitboard>(t, m, 3).unwrap());
+        }
+        for (i, p) in split.iter().enumerate() {
+            problems.push(best_move_problem(&retro, &format!("split-{i}"), p, 12));
+        }
+        assert!(problems.len() >= 6, "{variant} {board}: {problems:?}");
+        let variants: Vec<Problem> = problems
+            .iter()
+            .flat_map(|p| {
+                let n = problem::turns(&p.stipulation).unwrap();
+                let short = Problem {
+                    stipulation: format!("win in {}", n.saturating_sub(1).max(1)),
+                    ..p.clone()
+                };
+                [p.clone(), short]
+            })
+            .collect();
+        for p in &variants {
+            let [by_retro, by_compact] = KINDS.map(|k| {
+                problem::verify::<Bitboard>(p, Some((&dir, k)), problem::DEFAULT_SEARCH_NODES)
+                    .map(timeless)
+                    .unwrap()
+            });
+            assert_eq!(by_retro.method, Method::Table, "{by_retro:?}");
+            assert_eq!(by_retro, by_compact, "{variant} {board} {}", p.position);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The saved problems of analysis/problems/ (composed from the retro solver's tables) are
+/// sound by the compact solver's tables, built here, with the key, quickest win and
+/// proof-tree size that analysis/problems/README.md publishes; the classic 2 against 2 one
+/// also by the retro solver's, with the same report. ORDO-10.1, ORDOX-5.1.
+#[test]
+fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/problems");
+    let text = std::fs::read_to_string(root.join("composed.toml")).unwrap();
+    let saved = problem::parse_file(&text).unwrap().problems;
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let dir = scratch("saved");
+    build(
+        TableKind::Compact,
+        &dir,
+        Variant::Classic,
+        "10x8",
+        Material { white: 3, black: 2 },
+    );
+    build(
+        TableKind::Compact,
+        &dir,
+        Variant::X,
+        "10x8",
+        Material { white: 3, black: 3 },
+    );
+    let compact = Some((dir.as_path(), TableKind::Compact));
+    assert_eq!(saved.len(), 5);
+    for p in &saved {
+        // | id | position | stipulation | key | quickest win | proof tree |
+        let row: Vec<String> = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", p.id)))
+            .unwrap_or_else(|| panic!("{} is not in the README's table", p.id))
+            .split('|')
+            .map(|c| c.trim().replace('`', ""))
+            .collect();
+        let number = |c: &str| {
+            c.split(' ')
+                .next()
+                .unwrap()
+                .replace(',', "")
+                .parse::<u64>()
+                .unwrap()
+        };
+        let r = problem::verify::<Bitboard>(p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
+        assert!(r.sound, "{r:?}");
+        assert_eq!(r.method, Method::Table, "{r:?}");
+        assert_eq!(r.winning, vec![row[4].clone()], "{}", p.id);
+        assert_eq!(r.shortest.map(u64::from), Some(number(&row[5])), "{}", p.id);
+        assert_eq!(r.proof_nodes, number(&row[6]), "{}", p.id);
+    }
+    let two = &saved[0];
+    assert_eq!(two.id, "classic-10x8-2v2-1");
+    tables(
+        &dir,
+        Variant::Classic,
+        "10x8",
+        Material { white: 2, black: 2 },
+    );
+    let [by_retro, by_compact] = KINDS.map(|k| {
+        problem::verify::<Bitboard>(two, Some((&dir, k)), problem::DEFAULT_SEARCH_NODES)
+            .map(timeless)
+            .unwrap()
+    });
+    assert_eq!(by_retro, by_compact);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// ORDO-4.3: a position whose player who just moved is split cannot arise after a move and
+/// has no place in either solver's tables: proving a problem on it is an error naming the
+/// rule, never a verdict. A folder that holds only the other solver's slices is named as
+/// such.
+#[test]
+fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
+    let dir = scratch("unanswerable");
+    let m = Material { white: 2, black: 2 };
+    let compact = build(TableKind::Compact, &dir, Variant::Classic, "10x8", m);
+    let p = Problem {
+        id: "split-mover".into(),
+        position: "10/10/10/B9/B9/10/10/W8W b classic".into(),
+        stipulation: "win in 9".into(),
+        keys: vec!["a5-b5".into()],
+        only_keys: false,
+        source: "test".into(),
+    };
+    let in_compact = Some((dir.as_path(), TableKind::Compact));
+    let err = problem::verify::<Bitboard>(&p, in_compact, problem::DEFAULT_SEARCH_NODES)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("problem split-mover") && err.contains("must be one group"),
+        "{err}"
+    );
+    let e = <Bitboard as ordo::rules::Engine>::from_position(
+        &ordo::notation::parse_position(&p.position).unwrap(),
+    )
+    .unwrap();
+    assert!(compact.value(&e).is_err());
+    // Only compact slices here: the retro route names them and falls back to search.
+    let in_retro = Some((dir.as_path(), TableKind::Retro));
+    let good = Problem {
+        position: "10/10/10/B9/B9/10/10/WW8 b classic".into(),
+        ..p.clone()
+    };
+    let r = problem::verify::<Bitboard>(&good, in_retro, problem::DEFAULT_SEARCH_NODES).unwrap();
+    assert_eq!(r.method, Method::Search);
+    let why = r.fallback.unwrap_or_default();
+    assert!(
+        why.contains("holds the compact solver's classic 10x8 tables up to 2v2")
+            && why.contains("--solver compact"),
+        "{why}"
+    );
+    tables(&dir, Variant::Classic, "10x8", m);
+    let err = problem::verify::<Bitboard>(&p, in_retro, problem::DEFAULT_SEARCH_NODES)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("must be one group"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,22 +37,14 @@ fn job_2v2(dir: &Path, extra: &[&str]) -> Output {
 
 /// `tb build` of every slice up to `max` in `dir`, the reference the jobs must equal.
 fn build_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
-    let opts = tb::BuildOptions {
-        verify: false,
-        memory_limit: None,
-        progress: &Silent,
-    };
+    let opts = tb::BuildOptions::default();
     std::fs::create_dir_all(dir).expect("create the local folder");
     tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("tb build");
 }
 
 /// The compact `tb build` of every slice up to `max` in `dir` (the default solver's files).
 fn build_compact_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
-    let opts = tb::BuildOptions {
-        verify: false,
-        memory_limit: None,
-        progress: &Silent,
-    };
+    let opts = tb::BuildOptions::default();
     ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("compact tb build");
 }
 
@@ -791,9 +783,8 @@ impl Progress for StopAfter {
 
 fn compact_build(dir: &Path, max: Material, progress: &dyn Progress) -> Result<(), SolveError> {
     let opts = tb::BuildOptions {
-        verify: false,
-        memory_limit: None,
         progress,
+        ..tb::BuildOptions::default()
     };
     ctb::build::<Bitboard>(board("4x4"), Variant::Classic, max, dir, &opts, |_| {}).map(|_| ())
 }
@@ -859,9 +850,8 @@ fn a_stopped_game_solve_resumes_in_its_partial_folder_to_the_same_file() {
     let solve = |table: &Path, progress: &dyn Progress| {
         let opts = ordo::solve::GameOptions {
             table: Some(table.to_path_buf()),
-            verify: false,
-            memory_limit: None,
             progress,
+            ..ordo::solve::GameOptions::default()
         };
         let (dims, setup) = (board("4x4"), ordo::solve::Setup::Row1);
         ctb::solve_game::<Bitboard>(Variant::Classic, dims, setup, &opts).map(|_| ())

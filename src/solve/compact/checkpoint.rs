@@ -19,14 +19,13 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
-use super::store::Fnv;
 use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
 use crate::rules::{clauses, Dims, Variant};
+use crate::solve::checksum::{self, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
 use crate::solve::tb::Material;
 
 const MAGIC: &str = "ORDO-CHECKPOINT";
 const FORMAT: u32 = 1;
-const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
 /// The longest header line read.
 const MAX_HEADER: u64 = 1 << 16;
 
@@ -126,12 +125,8 @@ impl Of<'_> {
                 h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries, self.material
             ));
         }
-        let sum = read_line(&mut r, CHECKSUM_PREFIX.len() as u64 + 17)?;
-        let stored = std::str::from_utf8(&sum)
-            .ok()
-            .and_then(|s| s.trim_end().strip_prefix(CHECKSUM_PREFIX))
-            .and_then(|s| u64::from_str_radix(s, 16).ok())
-            .ok_or("no checksum line")?;
+        let sum = read_line(&mut r, CHECKSUM_LINE as u64)?;
+        let stored = checksum::parse_checksum_line(Some(&sum)).ok_or("no checksum line")?;
         let head = (magic.len() + line.len() + sum.len()) as u64;
         if len != head + h.done {
             return Err(format!(
@@ -154,9 +149,7 @@ impl Of<'_> {
 
 /// One line of at most `max` bytes, its newline included.
 fn read_line(r: &mut impl BufRead, max: u64) -> Result<Vec<u8>, String> {
-    let mut line = Vec::new();
-    r.take(max)
-        .read_until(b'\n', &mut line)
-        .map_err(|e| e.to_string())?;
-    Ok(line)
+    checksum::read_line_limited(r, max as usize)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("a line longer than {max} bytes, or none"))
 }
