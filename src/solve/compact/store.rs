@@ -370,7 +370,10 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
         ))
     };
     // Checked: the header's numbers are the file's, any u64 (a forged sum must not wrap).
-    let sum = s.wins.checked_add(s.losses).and_then(|n| n.checked_add(s.draws));
+    let sum = s
+        .wins
+        .checked_add(s.losses)
+        .and_then(|n| n.checked_add(s.draws));
     if s.entries != values.len() as u64 || sum != Some(s.positions) {
         return bad("entries or positions");
     }
