@@ -40,9 +40,9 @@
 //! ```
 //! use ordo::bitboard::Bitboard;
 //! use ordo::rules::Variant;
-//! use ordo::solve::{solve_game, GameOptions, Setup, Silent};
+//! use ordo::solve::{solve_game, GameOptions, Setup};
 //!
-//! let opts = GameOptions { table: None, verify: true, memory_limit: None, progress: &Silent };
+//! let opts = GameOptions { verify: true, ..GameOptions::default() };
 //! let (_table, report) =
 //!     solve_game::<Bitboard>(Variant::X, "4x4".parse().unwrap(), Setup::Row1, &opts).unwrap();
 //! assert_eq!((report.start.as_str(), report.optimal_length), ("win", Some(3)));

@@ -109,7 +109,7 @@ fn write_game_row(r: &GameReport, out: &mut String) {
     let c = &r.counts;
     let _ = writeln!(
         out,
-        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify --solver retro` |",
+        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify --solver retro` |",
         r.board,
         r.setup,
         c.positions,
@@ -117,9 +117,7 @@ fn write_game_row(r: &GameReport, out: &mut String) {
         c.draws,
         c.stalemates,
         c.longest,
-        seconds(r.seconds),
-        megabytes(r.peak_memory),
-        verified(r.verified),
+        cost_cells(r.seconds, r.peak_memory, r.verified),
         r.variant,
         r.board,
         r.setup
@@ -180,7 +178,7 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify --solver retro` |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify --solver retro` |",
             if r.variant == "x" { "Ordo X" } else { "Ordo" },
             r.board,
             r.material,
@@ -191,9 +189,7 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
             c.stalemates,
             c.cannot_reconnect,
             c.longest,
-            seconds(r.seconds),
-            megabytes(r.peak_memory),
-            verified(r.verified),
+            cost_cells(r.seconds, r.peak_memory, r.verified),
             r.variant,
             r.board,
             r.material.replace('v', ",")
@@ -206,7 +202,11 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Table cells shared by both reports.
+/// The cells both reports end with: seconds, peak megabytes, and whether it was verified.
+fn cost_cells(s: Option<f64>, peak: Option<u64>, v: Option<bool>) -> String {
+    format!("{} | {} | {}", seconds(s), megabytes(peak), verified(v))
+}
+
 fn seconds(s: Option<f64>) -> String {
     s.map_or("–".into(), |s| format!("{s:.1}"))
 }

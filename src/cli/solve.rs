@@ -120,14 +120,11 @@ pub fn write_compact_report(
         }
         None => {}
     }
-    write_cost(
-        r.load_seconds,
-        r.seconds,
-        r.peak_memory,
-        r.verify_seconds,
+    write_tail(
+        (r.load_seconds, r.seconds, r.peak_memory, r.verify_seconds),
+        table,
         out,
     );
-    write_table(table, out);
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
@@ -368,14 +365,11 @@ pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut S
         }
         None => {}
     }
-    write_cost(
-        r.load_seconds,
-        r.seconds,
-        r.peak_memory,
-        r.verify_seconds,
+    write_tail(
+        (r.load_seconds, r.seconds, r.peak_memory, r.verify_seconds),
+        table,
         out,
     );
-    write_table(table, out);
 }
 
 /// The table line of a report, when a file was written or read.
@@ -386,13 +380,16 @@ fn write_table(table: Option<&std::path::Path>, out: &mut String) {
 }
 
 /// The line of times and memory: loaded or solved, peak memory, verified.
-fn write_cost(
-    load: Option<f64>,
-    solve: Option<f64>,
-    peak: Option<u64>,
-    verify: Option<f64>,
-    out: &mut String,
-) {
+/// What a solve cost: seconds loading, seconds solving, peak bytes, seconds verifying.
+type Cost = (Option<f64>, Option<f64>, Option<u64>, Option<f64>);
+
+/// The last lines of both solvers' reports: what it cost, and the table file.
+fn write_tail(cost: Cost, table: Option<&std::path::Path>, out: &mut String) {
+    write_cost(cost, out);
+    write_table(table, out);
+}
+
+fn write_cost((load, solve, peak, verify): Cost, out: &mut String) {
     let mut cost = Vec::new();
     match (load, solve) {
         (Some(l), Some(s)) => cost.push(format!("loaded in {l:.2} s (solved in {s:.2} s)")),

@@ -11,7 +11,7 @@ use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
 use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
-use crate::solve::{verify_graph, Progress, Value, Verdict};
+use crate::solve::{verify_graph, Progress, SolveError, Value, Verdict};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -140,18 +140,32 @@ pub(super) fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliE
     ))
 }
 
-fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+/// The start of `ordo tb build` for either solver: the bound and the memory limit read, the
+/// job sized by `size` before the folder is made (an impossible bound leaves nothing behind),
+/// and the build's options with `bar` for progress.
+pub(super) fn prepare_build<'a>(
+    s: &Slices,
+    verify: bool,
+    bar: &'a Bar,
+    size: impl FnOnce(Dims, Variant, Material, Option<u64>) -> Result<(), SolveError>,
+) -> Result<(Dims, Variant, Material, BuildOptions<'a>), CliError> {
     let (dims, variant, max) = parse_slices(s)?;
     let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    // Sized before the folder is made: an impossible bound leaves nothing behind.
-    tb::size_slices(dims, variant, max, memory_limit).map_err(solve_error)?;
+    size(dims, variant, max, memory_limit).map_err(solve_error)?;
     std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
-    let bar = Bar::new();
     let opts = BuildOptions {
         verify,
         memory_limit,
-        progress: &bar,
+        progress: bar,
     };
+    Ok((dims, variant, max, opts))
+}
+
+fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+    let bar = Bar::new();
+    let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
+        tb::size_slices(d, v, m, l).map(|_| ())
+    })?;
     let mut lines = Vec::new();
     let total = tb::Material::up_to(max.white, max.black).len();
     let mut each = |r: &SliceReport| {
@@ -168,13 +182,9 @@ fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
     };
     bar.finish();
     // The slices done before a failure are reported too.
-    write_slices(&lines, s.json, out)?;
+    write_slices(&lines, s.json, slice_line, out)?;
     result.map_err(solve_error)?;
-    Ok(if lines.iter().any(|r| r.verified == Some(false)) {
-        1
-    } else {
-        0
-    })
+    Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
 }
 
 fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
@@ -229,6 +239,18 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
 
 fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(at)?;
+    let m = probed_material(&pos)?;
+    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(retro_error)?;
+    let (value, moves) = match at.engine {
+        EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
+        EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,
+    };
+    write_probe(pos.to_move, value, &moves, out);
+    Ok(0)
+}
+
+/// The material of a position to probe: both sides still on the board.
+pub(super) fn probed_material(pos: &crate::rules::Position) -> Result<Material, CliError> {
     let m = Material {
         white: pos.count(crate::rules::Color::White) as u32,
         black: pos.count(crate::rules::Color::Black) as u32,
@@ -238,13 +260,7 @@ fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError
             "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
         ));
     }
-    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(retro_error)?;
-    let (value, moves) = match at.engine {
-        EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
-        EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,
-    };
-    write_probe(pos.to_move, value, &moves, out);
-    Ok(0)
+    Ok(m)
 }
 
 /// The value of a probed position and every move's outcome, best moves first.
@@ -311,7 +327,7 @@ fn after(v: Value) -> String {
 fn slice_line(r: &SliceReport) -> String {
     let c = &r.counts;
     format!(
-        "{} {} {}: {} positions: {} won, {} lost, {} drawn, {} stalemates, longest {}{}{}",
+        "{} {} {}: {} positions: {} won, {} lost, {} drawn, {} stalemates, longest {}{}",
         r.variant,
         r.board,
         r.material,
@@ -321,25 +337,37 @@ fn slice_line(r: &SliceReport) -> String {
         c.draws,
         c.stalemates,
         plies(c.longest),
-        match (r.built, r.seconds) {
-            (true, Some(s)) => format!(", built in {s:.1} s"),
-            (false, _) => ", loaded".to_string(),
-            _ => String::new(),
-        },
-        match r.verified {
-            Some(true) => ", verified",
-            Some(false) => ", VERIFICATION FAILED",
-            None => "",
-        }
+        slice_status(r.built, r.seconds, r.verified)
     )
 }
 
-fn write_slices(lines: &[SliceReport], json: bool, out: &mut String) -> Result<(), CliError> {
+/// How a slice line ends: built (and in what time) or loaded, and the verification verdict.
+pub(super) fn slice_status(built: bool, seconds: Option<f64>, verified: Option<bool>) -> String {
+    let how = match (built, seconds) {
+        (true, Some(s)) => format!(", built in {s:.1} s"),
+        (false, _) => ", loaded".to_string(),
+        _ => String::new(),
+    };
+    let check = match verified {
+        Some(true) => ", verified",
+        Some(false) => ", VERIFICATION FAILED",
+        None => "",
+    };
+    how + check
+}
+
+/// Every slice report, one line each: JSON, or as `line` writes it.
+pub(super) fn write_slices<R: serde::Serialize>(
+    lines: &[R],
+    json: bool,
+    line: fn(&R) -> String,
+    out: &mut String,
+) -> Result<(), CliError> {
     for r in lines {
         if json {
             let _ = writeln!(out, "{}", serde_json::to_string(r)?);
         } else {
-            let _ = writeln!(out, "{}", slice_line(r));
+            let _ = writeln!(out, "{}", line(r));
         }
     }
     Ok(())

@@ -1,33 +1,24 @@
 //! `ordo tb build|verify|probe` on the compact solver's slice files (src/solve/ctb.rs), the
 //! default; `--solver retro` goes to src/cli/tb.rs.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
-use super::solve::{parse_bytes, solve_error, Bar};
-use super::tb::{parse_slices, write_probe, Slices};
+use super::solve::{solve_error, Bar};
+use super::tb::{parse_slices, prepare_build, write_probe, Slices};
 use super::{start_position, CliError, EngineArg, PositionArgs};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
-use crate::rules::{Color, Engine, Position};
+use crate::rules::{Engine, Position};
 use crate::solve::compact::CompactTables;
 use crate::solve::ctb::{self, CompactSliceReport};
-use crate::solve::tb::{BuildOptions, Material};
 use crate::solve::{plies, Progress, Value};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
 pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
-    let (dims, variant, max) = parse_slices(s)?;
-    let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    // Sized before the folder is made: an impossible bound leaves nothing behind.
-    ctb::check_memory(dims, variant, max, memory_limit).map_err(solve_error)?;
-    std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
     let bar = Bar::new();
-    let opts = BuildOptions {
-        verify,
-        memory_limit,
-        progress: &bar,
-    };
+    let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
+        ctb::check_memory(d, v, m, l).map(|_| ())
+    })?;
     let mut lines = Vec::new();
     let total = crate::solve::compact::stored_up_to(max).len();
     let mut each = |r: &CompactSliceReport| {
@@ -42,13 +33,7 @@ pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError>
     };
     bar.finish();
     // The slices done before a failure are reported too.
-    for r in &lines {
-        if s.json {
-            let _ = writeln!(out, "{}", serde_json::to_string(r)?);
-        } else {
-            let _ = writeln!(out, "{}", slice_line(r));
-        }
-    }
+    super::tb::write_slices(&lines, s.json, slice_line, out)?;
     result.map_err(solve_error)?;
     Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
 }
@@ -62,7 +47,7 @@ pub fn slice_line(r: &CompactSliceReport) -> String {
         _ => String::new(),
     };
     format!(
-        "{} {} {}{twin}: {} core positions ({} bytes): {} won, {} lost, {} drawn, longest {}{}{}",
+        "{} {} {}{twin}: {} core positions ({} bytes): {} won, {} lost, {} drawn, longest {}{}",
         r.variant,
         r.board,
         st.material,
@@ -72,16 +57,7 @@ pub fn slice_line(r: &CompactSliceReport) -> String {
         st.losses,
         st.draws,
         plies(st.longest),
-        match (r.built, r.seconds) {
-            (true, Some(s)) => format!(", built in {s:.1} s"),
-            (false, _) => ", loaded".to_string(),
-            _ => String::new(),
-        },
-        match r.verified {
-            Some(true) => ", verified",
-            Some(false) => ", VERIFICATION FAILED",
-            None => "",
-        }
+        super::tb::slice_status(r.built, r.seconds, r.verified)
     )
 }
 
@@ -108,15 +84,7 @@ pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
 /// (a position whose side to move is split is valued from its successors).
 pub fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(at)?;
-    let m = Material {
-        white: pos.count(Color::White) as u32,
-        black: pos.count(Color::Black) as u32,
-    };
-    if m.white == 0 || m.black == 0 {
-        return Err(CliError(
-            "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
-        ));
-    }
+    let m = super::tb::probed_material(&pos)?;
     let tables = ctb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
     let (value, moves) = match at.engine {
         EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,

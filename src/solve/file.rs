@@ -21,9 +21,12 @@
 //! checksum is not caught here; the verification pass recomputes every value from its
 //! successors.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
+use super::checksum::{
+    parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
+};
 use super::memory::{self, Limit};
 use super::retro::{tally, Counts};
 use super::space::{Key, Space};
@@ -35,9 +38,6 @@ const MAGIC: &str = "ORDO-TABLE";
 pub const FORMAT: u32 = 2;
 /// The longest header line accepted, newline included.
 pub const MAX_HEADER: usize = 4096;
-const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
-/// Length of the checksum line: prefix, 16 hex digits, newline.
-const CHECKSUM_LINE: usize = CHECKSUM_PREFIX.len() + 17;
 
 /// Everything a table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -96,20 +96,6 @@ pub struct Table {
     pub space: Space,
     /// One [`super::Value::code`] per position; empty in a checkpoint.
     pub values: Vec<u16>,
-}
-
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
 }
 
 /// The checksum of a file: its first two lines (newlines included) and its payload.
@@ -179,21 +165,6 @@ pub fn save_raw(
         Ok(())
     })
     .map_err(|e| SolveError::io(path, e.reason))
-}
-
-/// Read one line of at most `max` bytes (newline included); `None` if no newline came.
-fn read_line_limited(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    r.take(max as u64).read_until(b'\n', &mut line)?;
-    Ok((line.last() == Some(&b'\n')).then_some(line))
-}
-
-/// The checksum a checksum line holds (16 lower-case hex digits after the prefix).
-fn parse_checksum_line(line: Option<&[u8]>) -> Option<u64> {
-    line.and_then(|l| std::str::from_utf8(l).ok())
-        .and_then(|l| l.trim_end().strip_prefix(CHECKSUM_PREFIX))
-        .filter(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-        .and_then(|h| u64::from_str_radix(h, 16).ok())
 }
 
 /// The refusal of a compact solver's table where a retro one was asked for.

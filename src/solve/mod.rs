@@ -17,6 +17,7 @@
 //! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
 //! split, and such a position is valued from its reconnecting successors like any other.
 
+mod checksum;
 pub mod compact;
 pub mod ctb;
 mod file;
@@ -219,6 +220,18 @@ pub struct GameOptions<'a> {
     /// ([`memory::effective`]) bounds the enumeration and the loading of a table.
     pub memory_limit: Option<u64>,
     pub progress: &'a dyn Progress,
+}
+
+/// Nothing written, no verification, the system's memory limit, no progress shown.
+impl Default for GameOptions<'static> {
+    fn default() -> Self {
+        GameOptions {
+            table: None,
+            verify: false,
+            memory_limit: None,
+            progress: &Silent,
+        }
+    }
 }
 
 /// The checkpoint beside a table: its path with `.partial` added (one helper for both

@@ -589,6 +589,17 @@ pub struct BuildOptions<'a> {
     pub progress: &'a dyn super::Progress,
 }
 
+/// No verification, the system's memory limit, no progress shown.
+impl Default for BuildOptions<'static> {
+    fn default() -> Self {
+        BuildOptions {
+            verify: false,
+            memory_limit: None,
+            progress: &super::Silent,
+        }
+    }
+}
+
 /// Size every slice up to `max` before building any, so an impossible bound is refused at
 /// once: by the index (fewer than 2^32 entries) and by the memory limit, each check cheap
 /// (the enumeration of connected sets stops as soon as it is over the bound).

@@ -156,6 +156,11 @@ pub fn ordo_cmd(args: &[&str]) -> std::process::Output {
         .expect("run ordo")
 }
 
+/// Run the `ordo` binary with the words of `line` (for arguments without spaces).
+pub fn ordo_line(line: &str) -> std::process::Output {
+    ordo_cmd(&line.split_whitespace().collect::<Vec<_>>())
+}
+
 /// A fresh, empty temporary folder for one test (`tag` keeps tests apart).
 pub fn scratch(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ordo-test-{}-{tag}", std::process::id()));

@@ -15,13 +15,7 @@ use ordo::solve::tb::{self, connected_sets, Material};
 use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
 
 fn old_game(variant: Variant, dims: Dims) -> ordo::solve::Table {
-    let bar = ordo::solve::Silent;
-    let opts = GameOptions {
-        table: None,
-        verify: false,
-        memory_limit: None,
-        progress: &bar,
-    };
+    let opts = GameOptions::default();
     solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts)
         .expect("the current solver solves it")
         .0
@@ -230,11 +224,7 @@ fn ordo_9_1_ten_by_eight_slices_agree_with_the_current_tablebase() {
     let max = Material { white: 2, black: 2 };
     for variant in Variant::ALL {
         let dir = crate::common::scratch(&format!("compact-{variant}"));
-        let opts = tb::BuildOptions {
-            verify: false,
-            memory_limit: None,
-            progress: &ordo::solve::Silent,
-        };
+        let opts = tb::BuildOptions::default();
         let (old, _) = tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {})
             .expect("the current tablebase builds");
         let mut new = CompactTables::new(dims, variant);

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::ordo_cmd;
+use crate::common::{ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::compact::{CompactExpect, CompactTables};
@@ -243,16 +243,7 @@ fn compact_verification_catches_a_wrong_value() {
     };
     t.save(&p, "endgame", "2v2", &stats, None).unwrap();
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
-        "tb",
-        "verify",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!("tb verify --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
@@ -277,18 +268,9 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     );
     let dir = scratch("memory").join("not-made");
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--memory-limit",
-        "10K",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!(
+        "tb build --board 4x4 --max-pieces 2,2 --memory-limit 10K --dir {d}"
+    ));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -298,18 +280,9 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     );
     assert!(!dir.exists());
     // 10 x 8, 10 against 1 in Ordo X: refused at once while counting the connected sets.
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--variant",
-        "x",
-        "--max-pieces",
-        "10,1",
-        "--memory-limit",
-        "1G",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!(
+        "tb build --variant x --max-pieces 10,1 --memory-limit 1G --dir {d}"
+    ));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(

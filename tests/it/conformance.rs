@@ -26,6 +26,18 @@ fn ordo(args: &[&str]) -> Output {
     Command::new(ORDO).args(args).output().expect("run ordo")
 }
 
+/// One protocol session: `ordo ARGS` fed `input` on stdin, until it exits.
+fn engine_session(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(ORDO)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn text(o: &Output) -> String {
     format!(
         "{}{}",
@@ -251,19 +263,7 @@ fn protocol_examples_hold() {
                 expected.push(l.clone());
             }
         }
-        let mut child = Command::new(ORDO)
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = engine_session(&["engine"], input.as_bytes());
         let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
             .lines()
             .map(String::from)
@@ -295,19 +295,10 @@ fn every_error_code_is_documented() {
 #[test]
 fn engine_serves_both_engines_and_hides_the_plants() {
     for engine in ["reference", "bitboard"] {
-        let mut child = Command::new(ORDO)
-            .args(["engine", "--engine", engine])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"ordo 1\nvariant x\nmoves\nplay a2:a3-a3\nstatus\n")
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = engine_session(
+            &["engine", "--engine", engine],
+            b"ordo 1\nvariant x\nmoves\nplay a2:a3-a3\nstatus\n",
+        );
         assert!(out.status.success());
         let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
             .lines()

@@ -2,6 +2,19 @@
 //! name the clauses they cover). One binary links the crate once, which keeps a fresh
 //! `cargo test` short (README, "Two commands").
 
+/// Instantiates the generic tests named (each `fn NAME<E: Engine>()` of the calling module) as
+/// one `#[test]` per engine: `reference::NAME` and `bitboard::NAME`.
+macro_rules! on_both_engines {
+    ($($name:ident),* $(,)?) => {
+        mod reference {
+            $( #[test] fn $name() { super::$name::<ordo::reference::Reference>() } )*
+        }
+        mod bitboard {
+            $( #[test] fn $name() { super::$name::<ordo::bitboard::Bitboard>() } )*
+        }
+    };
+}
+
 mod adapters;
 mod adjudicate;
 mod cases;

@@ -45,24 +45,14 @@ fn divide_sums_to_perft<E: Engine>() {
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 3_136);
 }
 
-/// Instantiates every test above for one engine.
-macro_rules! engine_tests {
-    ($engine:ty) => {
-        engine_tests!($engine =>
-        standard_classic, standard_x, chess_board, small_board, divide_sums_to_perft);
-    };
-    ($engine:ty => $($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { super::$name::<$engine>() } )*
-    };
-}
-
-mod reference {
-    engine_tests!(ordo::reference::Reference);
-}
-
-mod bitboard {
-    engine_tests!(ordo::bitboard::Bitboard);
-}
+// Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
+on_both_engines!(
+    standard_classic,
+    standard_x,
+    chess_board,
+    small_board,
+    divide_sums_to_perft,
+);
 
 /// The deeper figures of spec/perft.md: classic perft(5) from the standard start, which only
 /// the bitboard engine reaches (two threads, a few seconds), and its perft(4) split by first

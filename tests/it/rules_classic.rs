@@ -391,45 +391,31 @@ fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
 }
 
-/// Instantiates every test above for one engine.
-macro_rules! engine_tests {
-    ($engine:ty) => {
-        engine_tests!($engine =>
-        ordo_1_1_and_2_2_standard_start,
-        ordo_1_6_chess_board_variant,
-        ordo_1_2_coordinates_and_home_rows,
-        ordo_1_5_board_limits,
-        ordo_2_3_set_up_positions,
-        ordo_3_1_turns_alternate_without_passing,
-        ordo_3_3_repetition_is_not_an_end,
-        ordo_3_4_capture_is_optional,
-        ordo_4_3_moves_keep_the_group_connected,
-        ordo_4_2_single_piece_is_a_group,
-        ordo_8_1_classic_singleton_directions,
-        ordo_5_2_sub_runs_are_ordos,
-        ordo_6_3_singleton_path_must_be_empty,
-        ordo_6_4_capture_removes_the_piece,
-        ordo_7_1_ordo_pieces_move_together,
-        ordo_7_2_ordo_never_captures,
-        ordo_7_3_ordo_path_must_be_empty,
-        ordo_8_2_classic_ordo_directions,
-        ordo_9_2_backward_moves_when_split,
-        ordo_9_2_no_backward_moves_when_connected,
-        ordo_9_3_classic_split_removes_nothing,
-        ordo_10_1_home_row_wins,
-        ordo_10_2_no_pieces_left_loses,
-        ordo_10_5_home_row_takes_precedence,
-        ordo_10_3_cannot_reconnect_loses);
-    };
-    ($engine:ty => $($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { super::$name::<$engine>() } )*
-    };
-}
-
-mod reference {
-    engine_tests!(ordo::reference::Reference);
-}
-
-mod bitboard {
-    engine_tests!(ordo::bitboard::Bitboard);
-}
+// Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
+on_both_engines!(
+    ordo_1_1_and_2_2_standard_start,
+    ordo_1_6_chess_board_variant,
+    ordo_1_2_coordinates_and_home_rows,
+    ordo_1_5_board_limits,
+    ordo_2_3_set_up_positions,
+    ordo_3_1_turns_alternate_without_passing,
+    ordo_3_3_repetition_is_not_an_end,
+    ordo_3_4_capture_is_optional,
+    ordo_4_3_moves_keep_the_group_connected,
+    ordo_4_2_single_piece_is_a_group,
+    ordo_8_1_classic_singleton_directions,
+    ordo_5_2_sub_runs_are_ordos,
+    ordo_6_3_singleton_path_must_be_empty,
+    ordo_6_4_capture_removes_the_piece,
+    ordo_7_1_ordo_pieces_move_together,
+    ordo_7_2_ordo_never_captures,
+    ordo_7_3_ordo_path_must_be_empty,
+    ordo_8_2_classic_ordo_directions,
+    ordo_9_2_backward_moves_when_split,
+    ordo_9_2_no_backward_moves_when_connected,
+    ordo_9_3_classic_split_removes_nothing,
+    ordo_10_1_home_row_wins,
+    ordo_10_2_no_pieces_left_loses,
+    ordo_10_5_home_row_takes_precedence,
+    ordo_10_3_cannot_reconnect_loses,
+);

@@ -255,35 +255,21 @@ fn ordox_home_row_win_on_second_step<E: Engine>() {
     );
 }
 
-/// Instantiates every test above for one engine.
-macro_rules! engine_tests {
-    ($engine:ty) => {
-        engine_tests!($engine =>
-        ordox_1_1_same_setup_as_classic,
-        ordox_2_1_singleton_turns,
-        ordox_5_1_turns_not_positions,
-        ordox_2_2_ordo_directions,
-        ordox_2_3_single_file_into_vacated_squares,
-        ordox_3_2_connection_after_each_step,
-        ordox_3_4_sideways_capture_of_last_piece,
-        ordox_1_2_never_backward_even_split,
-        ordox_3_5_split_without_reconnection_loses,
-        ordox_4_1_smaller_groups_are_removed,
-        ordox_4_2_tie_choice_belongs_to_the_capturer,
-        ordox_home_row_win_on_second_step,
-        ordox_4_1_smaller_subgroup_of_two_removed,
-        ordox_4_2_examples_of_004,
-        ordox_3_1_second_step_by_another_piece);
-    };
-    ($engine:ty => $($name:ident),* $(,)?) => {
-        $( #[test] fn $name() { super::$name::<$engine>() } )*
-    };
-}
-
-mod reference {
-    engine_tests!(ordo::reference::Reference);
-}
-
-mod bitboard {
-    engine_tests!(ordo::bitboard::Bitboard);
-}
+// Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
+on_both_engines!(
+    ordox_1_1_same_setup_as_classic,
+    ordox_2_1_singleton_turns,
+    ordox_5_1_turns_not_positions,
+    ordox_2_2_ordo_directions,
+    ordox_2_3_single_file_into_vacated_squares,
+    ordox_3_2_connection_after_each_step,
+    ordox_3_4_sideways_capture_of_last_piece,
+    ordox_1_2_never_backward_even_split,
+    ordox_3_5_split_without_reconnection_loses,
+    ordox_4_1_smaller_groups_are_removed,
+    ordox_4_2_tie_choice_belongs_to_the_capturer,
+    ordox_home_row_win_on_second_step,
+    ordox_4_1_smaller_subgroup_of_two_removed,
+    ordox_4_2_examples_of_004,
+    ordox_3_1_second_step_by_another_piece,
+);

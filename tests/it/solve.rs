@@ -8,7 +8,7 @@
 //! pieces) end it, ORDO-10.3 and ORDO-10.4 lose for want of a move, ORDO-3.3 lets play go on
 //! for ever (draws), ORDOX-5.1 counts an Ordo X turn as one move.
 
-use crate::common::ordo_cmd;
+use crate::common::{ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -61,13 +61,7 @@ const SMALL_BOARDS: [Row; 8] = [
 ];
 
 fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameReport) {
-    let bar = ordo::solve::Silent;
-    let opts = GameOptions {
-        table: None,
-        verify: false,
-        memory_limit: None,
-        progress: &bar,
-    };
+    let opts = GameOptions::default();
     solve_game::<E>(variant, dims, setup, &opts).expect("solves")
 }
 
@@ -238,7 +232,6 @@ fn table_files_round_trip() {
 #[test]
 fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
     let dir = scratch("resume");
-    let bar = ordo::solve::Silent;
     let path = dir.join("x-4x3-row1.ordotb");
     let (fresh, report) = solve::<Bitboard>(Variant::X, "4x3".parse().unwrap(), Setup::Row1);
     // A checkpoint as an interrupted run leaves it: keys only.
@@ -248,8 +241,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
     let opts = GameOptions {
         table: Some(path.clone()),
         verify: true,
-        memory_limit: None,
-        progress: &bar,
+        ..GameOptions::default()
     };
     let dims: Dims = "4x3".parse().unwrap();
     let (resumed, r2) = solve_game::<Bitboard>(Variant::X, dims, Setup::Row1, &opts).unwrap();
@@ -268,9 +260,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
         Setup::Row2,
         &GameOptions {
             table: Some(path.clone()),
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
+            ..GameOptions::default()
         },
     );
     assert!(err.is_err());
@@ -281,17 +271,7 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
 /// line on stderr and exit status 2.
 #[test]
 fn cli_solve_reports_and_refuses_bad_input() {
-    let o = ordo_cmd(&[
-        "solve",
-        "--variant",
-        "x",
-        "--board",
-        "3x3",
-        "--no-save",
-        "--verify",
-        "--solver",
-        "retro",
-    ]);
+    let o = ordo_line("solve --variant x --board 3x3 --no-save --verify --solver retro");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
@@ -302,15 +282,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
     assert!(out.contains("positions 798 "), "{out}");
     assert!(out.contains("verified: every value recomputed"), "{out}");
 
-    let o = ordo_cmd(&[
-        "solve",
-        "--board",
-        "3x3",
-        "--no-save",
-        "--json",
-        "--solver",
-        "retro",
-    ]);
+    let o = ordo_line("solve --board 3x3 --no-save --json --solver retro");
     let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((r.start.as_str(), r.optimal_length), ("win", Some(3)));
 

@@ -12,7 +12,7 @@ use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::memory::Limit;
 use ordo::solve::tb::{self, BuildOptions, Material};
-use ordo::solve::{solve_game, GameOptions, Setup, Silent, SolveError, Table};
+use ordo::solve::{solve_game, GameOptions, Setup, SolveError, Table};
 
 fn scratch(name: &str) -> PathBuf {
     crate::common::scratch(&format!("files-{name}"))
@@ -26,9 +26,7 @@ fn dims(s: &str) -> Dims {
 fn game_table(variant: Variant, board: &str, path: &Path) -> Table {
     let opts = GameOptions {
         table: Some(path.to_path_buf()),
-        verify: false,
-        memory_limit: None,
-        progress: &Silent,
+        ..GameOptions::default()
     };
     solve_game::<Bitboard>(variant, dims(board), Setup::Row1, &opts)
         .unwrap()
@@ -320,11 +318,7 @@ fn endless_and_oversized_files_are_refused_quickly() {
 
 fn build(variant: Variant, board: &str, max: Material, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
-    let opts = BuildOptions {
-        verify: false,
-        memory_limit: None,
-        progress: &Silent,
-    };
+    let opts = BuildOptions::default();
     tb::build::<Bitboard>(dims(board), variant, max, dir, &opts, |_| {}).unwrap();
 }
 

@@ -7,7 +7,7 @@
 //! move never stands on its opponent's home row), ORDO-10.1 / ORDO-10.2 (the ends a capture
 //! or an arrival makes).
 
-use crate::common::ordo_cmd;
+use crate::common::{ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
@@ -25,17 +25,12 @@ fn build<E: Engine>(
     max: Material,
     dir: &std::path::Path,
 ) -> Tablebase {
-    let bar = ordo::solve::Silent;
     tb::build::<E>(
         dims,
         variant,
         max,
         dir,
-        &tb::BuildOptions {
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
-        },
+        &tb::BuildOptions::default(),
         |_| {},
     )
     .expect("builds")
@@ -92,7 +87,6 @@ fn slice_index_ranks_and_unranks() {
 /// value per position (ORDO-3.3: values depend on the position only).
 #[test]
 fn tablebase_agrees_with_the_game_tables() {
-    let bar = ordo::solve::Silent;
     for (variant, board) in [
         (Variant::Classic, "4x4"),
         (Variant::X, "4x4"),
@@ -102,12 +96,7 @@ fn tablebase_agrees_with_the_game_tables() {
         let dir = scratch(&format!("agree-{}-{board}", variant.name()));
         let n = dims.cols as u32;
         let tb = build::<Bitboard>(dims, variant, Material { white: n, black: n }, &dir);
-        let opts = GameOptions {
-            table: None,
-            verify: false,
-            memory_limit: None,
-            progress: &bar,
-        };
+        let opts = GameOptions::default();
         let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
         for (i, &k) in game.space.keys().iter().enumerate() {
             let (occ, stm) = ordo::solve::unpack(k);
@@ -258,16 +247,7 @@ fn ordo_4_1_slice_size_beyond_the_index_is_refused_exactly() {
 fn cli_tb_build_verify_probe() {
     let dir = scratch("cli");
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!("tb build --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     // 1v1, 2v1 (which answers for 1v2, its colour twin) and 2v2.
@@ -280,16 +260,7 @@ fn cli_tb_build_verify_probe() {
         out.lines().last().unwrap().starts_with("classic 4x4 2v2: "),
         "{out}"
     );
-    let o = ordo_cmd(&[
-        "tb",
-        "verify",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
+    let o = ordo_line(&format!("tb verify --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("verified: every value matches"), "{out}");

@@ -115,8 +115,8 @@ fn ids_in_name(name: &str) -> BTreeSet<String> {
 }
 
 /// Every test function in a source text: each `fn` under a `#[test]` attribute, and each
-/// generic test body that an `engine_tests!(Engine => name, …)` list instantiates as a
-/// `#[test]` per engine.
+/// generic test body that an `on_both_engines!(name, …)` list instantiates as a `#[test]`
+/// per engine.
 fn test_fns(text: &str) -> Vec<TestFn> {
     let listed = macro_listed(text);
     let lines: Vec<&str> = text.lines().collect();
@@ -166,15 +166,12 @@ fn fn_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The names listed after `=>` in `engine_tests!(… => a, b, …)` invocations.
+/// The names listed in `on_both_engines!(a, b, …)` invocations.
 fn macro_listed(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for (k, _) in text.match_indices("engine_tests!(") {
-        let call = &text[k..];
-        let call = &call[..call.find(')').unwrap_or(call.len())];
-        let Some((_, list)) = call.split_once("=>") else {
-            continue;
-        };
+    for (k, call) in text.match_indices("on_both_engines!(") {
+        let list = &text[k + call.len()..];
+        let list = &list[..list.find(')').unwrap_or(list.len())];
         for name in list.split(',') {
             let name = name.trim();
             if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
@@ -375,7 +372,7 @@ fn after() { let _ = "ORDO-7.1"; }
 /// ORDO-8.1 in a generic test body instantiated per engine.
 fn generic_body<E: Engine>() {}
 fn not_listed<E: Engine>() { let _ = "ORDO-8.2"; }
-engine_tests!(Reference => generic_body);
+on_both_engines!(generic_body);
 "##;
     let fns = test_fns(text);
     assert_eq!(fns.len(), 3, "{fns:?}");

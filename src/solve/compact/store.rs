@@ -23,6 +23,9 @@ use std::path::Path;
 
 use super::{decode, CompactTables, Slice, SliceStats, INDEX_SCHEME};
 use crate::rules::clauses;
+use crate::solve::checksum::{
+    parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
+};
 use crate::solve::memory::{self, Limit};
 use crate::solve::tb::Material;
 use crate::solve::value::Value;
@@ -33,8 +36,6 @@ const MAGIC: &str = "ORDO-TABLE";
 pub const FORMAT: u32 = 3;
 /// The longest header line accepted, newline included.
 pub const MAX_HEADER: usize = 1 << 16;
-const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
-const CHECKSUM_LINE: usize = CHECKSUM_PREFIX.len() + 17;
 
 /// Everything a compact table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -77,20 +78,6 @@ pub struct CompactExpect {
     pub materials: Vec<Material>,
     /// The memory the values may take.
     pub memory: Option<Limit>,
-}
-
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
 }
 
 fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError {
@@ -267,21 +254,10 @@ impl CompactTables {
     }
 }
 
-/// Read one line of at most `max` bytes (newline included); `None` if no newline came.
-fn read_line_limited(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    r.take(max as u64).read_until(b'\n', &mut line)?;
-    Ok((line.last() == Some(&b'\n')).then_some(line))
-}
-
 fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<u64>> {
-    let line = read_line_limited(r, CHECKSUM_LINE)?;
-    Ok(line
-        .as_deref()
-        .and_then(|l| std::str::from_utf8(l).ok())
-        .and_then(|l| l.trim_end().strip_prefix(CHECKSUM_PREFIX))
-        .filter(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-        .and_then(|h| u64::from_str_radix(h, 16).ok()))
+    Ok(parse_checksum_line(
+        read_line_limited(r, CHECKSUM_LINE)?.as_deref(),
+    ))
 }
 
 /// Why a header line is not read.
