@@ -23,13 +23,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 /// Build the slices of `kind` up to `max` in `dir`; the tables.
 fn build(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
-    let bar = ordo::solve::Silent;
     let dims: Dims = board.parse().unwrap();
-    let opts = tb::BuildOptions {
-        verify: false,
-        memory_limit: None,
-        progress: &bar,
-    };
+    let opts = tb::BuildOptions::default();
     match kind {
         TableKind::Retro => Tables::Retro(
             tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
