@@ -23,9 +23,10 @@ use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
 use crate::rules::{Dims, Engine, Variant};
+use crate::solve::checksum::{Fnv, CHECKSUM_PREFIX};
 use crate::solve::compact::{self, CompactExpect, CompactTables};
 use crate::solve::tb::Material;
-use crate::solve::{load_raw, Expect, GameOptions, Setup, Silent, Table};
+use crate::solve::{load_raw, Expect, GameOptions, Setup, Table};
 
 /// At most this many edits of an input are applied.
 pub const MAX_EDITS: usize = 64;
@@ -59,12 +60,7 @@ fn game_materials() -> Vec<Material> {
 pub fn valid_retro(scratch: &Path) -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let opts = GameOptions {
-            table: None,
-            verify: false,
-            memory_limit: None,
-            progress: &Silent,
-        };
+        let opts = GameOptions::default();
         let (table, _) =
             crate::solve::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &opts)
                 .expect("the 3 x 3 game solves");
@@ -270,9 +266,9 @@ fn set_number(bytes: &[u8], k: usize, value: u64) -> Vec<u8> {
     [&bytes[..from], value.to_string().as_bytes(), &bytes[to..]].concat()
 }
 
-/// `bytes` with its third line made the FNV-1a 64 checksum line of the first two lines and
-/// the payload after it, as the compact format computes it; unchanged if it has no three
-/// lines.
+/// `bytes` with its third line made the checksum line of the first two lines and the
+/// payload after it, as the compact format computes it (`crate::solve::checksum`); unchanged
+/// if it has no three lines.
 pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let newlines: Vec<usize> = bytes
         .iter()
@@ -284,10 +280,9 @@ pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let [_, head_end, sum_end] = newlines[..] else {
         return bytes;
     };
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes[..=head_end].iter().chain(&bytes[sum_end + 1..]) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    let line = format!("checksum fnv1a64 {h:016x}");
+    let mut h = Fnv::new();
+    h.update(&bytes[..=head_end]);
+    h.update(&bytes[sum_end + 1..]);
+    let line = format!("{CHECKSUM_PREFIX}{:016x}", h.0);
     [&bytes[..=head_end], line.as_bytes(), &bytes[sum_end..]].concat()
 }

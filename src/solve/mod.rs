@@ -17,7 +17,7 @@
 //! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
 //! split, and such a position is valued from its reconnecting successors like any other.
 
-mod checksum;
+pub(crate) mod checksum;
 pub mod compact;
 pub mod ctb;
 mod file;
