@@ -198,7 +198,7 @@ fn slice_report(
 }
 
 /// The stored slices a build of `m` reads, fewer pieces first: every slice a chain of
-/// captures leads into ([`plan::ancestors`]: a shell position of a smaller slice is valued
+/// captures leads into ([`super::plan::ancestors`]: a shell position of a smaller slice is valued
 /// through its own captures), each as the material that stores it
 /// ([`compact::stored_material`]), once.
 pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
