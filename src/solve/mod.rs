@@ -36,7 +36,7 @@ use std::time::Instant;
 pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
 pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
 pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
-pub use value::{plies, Value};
+pub use value::{plies, sort_best_first, Value};
 pub use verify::{bounded, bounded_expectation, verify, verify_graph, Verdict};
 
 use crate::notation::format_move;
@@ -374,14 +374,7 @@ pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)
         })?;
         out.push((format_move(&m), v));
     }
-    out.sort_by_key(|(m, v)| {
-        let rank = match *v {
-            Value::Loss(d) => (0, i32::from(d)),
-            Value::Draw => (1, 0),
-            Value::Win(d) => (2, -i32::from(d)),
-        };
-        (rank, m.clone())
-    });
+    sort_best_first(&mut out, String::clone);
     Ok(out)
 }
 

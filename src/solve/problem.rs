@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::compact::{self, CompactTables};
 use super::tb::{self, Material, Tablebase};
-use super::value::Value;
+use super::value::{sort_best_first, Value};
 use super::{ctb, SolveError};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
@@ -180,14 +180,7 @@ impl Tables {
             let v = self.value(&e.apply(&m))?;
             moves.push((m, v));
         }
-        moves.sort_by_key(|(m, v)| {
-            let rank = match *v {
-                Value::Loss(d) => (0, i32::from(d)),
-                Value::Draw => (1, 0),
-                Value::Win(d) => (2, -i32::from(d)),
-            };
-            (rank, format_move(m))
-        });
+        sort_best_first(&mut moves, format_move);
         Ok((value, moves))
     }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use super::file::{self, Header};
 use super::retro::{self, Counts, Graph, Target, NO_POSITION};
-use super::value::Value;
+use super::value::{sort_best_first, Value};
 use super::SolveError;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -793,13 +793,6 @@ pub fn probe<E: Engine>(
             .ok_or_else(|| SolveError::Corrupt("a successor's slice is not loaded".into()))?;
         moves.push((m, v));
     }
-    moves.sort_by_key(|(m, v)| {
-        let rank = match *v {
-            Value::Loss(d) => (0, i32::from(d)),
-            Value::Draw => (1, 0),
-            Value::Win(d) => (2, -i32::from(d)),
-        };
-        (rank, crate::notation::format_move(m))
-    });
+    sort_best_first(&mut moves, crate::notation::format_move);
     Ok((value, moves))
 }

@@ -79,6 +79,20 @@ impl Value {
     }
 }
 
+/// Sort moves, each with the value it leaves the opponent, best for the mover first: the
+/// quickest win (the opponent's quickest loss), then draws, then the slowest loss; moves of
+/// equal value by their `spelling`.
+pub fn sort_best_first<M>(moves: &mut [(M, Value)], spelling: impl Fn(&M) -> String) {
+    moves.sort_by_cached_key(|(m, v)| {
+        let rank = match *v {
+            Value::Loss(d) => (0, i32::from(d)),
+            Value::Draw => (1, 0),
+            Value::Win(d) => (2, -i32::from(d)),
+        };
+        (rank, spelling(m))
+    });
+}
+
 /// `1 ply`, `n plies`: a distance in words.
 pub fn plies(n: impl Into<u64>) -> String {
     match n.into() {
