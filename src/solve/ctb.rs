@@ -46,8 +46,8 @@ pub struct CompactSliceReport {
 
 /// Bytes a compact job over `materials` needs at its peak, from the index sizes alone
 /// (nothing is allocated but the connected sets): a byte per entry of every slice (all
-/// stay in memory, captures read the smaller ones), the ranked sets, and the work of the
-/// largest layer group.
+/// stay in memory, captures read the smaller ones), the ranked sets, the work of the
+/// largest layer group and the cache of shell values.
 pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u64, SolveError> {
     let (mut bytes, mut group) = (0u64, 0u64);
     let mut stored: Vec<Material> = materials
@@ -64,7 +64,7 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
             group = group.max(g.iter().map(|l| l.len() as u64).sum());
         }
     }
-    Ok(bytes + WORK_PER_ENTRY * group)
+    Ok(bytes + WORK_PER_ENTRY * group + tables.shell_cache_bytes())
 }
 
 /// Refuse up front a compact job over every slice up to `max` that would not fit the
@@ -80,7 +80,7 @@ pub fn check_memory(
     let limit = memory::effective(asked);
     let over = |need: String, l: &memory::Limit| {
         SolveError::TooLarge(format!(
-            "the compact {} tables of {dims} up to {max} need {need} (values and the largest layer group), over the memory limit of {l}",
+            "the compact {} tables of {dims} up to {max} need {need} (values, the largest layer group and the shell cache), over the memory limit of {l}",
             variant.name()
         ))
     };

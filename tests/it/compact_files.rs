@@ -272,7 +272,7 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
         Err(e) => e.to_string(),
     };
     assert!(
-        s.contains("need about 18 KB") && s.contains("memory limit of 10 KB"),
+        s.contains("need about 21 KB") && s.contains("memory limit of 10 KB"),
         "{s}"
     );
     let dir = scratch("memory").join("not-made");

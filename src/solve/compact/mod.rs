@@ -27,6 +27,7 @@ mod bits;
 mod check;
 mod index;
 mod layer;
+mod shell;
 mod store;
 mod symmetry;
 
@@ -37,6 +38,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 pub use index::{CoreIndex, Entry, Layer, Sets};
+pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
 pub use symmetry::{colour_flip, flip_rows, mirror};
 
@@ -93,6 +95,11 @@ pub struct CompactTables {
     pub variant: Variant,
     pub slices: BTreeMap<Material, Slice>,
     sets: HashMap<(Color, u32), Arc<Sets>>,
+    /// Shell values computed lately, sized for the largest slice indexed.
+    shell: ShellCache,
+    /// Indexes built so far (a memory estimate builds them before the slices), kept while
+    /// their marks hold under a quarter of the memory available.
+    indexes: HashMap<Material, CoreIndex>,
 }
 
 /// A slice being built: the tables below it and the layers solved so far.
@@ -112,6 +119,8 @@ impl CompactTables {
             variant,
             slices: BTreeMap::new(),
             sets: HashMap::new(),
+            shell: ShellCache::default(),
+            indexes: HashMap::new(),
         }
     }
 
@@ -123,8 +132,11 @@ impl CompactTables {
             .clone()
     }
 
-    /// The core index of material `m`.
+    /// The core index of material `m` (built once: a copy shares its marks).
     pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+        if let Some(index) = self.indexes.get(&m) {
+            return Ok(index.clone());
+        }
         if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
             return Err(SolveError::Input(format!(
                 "material {m} does not fit a table of the {} board",
@@ -147,12 +159,25 @@ impl CompactTables {
                 sets[1].len()
             )));
         }
-        CoreIndex::new(sets).ok_or_else(|| {
+        let index = CoreIndex::new(sets).ok_or_else(|| {
             SolveError::TooLarge(format!(
                 "slice {m} of {} on {} has 2^32 or more core positions",
                 self.variant, self.dims
             ))
-        })
+        })?;
+        self.shell.grow(index.len());
+        let held: usize = self.indexes.values().map(|i| i.bytes()).sum();
+        let budget = super::memory::effective(None).map_or(u64::MAX, |l| l.bytes / 4);
+        if (held + index.bytes()) as u64 <= budget {
+            self.indexes.insert(m, index.clone());
+        }
+        Ok(index)
+    }
+
+    /// Bytes of the cache of shell values, sized for the largest slice indexed so far
+    /// (allocated zeroed: its pages are touched as it fills).
+    pub fn shell_cache_bytes(&self) -> u64 {
+        self.shell.bytes() as u64
     }
 
     /// Build every slice up to `max` not built yet, fewer pieces first (a material with
@@ -224,7 +249,8 @@ impl CompactTables {
     }
 
     /// The value of `occ` with `stm` to move, from the solved slices: a core position is
-    /// read, a shell position (side to move split) is valued from its successors.
+    /// read, a shell position (side to move split) is valued from its successors, or read
+    /// from the cache of shell values.
     fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Value::Loss(0));
@@ -254,15 +280,32 @@ impl CompactTables {
                 "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
             )));
         }
+        if let Some(code) = self.shell.get(occ, stm) {
+            return Ok(decode(code));
+        }
+        let value = self.shell_value::<E>(occ, stm)?;
+        if let Ok(code) = u8::try_from(value.code()) {
+            self.shell.put(occ, stm, code);
+        }
+        Ok(value)
+    }
+
+    /// The value of a shell position, by one step forward.
+    fn shell_value<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         let e = E::from_occupancy(self.dims, self.variant, stm, occ)
             .map_err(|e| SolveError::Input(e.to_string()))?;
         let mut buf = Vec::new();
         e.successors(&mut buf);
-        let values = buf
-            .iter()
-            .map(|s| self.value_of::<E>(s.occupancy(), s.side_to_move()))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Value::from_successors(values))
+        let mut failed = None;
+        let value = Value::from_successors(buf.iter().map_while(|s| {
+            self.value_of::<E>(s.occupancy(), s.side_to_move())
+                .map_err(|e| failed = Some(e))
+                .ok()
+        }));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
     }
 
     /// The value of a position (core or shell) for the side to move.
