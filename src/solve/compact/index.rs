@@ -226,6 +226,25 @@ impl Sets {
     }
 }
 
+/// Whether a block of `pairs` rank pairs, `stored` of them stored, `width` a row, marks them
+/// by a list (fewer than one pair in sixteen stored) rather than a bit each.
+fn listed(stored: usize, pairs: usize, width: usize) -> bool {
+    width <= 1 << 16 && stored * 16 < pairs
+}
+
+/// The sizes of a core index: what [`CoreIndex::measure`] counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexSize {
+    /// Stored positions, a byte each.
+    pub entries: u64,
+    /// Bytes of the index itself ([`CoreIndex::bytes`]).
+    pub marks: u64,
+    /// Stored positions of the largest layer group.
+    pub largest_group: u64,
+    /// Connected sets of both sides.
+    pub sets: u64,
+}
+
 /// The 64 bits of `src` from bit `start + 64 i` on (zeros past its end).
 fn range_word(src: &[u64], start: u64, i: usize) -> u64 {
     let p = start + 64 * i as u64;
@@ -331,19 +350,8 @@ impl CoreIndex {
     /// The index of the material whose White and Black sets are `sets`; `None` if it would
     /// hold 2^32 or more positions.
     pub fn new(sets: [Arc<Sets>; 2]) -> Option<CoreIndex> {
-        let both_sides = sets[0].size() != sets[1].size();
         let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
-        let mut index = CoreIndex {
-            sets,
-            both_sides,
-            blocks: Vec::new(),
-            block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
-            bits: Arc::default(),
-            row_ends: Arc::default(),
-            cols: Arc::default(),
-            len: 0,
-            layers: Vec::new(),
-        };
+        let mut index = CoreIndex::empty(sets);
         let mut bits = RankBits::default();
         let (mut row_ends, mut cols) = (Vec::new(), Vec::new());
         for total in (0..tw + tb).rev() {
@@ -374,6 +382,57 @@ impl CoreIndex {
         (index.row_ends, index.cols) = (Arc::new(row_ends), Arc::new(cols));
         u32::try_from(index.len).ok()?;
         Some(index)
+    }
+
+    /// No block yet.
+    fn empty(sets: [Arc<Sets>; 2]) -> CoreIndex {
+        let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
+        CoreIndex {
+            both_sides: sets[0].size() != sets[1].size(),
+            sets,
+            blocks: Vec::new(),
+            block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
+            bits: Arc::default(),
+            row_ends: Arc::default(),
+            cols: Arc::default(),
+            len: 0,
+            layers: Vec::new(),
+        }
+    }
+
+    /// The sizes of the index of `sets`, counted block by block without building it (no
+    /// memory but a row of marks): what [`CoreIndex::new`] would hold.
+    pub fn measure(sets: [Arc<Sets>; 2]) -> IndexSize {
+        let index = CoreIndex::empty(sets);
+        let (tw, tb) = (index.sets[0].advancements(), index.sets[1].advancements());
+        let mut size = IndexSize {
+            sets: (index.sets[0].len() + index.sets[1].len()) as u64,
+            ..IndexSize::default()
+        };
+        let (mut bits, mut rows, mut cols, mut blocks) = (0u64, 0u64, 0u64, 0u64);
+        let mut row = Vec::new();
+        for total in (0..tw + tb).rev() {
+            let mut group = 0u64;
+            for (stm, adv) in index.plan(total).into_iter().flatten() {
+                let (w, b) = (index.sets[0].run(adv[0]), index.sets[1].run(adv[1]));
+                let stored = index.count_block(stm, adv, &mut row);
+                if listed(stored, w.len() * b.len(), b.len()) {
+                    (rows, cols) = (rows + w.len() as u64, cols + stored as u64);
+                } else {
+                    bits += (w.len() * b.len()) as u64;
+                }
+                (blocks, group) = (blocks + 1, group + stored as u64);
+            }
+            size.entries += group;
+            size.largest_group = size.largest_group.max(group);
+        }
+        let words = bits.div_ceil(64);
+        size.marks = words * 8
+            + (words.div_ceil(8) + 1) * 4
+            + rows * 4
+            + cols * 2
+            + blocks * std::mem::size_of::<Block>() as u64;
+        size
     }
 
     /// The layers of total advancement `total`, each as its blocks.
@@ -413,13 +472,8 @@ impl CoreIndex {
     ) {
         let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
         let mut row = Vec::new();
-        let mut stored = 0usize;
-        for rw in w.clone() {
-            self.row_marks(stm, rw, b.clone(), &mut row);
-            stored += row.iter().map(|x| x.count_ones() as usize).sum::<usize>();
-        }
-        let pairs = w.len() * b.len();
-        let list = b.len() <= 1 << 16 && stored * 16 < pairs;
+        let stored = self.count_block(stm, adv, &mut row);
+        let list = listed(stored, w.len() * b.len(), b.len());
         let marks = if list {
             Marks::List {
                 row: row_ends.len(),
@@ -457,6 +511,17 @@ impl CoreIndex {
             marks,
         });
         self.len += stored;
+    }
+
+    /// The number of stored pairs of the block of `stm` and `adv` (`row`: room for a row).
+    fn count_block(&self, stm: Color, adv: [u32; 2], row: &mut Vec<u64>) -> usize {
+        let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
+        let mut stored = 0usize;
+        for rw in w {
+            self.row_marks(stm, rw, b.clone(), row);
+            stored += row.iter().map(|x| x.count_ones() as usize).sum::<usize>();
+        }
+        stored
     }
 
     /// The stored pairs of row `rw` of the block of `stm` over Black's ranks `b`, a bit per
@@ -680,6 +745,35 @@ mod tests {
                 }
             }
             assert!(checked > 1000, "{board}: {checked} pairs");
+        }
+    }
+
+    /// Counting an index without building it gives the sizes of the built one.
+    #[test]
+    fn measuring_an_index_gives_the_sizes_of_the_built_one() {
+        for (board, k) in [
+            ("4x5", [5, 4]),
+            ("6x5", [2, 2]),
+            ("4x4", [6, 6]),
+            ("5x4", [3, 1]),
+        ] {
+            let dims: Dims = board.parse().unwrap();
+            let sets = [
+                Arc::new(Sets::new(dims, Color::White, k[0])),
+                Arc::new(Sets::new(dims, Color::Black, k[1])),
+            ];
+            let size = CoreIndex::measure(sets.clone());
+            let index = CoreIndex::new(sets).unwrap();
+            let layers = index.layers();
+            let group = layers
+                .iter()
+                .map(|g| g.iter().map(|l| l.len() as u64).sum::<u64>())
+                .max();
+            assert_eq!(size.entries, index.len() as u64, "{board}");
+            assert_eq!(size.marks, index.bytes() as u64, "{board}");
+            assert_eq!(Some(size.largest_group), group, "{board}");
+            let sets = (index.sets[0].len() + index.sets[1].len()) as u64;
+            assert_eq!(size.sets, sets, "{board}");
         }
     }
 }

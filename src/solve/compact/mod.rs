@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use index::{CoreIndex, Entry, Layer, Sets};
+pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
 pub use symmetry::{colour_flip, flip_rows, mirror};
@@ -97,9 +97,6 @@ pub struct CompactTables {
     sets: HashMap<(Color, u32), Arc<Sets>>,
     /// Shell values computed lately, sized for the largest slice indexed.
     shell: ShellCache,
-    /// Indexes built so far (a memory estimate builds them before the slices), kept while
-    /// their marks hold under a quarter of the memory available.
-    indexes: HashMap<Material, CoreIndex>,
 }
 
 /// A slice being built: the tables below it and the layers solved so far.
@@ -120,7 +117,6 @@ impl CompactTables {
             slices: BTreeMap::new(),
             sets: HashMap::new(),
             shell: ShellCache::default(),
-            indexes: HashMap::new(),
         }
     }
 
@@ -132,11 +128,8 @@ impl CompactTables {
             .clone()
     }
 
-    /// The core index of material `m` (built once: a copy shares its marks).
-    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
-        if let Some(index) = self.indexes.get(&m) {
-            return Ok(index.clone());
-        }
+    /// The connected sets of both sides of material `m`, if its index could be built.
+    fn index_sets(&mut self, m: Material) -> Result<[Arc<Sets>; 2], SolveError> {
         if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
             return Err(SolveError::Input(format!(
                 "material {m} does not fit a table of the {} board",
@@ -159,25 +152,32 @@ impl CompactTables {
                 sets[1].len()
             )));
         }
-        let index = CoreIndex::new(sets).ok_or_else(|| {
-            SolveError::TooLarge(format!(
-                "slice {m} of {} on {} has 2^32 or more core positions",
-                self.variant, self.dims
-            ))
-        })?;
+        Ok(sets)
+    }
+
+    fn too_many(&self, m: Material) -> SolveError {
+        SolveError::TooLarge(format!(
+            "slice {m} of {} on {} has 2^32 or more core positions",
+            self.variant, self.dims
+        ))
+    }
+
+    /// The core index of material `m`.
+    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+        let sets = self.index_sets(m)?;
+        let index = CoreIndex::new(sets).ok_or_else(|| self.too_many(m))?;
         self.shell.grow(index.len());
-        let held: usize = self.indexes.values().map(|i| i.bytes()).sum();
-        let budget = super::memory::effective(None).map_or(u64::MAX, |l| l.bytes / 4);
-        if (held + index.bytes()) as u64 <= budget {
-            self.indexes.insert(m, index.clone());
-        }
         Ok(index)
     }
 
-    /// Bytes of the cache of shell values, sized for the largest slice indexed so far
-    /// (allocated zeroed: its pages are touched as it fills).
-    pub fn shell_cache_bytes(&self) -> u64 {
-        self.shell.bytes() as u64
+    /// The sizes of the core index of material `m`, counted without building it (a memory
+    /// estimate: a row of marks is all it allocates besides the connected sets).
+    pub fn core_size(&mut self, m: Material) -> Result<IndexSize, SolveError> {
+        let size = CoreIndex::measure(self.index_sets(m)?);
+        if size.entries >= 1 << 32 {
+            return Err(self.too_many(m));
+        }
+        Ok(size)
     }
 
     /// Build every slice up to `max` not built yet, fewer pieces first (a material with
