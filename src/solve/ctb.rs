@@ -45,11 +45,12 @@ pub struct CompactSliceReport {
 }
 
 /// Bytes a compact job over `materials` needs at its peak, from the index sizes alone
-/// (nothing is allocated but the connected sets): a byte per entry of every slice (all
-/// stay in memory, captures read the smaller ones), the ranked sets, and the work of the
-/// largest layer group.
+/// (counted without building an index: nothing is allocated but the connected sets): a
+/// byte per entry of every slice (all stay in memory, captures read the smaller ones), the
+/// indexes, the ranked sets, the work of the largest layer group and the cache of shell
+/// values.
 pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u64, SolveError> {
-    let (mut bytes, mut group) = (0u64, 0u64);
+    let (mut bytes, mut group, mut largest) = (0u64, 0u64, 0u64);
     let mut stored: Vec<Material> = materials
         .iter()
         .map(|&m| compact::stored_material(m))
@@ -57,14 +58,13 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
     stored.sort_unstable();
     stored.dedup();
     for m in stored {
-        let index = tables.core_index(m)?;
-        bytes += (index.len() + index.bytes()) as u64
-            + 16 * (index.sets[0].len() + index.sets[1].len()) as u64;
-        for g in index.layers() {
-            group = group.max(g.iter().map(|l| l.len() as u64).sum());
-        }
+        let size = tables.core_size(m)?;
+        bytes += size.entries + size.marks + 16 * size.sets;
+        group = group.max(size.largest_group);
+        largest = largest.max(size.entries);
     }
-    Ok(bytes + WORK_PER_ENTRY * group)
+    let cache = compact::ShellCache::bytes_for(largest as usize) as u64;
+    Ok(bytes + WORK_PER_ENTRY * group + cache)
 }
 
 /// Refuse up front a compact job over every slice up to `max` that would not fit the
@@ -80,7 +80,7 @@ pub fn check_memory(
     let limit = memory::effective(asked);
     let over = |need: String, l: &memory::Limit| {
         SolveError::TooLarge(format!(
-            "the compact {} tables of {dims} up to {max} need {need} (values and the largest layer group), over the memory limit of {l}",
+            "the compact {} tables of {dims} up to {max} need {need} (values, the largest layer group and the shell cache), over the memory limit of {l}",
             variant.name()
         ))
     };

@@ -18,6 +18,7 @@ pub(super) struct RankBits {
 
 impl RankBits {
     /// Append one bit.
+    #[cfg(test)]
     pub fn push(&mut self, bit: bool) {
         if self.len % 64 == 0 {
             self.words.push(0);
@@ -27,6 +28,35 @@ impl RankBits {
             self.ones += 1;
         }
         self.len += 1;
+    }
+
+    /// Append the first `n` bits of `words` (bit 0 of word 0 first); bits past `n` are
+    /// ignored.
+    pub fn push_words(&mut self, words: &[u64], n: u64) {
+        let mut left = n;
+        for &w in words {
+            if left == 0 {
+                break;
+            }
+            let take = left.min(64);
+            let w = if take < 64 {
+                w & ((1u64 << take) - 1)
+            } else {
+                w
+            };
+            let off = self.len % 64;
+            if off == 0 {
+                self.words.push(w);
+            } else {
+                *self.words.last_mut().expect("a partial word") |= w << off;
+                if take > 64 - off {
+                    self.words.push(w >> (64 - off));
+                }
+            }
+            self.len += take;
+            self.ones += u64::from(w.count_ones());
+            left -= take;
+        }
     }
 
     /// Number of set bits so far.
@@ -121,5 +151,32 @@ mod tests {
         assert_eq!(b.ones(), ones);
         assert_eq!(b.select(ones), None);
         assert!(!b.get(pattern.len() as u64));
+    }
+
+    #[test]
+    fn pushing_words_is_pushing_their_bits() {
+        let pattern: Vec<bool> = (0..1000u64).map(|i| i % 5 == 0 || i % 11 == 3).collect();
+        let (mut one, mut many) = (RankBits::default(), RankBits::default());
+        let mut at = 0;
+        for (step, n) in [3usize, 64, 61, 130, 1, 200, 64, 0, 477]
+            .into_iter()
+            .enumerate()
+        {
+            let chunk = &pattern[at..at + n];
+            let mut words = vec![0u64; n.div_ceil(64) + step % 2];
+            for (i, &x) in chunk.iter().enumerate() {
+                words[i / 64] |= u64::from(x) << (i % 64);
+                one.push(x);
+            }
+            // Bits past `n` (set here in every odd step's spare word) are ignored.
+            if step % 2 == 1 {
+                *words.last_mut().unwrap() = !0;
+            }
+            many.push_words(&words, n as u64);
+            at += n;
+        }
+        assert_eq!(at, pattern.len());
+        assert_eq!((many.len(), many.ones()), (one.len(), one.ones()));
+        assert_eq!(many.words, one.words);
     }
 }

@@ -33,15 +33,22 @@ pub struct Sets {
     dims: Dims,
     /// The sets in this colour's orientation, by rank.
     sets: Vec<u128>,
-    /// The same sets seen from White's side (rows turned over for Black): the search keys,
-    /// sorted by mask inside each run.
-    keys: Vec<u128>,
+    /// Ranks by set, open addressing over `sets`: a rank plus one a slot, 0 for none.
+    lookup: Vec<u32>,
+    /// The advancement of each rank.
+    adv: Vec<u16>,
     /// `runs[a]..runs[a + 1]`: the ranks of the sets whose advancement is `a`.
     runs: Vec<u32>,
     /// The rank of each set's left-right mirror image.
     mirrors: Vec<u32>,
     /// The opponent's home row (ORDO-2.3).
     goal: u128,
+    /// A bit per rank, for each square: the sets holding it.
+    holding: Vec<Vec<u64>>,
+    /// A bit per rank: the sets off the opponent's home row.
+    off_goal: Vec<u64>,
+    /// A bit per rank: the sets whose rank is at most their mirror image's.
+    first_of_mirror: Vec<u64>,
 }
 
 /// Sum over the pieces of a White-oriented set of the rows advanced from row 1.
@@ -79,11 +86,20 @@ impl Sets {
             k,
             dims,
             sets,
-            keys,
+            lookup: Vec::new(),
+            adv: Vec::new(),
             runs,
             mirrors: Vec::new(),
             goal,
+            holding: Vec::new(),
+            off_goal: Vec::new(),
+            first_of_mirror: Vec::new(),
         };
+        s.adv = keys
+            .iter()
+            .map(|&m| white_advancement(dims, m) as u16)
+            .collect();
+        s.fill_lookup();
         s.mirrors = (0..s.sets.len())
             .map(|r| {
                 s.rank(mirror(dims, s.sets[r]))
@@ -91,7 +107,49 @@ impl Sets {
                     .0
             })
             .collect();
+        s.mark_ranks();
         s
+    }
+
+    /// Where the search for `set` starts in `lookup`.
+    fn home(&self, set: u128) -> usize {
+        let x = (set as u64) ^ ((set >> 64) as u64).rotate_left(29);
+        let h = (x ^ x >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.lookup.len() - 1)
+    }
+
+    /// Fill `lookup`: at most half full, so a search ends soon at an empty slot.
+    fn fill_lookup(&mut self) {
+        self.lookup = vec![0u32; (2 * self.sets.len()).next_power_of_two().max(2)];
+        let mask = self.lookup.len() - 1;
+        for r in 0..self.sets.len() {
+            let mut i = self.home(self.sets[r]);
+            while self.lookup[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.lookup[i] = r as u32 + 1;
+        }
+    }
+
+    /// Fill the bits a rank per set (`holding`, `off_goal`, `first_of_mirror`).
+    fn mark_ranks(&mut self) {
+        let words = self.sets.len().div_ceil(64);
+        self.holding = vec![vec![0u64; words]; self.dims.len()];
+        (self.off_goal, self.first_of_mirror) = (vec![0u64; words], vec![0u64; words]);
+        for (r, &set) in self.sets.iter().enumerate() {
+            let (word, bit) = (r / 64, 1u64 << (r % 64));
+            let mut rest = set;
+            while rest != 0 {
+                self.holding[rest.trailing_zeros() as usize][word] |= bit;
+                rest &= rest - 1;
+            }
+            if set & self.goal == 0 {
+                self.off_goal[word] |= bit;
+            }
+            if r as u32 <= self.mirrors[r] {
+                self.first_of_mirror[word] |= bit;
+            }
+        }
     }
 
     /// Sum over the pieces of `set` of the rows advanced from this colour's home row.
@@ -151,18 +209,50 @@ impl Sets {
 
     /// The advancement of the set of rank `r`.
     pub fn advancement_of(&self, r: u32) -> u32 {
-        self.runs.partition_point(|&x| x <= r) as u32 - 1
+        u32::from(self.adv[r as usize])
     }
 
     /// The rank and advancement of `set`, `None` if it is not a connected set of this size.
     pub fn rank(&self, set: u128) -> Option<(u32, u32)> {
-        let key = self.key(set);
-        let a = white_advancement(self.dims, key);
-        let run = self.run(a);
-        let found = self.keys[run.start as usize..run.end as usize]
-            .binary_search(&key)
-            .ok()?;
-        Some((run.start + found as u32, a))
+        let mask = self.lookup.len() - 1;
+        let mut i = self.home(set);
+        loop {
+            let r = self.lookup[i].checked_sub(1)?;
+            if self.sets[r as usize] == set {
+                return Some((r, u32::from(self.adv[r as usize])));
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Whether a block of `pairs` rank pairs, `stored` of them stored, `width` a row, marks them
+/// by a list (fewer than one pair in sixteen stored) rather than a bit each.
+fn listed(stored: usize, pairs: usize, width: usize) -> bool {
+    width <= 1 << 16 && stored * 16 < pairs
+}
+
+/// The sizes of a core index: what [`CoreIndex::measure`] counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexSize {
+    /// Stored positions, a byte each.
+    pub entries: u64,
+    /// Bytes of the index itself ([`CoreIndex::bytes`]).
+    pub marks: u64,
+    /// Stored positions of the largest layer group.
+    pub largest_group: u64,
+    /// Connected sets of both sides.
+    pub sets: u64,
+}
+
+/// The 64 bits of `src` from bit `start + 64 i` on (zeros past its end).
+fn range_word(src: &[u64], start: u64, i: usize) -> u64 {
+    let p = start + 64 * i as u64;
+    let (w, s) = ((p / 64) as usize, p % 64);
+    let lo = src.get(w).copied().unwrap_or(0) >> s;
+    match s {
+        0 => lo,
+        _ => lo | src.get(w + 1).copied().unwrap_or(0) << (64 - s),
     }
 }
 
@@ -260,19 +350,8 @@ impl CoreIndex {
     /// The index of the material whose White and Black sets are `sets`; `None` if it would
     /// hold 2^32 or more positions.
     pub fn new(sets: [Arc<Sets>; 2]) -> Option<CoreIndex> {
-        let both_sides = sets[0].size() != sets[1].size();
         let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
-        let mut index = CoreIndex {
-            sets,
-            both_sides,
-            blocks: Vec::new(),
-            block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
-            bits: Arc::default(),
-            row_ends: Arc::default(),
-            cols: Arc::default(),
-            len: 0,
-            layers: Vec::new(),
-        };
+        let mut index = CoreIndex::empty(sets);
         let mut bits = RankBits::default();
         let (mut row_ends, mut cols) = (Vec::new(), Vec::new());
         for total in (0..tw + tb).rev() {
@@ -303,6 +382,57 @@ impl CoreIndex {
         (index.row_ends, index.cols) = (Arc::new(row_ends), Arc::new(cols));
         u32::try_from(index.len).ok()?;
         Some(index)
+    }
+
+    /// No block yet.
+    fn empty(sets: [Arc<Sets>; 2]) -> CoreIndex {
+        let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
+        CoreIndex {
+            both_sides: sets[0].size() != sets[1].size(),
+            sets,
+            blocks: Vec::new(),
+            block_at: vec![u32::MAX; 2 * (tw * tb) as usize],
+            bits: Arc::default(),
+            row_ends: Arc::default(),
+            cols: Arc::default(),
+            len: 0,
+            layers: Vec::new(),
+        }
+    }
+
+    /// The sizes of the index of `sets`, counted block by block without building it (no
+    /// memory but a row of marks): what [`CoreIndex::new`] would hold.
+    pub fn measure(sets: [Arc<Sets>; 2]) -> IndexSize {
+        let index = CoreIndex::empty(sets);
+        let (tw, tb) = (index.sets[0].advancements(), index.sets[1].advancements());
+        let mut size = IndexSize {
+            sets: (index.sets[0].len() + index.sets[1].len()) as u64,
+            ..IndexSize::default()
+        };
+        let (mut bits, mut rows, mut cols, mut blocks) = (0u64, 0u64, 0u64, 0u64);
+        let mut row = Vec::new();
+        for total in (0..tw + tb).rev() {
+            let mut group = 0u64;
+            for (stm, adv) in index.plan(total).into_iter().flatten() {
+                let (w, b) = (index.sets[0].run(adv[0]), index.sets[1].run(adv[1]));
+                let stored = index.count_block(stm, adv, &mut row);
+                if listed(stored, w.len() * b.len(), b.len()) {
+                    (rows, cols) = (rows + w.len() as u64, cols + stored as u64);
+                } else {
+                    bits += (w.len() * b.len()) as u64;
+                }
+                (blocks, group) = (blocks + 1, group + stored as u64);
+            }
+            size.entries += group;
+            size.largest_group = size.largest_group.max(group);
+        }
+        let words = bits.div_ceil(64);
+        size.marks = words * 8
+            + (words.div_ceil(8) + 1) * 4
+            + rows * 4
+            + cols * 2
+            + blocks * std::mem::size_of::<Block>() as u64;
+        size
     }
 
     /// The layers of total advancement `total`, each as its blocks.
@@ -341,13 +471,9 @@ impl CoreIndex {
         (row_ends, cols): (&mut Vec<u32>, &mut Vec<u16>),
     ) {
         let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
-        let this = &*self;
-        let stored = w
-            .clone()
-            .flat_map(|rw| b.clone().filter(move |&rb| this.stored(stm, rw, rb)))
-            .count();
-        let pairs = w.len() * b.len();
-        let list = b.len() <= 1 << 16 && stored * 16 < pairs;
+        let mut row = Vec::new();
+        let stored = self.count_block(stm, adv, &mut row);
+        let list = listed(stored, w.len() * b.len(), b.len());
         let marks = if list {
             Marks::List {
                 row: row_ends.len(),
@@ -360,16 +486,18 @@ impl CoreIndex {
             }
         };
         for rw in w.clone() {
-            for rb in b.clone() {
-                let s = self.stored(stm, rw, rb);
-                if !list {
-                    bits.push(s);
-                } else if s {
-                    cols.push((rb - b.start) as u16);
-                }
-            }
+            self.row_marks(stm, rw, b.clone(), &mut row);
             if let Marks::List { col, .. } = marks {
+                for (i, &word) in row.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        cols.push((i * 64) as u16 + rest.trailing_zeros() as u16);
+                        rest &= rest - 1;
+                    }
+                }
                 row_ends.push((cols.len() - col) as u32);
+            } else {
+                bits.push_words(&row, b.len() as u64);
             }
         }
         let at = self.block_key(stm, adv);
@@ -385,13 +513,58 @@ impl CoreIndex {
         self.len += stored;
     }
 
+    /// The number of stored pairs of the block of `stm` and `adv` (`row`: room for a row).
+    fn count_block(&self, stm: Color, adv: [u32; 2], row: &mut Vec<u64>) -> usize {
+        let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
+        let mut stored = 0usize;
+        for rw in w {
+            self.row_marks(stm, rw, b.clone(), row);
+            stored += row.iter().map(|x| x.count_ones() as usize).sum::<usize>();
+        }
+        stored
+    }
+
+    /// The stored pairs of row `rw` of the block of `stm` over Black's ranks `b`, a bit per
+    /// rank of `b` from its start, into `out` (what [`CoreIndex::stored`] says of each pair,
+    /// 64 pairs a word operation).
+    fn row_marks(&self, stm: Color, rw: u32, b: std::ops::Range<u32>, out: &mut Vec<u64>) {
+        let [w, bl] = &self.sets;
+        let n = (b.end - b.start) as usize;
+        out.clear();
+        out.resize(n.div_ceil(64), 0);
+        let image = w.mirror(rw);
+        if rw > image || (stm == Color::White && w.on_goal(rw)) {
+            return;
+        }
+        let start = u64::from(b.start);
+        for (i, o) in out.iter_mut().enumerate() {
+            let mut word = !0u64;
+            if stm == Color::Black {
+                word &= range_word(&bl.off_goal, start, i);
+            }
+            if rw == image {
+                word &= range_word(&bl.first_of_mirror, start, i);
+            }
+            let mut set = w.set(rw);
+            while set != 0 && word != 0 {
+                word &= !range_word(&bl.holding[set.trailing_zeros() as usize], start, i);
+                set &= set - 1;
+            }
+            *o = word;
+        }
+        if n % 64 != 0 {
+            *out.last_mut().expect("n > 0") &= (1u64 << (n % 64)) - 1;
+        }
+    }
+
     fn block_key(&self, stm: Color, adv: [u32; 2]) -> usize {
         let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
         ((stm as u32 * tw + adv[0]) * tb + adv[1]) as usize
     }
 
     /// Whether the pair is a position (disjoint sets, ORDO-2.3) and the canonical one of
-    /// its mirror pair.
+    /// its mirror pair (pair by pair, what `row_marks` computes by words).
+    #[cfg(test)]
     fn stored(&self, stm: Color, rw: u32, rb: u32) -> bool {
         let [w, b] = &self.sets;
         w.set(rw) & b.set(rb) == 0
@@ -538,5 +711,69 @@ impl CoreIndex {
     /// have the same total and no move between them. Slots run in this order.
     pub fn layers(&self) -> Vec<Vec<Layer>> {
         self.layers.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ORDO-2.3: the word-wise marks of every block row are the pair-by-pair rule (disjoint
+    /// sets, the side to move off its goal row, the first of each mirror pair), on a
+    /// crowded board (list marks) and a sparse one (bit marks), both sides to move.
+    #[test]
+    fn ordo_2_3_row_marks_are_the_pairwise_rule() {
+        for (board, k) in [("4x5", [5, 4]), ("6x5", [2, 2]), ("4x4", [6, 6])] {
+            let dims: Dims = board.parse().unwrap();
+            let sets = [
+                Arc::new(Sets::new(dims, Color::White, k[0])),
+                Arc::new(Sets::new(dims, Color::Black, k[1])),
+            ];
+            let index = CoreIndex::new(sets).unwrap();
+            let mut row = Vec::new();
+            let mut checked = 0;
+            for block in &index.blocks {
+                let b = block.black.0..block.black.1;
+                for rw in block.white.0..block.white.1 {
+                    index.row_marks(block.stm, rw, b.clone(), &mut row);
+                    for rb in b.clone() {
+                        let i = (rb - b.start) as usize;
+                        let bit = row[i / 64] >> (i % 64) & 1 == 1;
+                        assert_eq!(bit, index.stored(block.stm, rw, rb), "{board} {rw} {rb}");
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 1000, "{board}: {checked} pairs");
+        }
+    }
+
+    /// Counting an index without building it gives the sizes of the built one.
+    #[test]
+    fn measuring_an_index_gives_the_sizes_of_the_built_one() {
+        for (board, k) in [
+            ("4x5", [5, 4]),
+            ("6x5", [2, 2]),
+            ("4x4", [6, 6]),
+            ("5x4", [3, 1]),
+        ] {
+            let dims: Dims = board.parse().unwrap();
+            let sets = [
+                Arc::new(Sets::new(dims, Color::White, k[0])),
+                Arc::new(Sets::new(dims, Color::Black, k[1])),
+            ];
+            let size = CoreIndex::measure(sets.clone());
+            let index = CoreIndex::new(sets).unwrap();
+            let layers = index.layers();
+            let group = layers
+                .iter()
+                .map(|g| g.iter().map(|l| l.len() as u64).sum::<u64>())
+                .max();
+            assert_eq!(size.entries, index.len() as u64, "{board}");
+            assert_eq!(size.marks, index.bytes() as u64, "{board}");
+            assert_eq!(Some(size.largest_group), group, "{board}");
+            let sets = (index.sets[0].len() + index.sets[1].len()) as u64;
+            assert_eq!(size.sets, sets, "{board}");
+        }
     }
 }

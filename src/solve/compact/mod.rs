@@ -28,6 +28,7 @@ mod check;
 mod checkpoint;
 mod index;
 mod layer;
+mod shell;
 mod store;
 mod symmetry;
 
@@ -37,7 +38,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use index::{CoreIndex, Entry, Layer, Sets};
+pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
+pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
 pub use symmetry::{colour_flip, flip_rows, mirror};
 
@@ -98,6 +100,8 @@ pub struct CompactTables {
     pub variant: Variant,
     pub slices: BTreeMap<Material, Slice>,
     sets: HashMap<(Color, u32), Arc<Sets>>,
+    /// Shell values computed lately, sized for the largest slice indexed.
+    shell: ShellCache,
 }
 
 /// A slice being built: the tables below it and the layers solved so far.
@@ -117,6 +121,7 @@ impl CompactTables {
             variant,
             slices: BTreeMap::new(),
             sets: HashMap::new(),
+            shell: ShellCache::default(),
         }
     }
 
@@ -128,8 +133,8 @@ impl CompactTables {
             .clone()
     }
 
-    /// The core index of material `m`.
-    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+    /// The connected sets of both sides of material `m`, if its index could be built.
+    fn index_sets(&mut self, m: Material) -> Result<[Arc<Sets>; 2], SolveError> {
         if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
             return Err(SolveError::Input(format!(
                 "material {m} does not fit a table of the {} board",
@@ -152,12 +157,32 @@ impl CompactTables {
                 sets[1].len()
             )));
         }
-        CoreIndex::new(sets).ok_or_else(|| {
-            SolveError::TooLarge(format!(
-                "slice {m} of {} on {} has 2^32 or more core positions",
-                self.variant, self.dims
-            ))
-        })
+        Ok(sets)
+    }
+
+    fn too_many(&self, m: Material) -> SolveError {
+        SolveError::TooLarge(format!(
+            "slice {m} of {} on {} has 2^32 or more core positions",
+            self.variant, self.dims
+        ))
+    }
+
+    /// The core index of material `m`.
+    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+        let sets = self.index_sets(m)?;
+        let index = CoreIndex::new(sets).ok_or_else(|| self.too_many(m))?;
+        self.shell.grow(index.len());
+        Ok(index)
+    }
+
+    /// The sizes of the core index of material `m`, counted without building it (a memory
+    /// estimate: a row of marks is all it allocates besides the connected sets).
+    pub fn core_size(&mut self, m: Material) -> Result<IndexSize, SolveError> {
+        let size = CoreIndex::measure(self.index_sets(m)?);
+        if size.entries >= 1 << 32 {
+            return Err(self.too_many(m));
+        }
+        Ok(size)
     }
 
     /// Build every slice up to `max` not built yet, fewer pieces first (a material with
@@ -339,7 +364,8 @@ impl CompactTables {
     }
 
     /// The value of `occ` with `stm` to move, from the solved slices: a core position is
-    /// read, a shell position (side to move split) is valued from its successors.
+    /// read, a shell position (side to move split) is valued from its successors, or read
+    /// from the cache of shell values.
     fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Value::Loss(0));
@@ -369,15 +395,32 @@ impl CompactTables {
                 "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
             )));
         }
+        if let Some(code) = self.shell.get(occ, stm) {
+            return Ok(decode(code));
+        }
+        let value = self.shell_value::<E>(occ, stm)?;
+        if let Ok(code) = u8::try_from(value.code()) {
+            self.shell.put(occ, stm, code);
+        }
+        Ok(value)
+    }
+
+    /// The value of a shell position, by one step forward.
+    fn shell_value<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         let e = E::from_occupancy(self.dims, self.variant, stm, occ)
             .map_err(|e| SolveError::Input(e.to_string()))?;
         let mut buf = Vec::new();
         e.successors(&mut buf);
-        let values = buf
-            .iter()
-            .map(|s| self.value_of::<E>(s.occupancy(), s.side_to_move()))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Value::from_successors(values))
+        let mut failed = None;
+        let value = Value::from_successors(buf.iter().map_while(|s| {
+            self.value_of::<E>(s.occupancy(), s.side_to_move())
+                .map_err(|e| failed = Some(e))
+                .ok()
+        }));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
     }
 
     /// The value of a position (core or shell) for the side to move.
