@@ -206,7 +206,7 @@ pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
         .into_iter()
         .map(compact::stored_material)
         .collect();
-    v.sort_by_key(|p| (p.white + p.black, p.white, p.black));
+    v.sort_by_key(|p| p.build_order());
     v.dedup();
     v
 }

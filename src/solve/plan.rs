@@ -45,7 +45,7 @@ pub fn parents(variant: Variant, m: Material) -> Vec<Material> {
         .map(|white| Material { white, ..m })
         .chain(lower(m.black).map(|black| Material { black, ..m }))
         .collect();
-    v.sort_by_key(|p| (p.white + p.black, p.white, p.black));
+    v.sort_by_key(|p| p.build_order());
     v
 }
 
@@ -60,7 +60,7 @@ pub fn ancestors(variant: Variant, m: Material) -> Vec<Material> {
         }
     }
     let mut v: Vec<Material> = seen.into_iter().collect();
-    v.sort_by_key(|p| (p.white + p.black, p.white, p.black));
+    v.sort_by_key(|p| p.build_order());
     v
 }
 

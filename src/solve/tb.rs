@@ -55,8 +55,13 @@ impl Material {
         let mut v: Vec<Material> = (1..=white)
             .flat_map(|w| (1..=black).map(move |b| Material { white: w, black: b }))
             .collect();
-        v.sort_by_key(|m| (m.white + m.black, m.white, m.black));
+        v.sort_by_key(|m| m.build_order());
         v
+    }
+
+    /// The order slices are built in: fewer pieces first, then fewer White pieces.
+    pub fn build_order(self) -> (u32, u32, u32) {
+        (self.white + self.black, self.white, self.black)
     }
 
     fn count(self, c: Color) -> u32 {

@@ -444,14 +444,7 @@ impl CompactTables {
         for m in e.legal_moves() {
             out.push((format_move(&m), self.probe(&e.apply(&m))?));
         }
-        out.sort_by_key(|(m, v)| {
-            let rank = match *v {
-                Value::Loss(d) => (0, i32::from(d)),
-                Value::Draw => (1, 0),
-                Value::Win(d) => (2, -i32::from(d)),
-            };
-            (rank, m.clone())
-        });
+        crate::solve::sort_best_first(&mut out, String::clone);
         Ok(out)
     }
 
