@@ -487,7 +487,11 @@ fn one_ply_is_singular() {
 /// Every report in analysis/compact/ (analysis/README.md, "Compact tables"): the 10 x 8 table
 /// builds, `VARIANT-10x8-WvB.jsonl` (one line a slice), and the game solves,
 /// `VARIANT-BOARD-SETUP.json`. A file missing or unlisted fails the test.
-const COMPACT_REPORTS: &[&str] = &["classic-10x8-4v4.jsonl", "x-10x8-4v4.jsonl"];
+const COMPACT_REPORTS: &[&str] = &[
+    "classic-10x8-4v4.jsonl",
+    "x-10x8-4v4.jsonl",
+    "x-6x5-row1.json",
+];
 
 /// analysis/compact/: every saved compact report was verified (each stored value recomputed
 /// from its successors), its counts add up (ORDO-3.3: a position is won, lost or drawn),
