@@ -8,12 +8,34 @@
 #   bash analysis/run.sh            # row1 3x3..5x5, row2 3x4..5x4 and 4x5; 10x8 classic to
 #                                   # 3 against 3, Ordo X to 4 against 4
 #   bash analysis/run.sh --stretch  # also row1 6x5, 5x6, 6x6 and row2 5x5, 6x5
+#   bash analysis/run.sh --compact  # only the compact solver's reports in analysis/compact/
+#                                   # (hours; each kept only once verified, existing ones kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked
 # The binary where cargo puts it, CARGO_TARGET_DIR or a configured target dir included.
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 ordo="$target_dir/release/ordo"
+# The compact solver's reports (analysis/README.md, "Compact tables" and "Compact game solves").
+compact() {
+    local out="analysis/compact/$1"
+    shift
+    if [ -s "$out" ]; then
+        echo "have $out"
+        return
+    fi
+    echo "running ordo $*"
+    "$ordo" "$@" --verify --json --memory-limit 18G >"$out.tmp"
+    mv "$out.tmp" "$out"
+}
+if [ "${1:-}" = "--compact" ]; then
+    mkdir -p analysis/compact tables
+    compact classic-10x8-4v4.jsonl tb build --variant classic --board 10x8 --max-pieces 4,4
+    compact x-10x8-4v4.jsonl tb build --variant x --board 10x8 --max-pieces 4,4
+    compact x-6x5-row1.json solve --variant x --board 6x5 --setup row1
+    compact classic-6x6-row1.json solve --variant classic --board 6x6 --setup row1
+    exit 0
+fi
 boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"
 boards_row2="3x4 4x4 5x4 4x5"
 if [ "${1:-}" = "--stretch" ]; then

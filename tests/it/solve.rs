@@ -456,40 +456,129 @@ fn one_ply_is_singular() {
     assert_eq!(Value::Loss(3).to_string(), "loss in 3 plies");
 }
 
-/// analysis/compact/: the compact 10 x 8 tables to 4 against 4 (analysis/README.md) were
-/// verified slice by slice, their counts add up (ORDO-3.3: a position is won, lost or drawn),
-/// every slice up to 4v4 is there once, and Ordo X has no draw (ORDOX-3.1's forward step).
+/// Every report in analysis/compact/ (analysis/README.md, "Compact tables"): the 10 x 8 table
+/// builds, `VARIANT-10x8-WvB.jsonl` (one line a slice), and the game solves,
+/// `VARIANT-BOARD-SETUP.json`. A file missing or unlisted fails the test.
+const COMPACT_REPORTS: &[&str] = &[
+    "classic-10x8-4v4.jsonl",
+    "x-10x8-4v4.jsonl",
+    "x-6x5-row1.json",
+    "classic-6x6-row1.json",
+];
+
+/// analysis/compact/: every saved compact report was verified (each stored value recomputed
+/// from its successors), its counts add up (ORDO-3.3: a position is won, lost or drawn),
+/// every slice up to its material is there once, and Ordo X has no draw (ORDOX-3.1's forward
+/// step); a game report's start value agrees with its length and winning first moves.
 #[test]
-fn the_compact_ten_by_eight_reports_were_verified_and_add_up() {
+fn the_compact_reports_were_verified_and_add_up() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/compact");
-    for (file, variant) in [
-        ("classic-10x8-4v4.jsonl", "classic"),
-        ("x-10x8-4v4.jsonl", "x"),
-    ] {
+    let mut files: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut want: Vec<&str> = COMPACT_REPORTS.to_vec();
+    want.sort();
+    assert_eq!(files, want, "analysis/compact/ against COMPACT_REPORTS");
+    for file in &files {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
-        let mut materials = Vec::new();
-        for line in text.lines() {
-            let r: serde_json::Value = serde_json::from_str(line).unwrap();
-            let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{file}: {k}"));
-            assert_eq!(r["verified"], true, "{file}: {line}");
-            assert_eq!(r["variant"], variant, "{file}");
-            assert_eq!(r["board"], "10x8", "{file}");
-            assert_eq!(
-                n("positions"),
-                n("wins") + n("losses") + n("draws"),
-                "{line}"
-            );
-            assert!(n("entries") * 4 >= n("positions"), "{line}");
-            if variant == "x" {
-                assert_eq!(n("draws"), 0, "{line}");
-            }
-            materials.push(r["material"].as_str().unwrap().to_string());
-        }
-        let want: Vec<String> =
-            ordo::solve::compact::stored_up_to(ordo::solve::tb::Material { white: 4, black: 4 })
-                .iter()
-                .map(|m| m.to_string())
+        let (stem, ext) = file.rsplit_once('.').unwrap();
+        let parts: Vec<&str> = stem.split('-').collect();
+        let [variant, board, scope] = parts[..] else {
+            panic!("{file}: not VARIANT-BOARD-SCOPE")
+        };
+        if ext == "jsonl" {
+            let lines: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
                 .collect();
-        assert_eq!(materials, want, "{file}");
+            for r in &lines {
+                assert_eq!(r["verified"], true, "{file}: {r}");
+                assert_eq!(r["variant"], variant, "{file}");
+                assert_eq!(r["board"], board, "{file}");
+            }
+            check_compact_slices(file, variant, &lines, scope.parse().unwrap());
+        } else {
+            check_compact_game(file, variant, board, scope, &text);
+        }
     }
+}
+
+/// The checks of one compact game report (`ordo solve --json`, `file`).
+fn check_compact_game(file: &str, variant: &str, board: &str, setup: &str, text: &str) {
+    let r: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        (&r["solver"], &r["variant"], &r["board"], &r["setup"]),
+        (
+            &"compact".into(),
+            &variant.into(),
+            &board.into(),
+            &setup.into()
+        ),
+        "{file}"
+    );
+    assert_eq!(r["verified"], true, "{file}");
+    assert_eq!(r["verdict"]["mismatches"], 0, "{file}");
+    let setup = match setup {
+        "row1" => Setup::Row1,
+        "row2" => Setup::Row2,
+        _ => panic!("{file}: setup {setup}"),
+    };
+    let max = ordo::solve::compact::start_material(
+        variant.parse().unwrap(),
+        board.parse().unwrap(),
+        setup,
+    )
+    .unwrap();
+    let slices = r["slices"].as_array().unwrap();
+    let entries = check_compact_slices(file, variant, slices, max);
+    assert_eq!(
+        r["verdict"]["checked"], entries,
+        "{file}: every value checked"
+    );
+    let winning = r["winning_first_moves"].as_array().unwrap().len();
+    assert!(
+        winning as u64 <= r["first_moves"].as_u64().unwrap(),
+        "{file}"
+    );
+    match r["start"].as_str().unwrap() {
+        "win" => assert!(winning > 0 && r["optimal_length"].as_u64().unwrap() % 2 == 1),
+        "loss" => assert!(winning == 0 && r["optimal_length"].as_u64().unwrap() % 2 == 0),
+        "draw" => assert!(winning == 0 && r["optimal_length"].is_null() && variant != "x"),
+        other => panic!("{file}: start {other}"),
+    }
+}
+
+/// The checks of the slice lines of one compact report (`file`): won, lost and drawn add up
+/// to the positions, an entry stands for at most four positions (mirror and colour twins),
+/// Ordo X has no draw, and the slices are exactly those stored up to `max`. Their entries.
+fn check_compact_slices(
+    file: &str,
+    variant: &str,
+    slices: &[serde_json::Value],
+    max: ordo::solve::tb::Material,
+) -> u64 {
+    let mut materials = Vec::new();
+    let mut entries = 0;
+    for r in slices {
+        let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{file}: {k}"));
+        assert_eq!(
+            n("positions"),
+            n("wins") + n("losses") + n("draws"),
+            "{file}: {r}"
+        );
+        assert!(n("entries") * 4 >= n("positions"), "{file}: {r}");
+        if variant == "x" {
+            assert_eq!(n("draws"), 0, "{file}: {r}");
+        }
+        entries += n("entries");
+        materials.push(r["material"].as_str().unwrap().to_string());
+    }
+    let want: Vec<String> = ordo::solve::compact::stored_up_to(max)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(materials, want, "{file}");
+    entries
 }
