@@ -90,8 +90,8 @@ pub fn graph(solver: &dyn SliceSolver, max: Material) -> Vec<Job> {
 pub trait SliceSolver {
     /// The solver's name as the command line spells it.
     fn name(&self) -> &'static str;
-    fn variant(&self) -> Variant;
-    fn dims(&self) -> Dims;
+    /// The game and board of the set.
+    fn game(&self) -> (Variant, Dims);
     /// The slices of a set up to `max`, one job each, fewer pieces first.
     fn materials(&self, max: Material) -> Vec<Material>;
     /// The file of slice `m` under `dir`.
@@ -164,17 +164,18 @@ pub fn run_job(
         .filter(|f| !f.exists())
         .map(|f| f.file_name().unwrap_or_default().to_string_lossy().into())
         .collect();
+    let (variant, dims) = solver.game();
     if !missing.is_empty() {
         return Err(JobError::MissingParents {
             slice: m,
-            variant: solver.variant(),
-            dims: solver.dims(),
+            variant,
+            dims,
             dir: dir.display().to_string(),
             needs,
             missing,
         });
     }
-    let what = format!("slice {m} of {} {}", solver.variant(), solver.dims());
+    let what = format!("slice {m} of {variant} {dims}");
     let limit = memory::effective(memory_limit);
     memory::check(&what, solver.estimate(m)?, limit.as_ref())?;
     for &parent in &needs {
@@ -247,11 +248,8 @@ impl<E: Engine> SliceSolver for Retro<E> {
     fn name(&self) -> &'static str {
         "retro"
     }
-    fn variant(&self) -> Variant {
-        self.tb.variant
-    }
-    fn dims(&self) -> Dims {
-        self.tb.dims
+    fn game(&self) -> (Variant, Dims) {
+        (self.tb.variant, self.tb.dims)
     }
     fn materials(&self, max: Material) -> Vec<Material> {
         Material::up_to(max.white, max.black)
@@ -344,11 +342,8 @@ impl<E: Engine> SliceSolver for Compact<E> {
     fn name(&self) -> &'static str {
         "compact"
     }
-    fn variant(&self) -> Variant {
-        self.tables.variant
-    }
-    fn dims(&self) -> Dims {
-        self.tables.dims
+    fn game(&self) -> (Variant, Dims) {
+        (self.tables.variant, self.tables.dims)
     }
     fn materials(&self, max: Material) -> Vec<Material> {
         super::compact::stored_up_to(max)

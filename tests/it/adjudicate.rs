@@ -11,9 +11,9 @@
 //!   its result position and status equal the engines'.
 
 use std::collections::BTreeSet;
-use std::process::{Command, Output};
 use std::time::Instant;
 
+use crate::common::{ordo_cmd as ordo, stdout};
 use crate::common::{playout, playout_starts, pos};
 use ordo::adjudicate::{
     adjudicate, candidate_moves, candidate_moves_limited, canonical_spelling, groups_after_capture,
@@ -509,17 +509,6 @@ fn ordo_10_3_cannot_reconnect() {
 // ------------------------------------------------------------------------------------------
 // `ordo explain`
 // ------------------------------------------------------------------------------------------
-
-fn ordo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ordo"))
-        .args(args)
-        .output()
-        .expect("run ordo")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A legal move: exit status 0, its effects, permits, result and status.
 #[test]

@@ -1,22 +1,9 @@
 //! The `ordo` command line: outputs on the standard start, and bad input of every kind ending
 //! with one line on stderr and exit status 2, never a panic.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn ordo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ordo"))
-        .args(args)
-        .output()
-        .expect("run ordo")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{ordo_cmd as ordo, stderr, stdout};
 
 /// Exit status 2 with exactly one line on stderr that contains every expected fragment.
 fn assert_bad_input(args: &[&str], fragments: &[&str]) {

@@ -156,6 +156,22 @@ pub fn ordo_cmd(args: &[&str]) -> std::process::Output {
         .expect("run ordo")
 }
 
+/// Standard output of a finished command, as text.
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error of a finished command, as text.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Fail, showing its standard error, unless the command exited with status 0.
+#[track_caller]
+pub fn assert_ok(o: &std::process::Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
+
 /// Run the `ordo` binary with the words of `line` (for arguments without spaces).
 pub fn ordo_line(line: &str) -> std::process::Output {
     ordo_cmd(&line.split_whitespace().collect::<Vec<_>>())

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::common::ordo_cmd as ordo;
 use ordo::conformance::vectors::{self, Located, Vector};
 use ordo::rules::clauses;
 
@@ -20,10 +21,6 @@ fn vector_dir() -> PathBuf {
 
 fn committed() -> Vec<Located> {
     vectors::read_dir(&vector_dir()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn ordo(args: &[&str]) -> Output {
-    Command::new(ORDO).args(args).output().expect("run ordo")
 }
 
 /// One protocol session: `ordo ARGS` fed `input` on stdin, until it exits.

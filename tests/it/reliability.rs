@@ -7,13 +7,10 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use super::common::scratch;
+use super::common::stderr;
 
 fn ordo() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ordo"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Wait for `child` at most `limit`; kill it (and fail) if it is still running then.

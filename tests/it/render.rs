@@ -5,7 +5,8 @@
 //! the Unicode board is checked for labels, piece counts and a snapshot.
 
 use std::collections::BTreeSet;
-use std::process::{Command, Output};
+
+use crate::common::{assert_ok, ordo_cmd as ordo};
 
 use ordo::notation::{parse_move, parse_position, parse_square};
 use ordo::render::{self, Annotations};
@@ -414,13 +415,6 @@ fn unicode_ordo_marks() {
     assert!(text.contains("step 1: a2 → a3, a3 → a4"));
 }
 
-fn ordo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ordo"))
-        .args(args)
-        .output()
-        .expect("run ordo")
-}
-
 fn tmp_path(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ordo-render-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -436,12 +430,7 @@ fn cli_writes_svg() {
     let o = ordo(&[
         "render", "--move", "c2:d2-c4", "--svg", p, "--title", "A & B",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(out.contains(p), "{out}");
@@ -510,12 +499,7 @@ fn cli_marks_removed_pieces() {
         "c2xc3",
     ];
     let o = ordo(&args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("captured: c3\n"), "{out}");
     assert!(out.contains("removed: d4\n"), "{out}");

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::{assert_ok, ordo_cmd as ordo};
+
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
@@ -21,10 +23,6 @@ fn mat(white: u32, black: u32) -> Material {
 
 fn board(s: &str) -> Dims {
     s.parse().expect("test board")
-}
-
-fn ordo(args: &[&str]) -> Output {
-    Command::new(ORDO).args(args).output().expect("run ordo")
 }
 
 /// `ordo tb job --board 4x4 --material 2,2 --dir DIR` with `extra` arguments.
@@ -216,11 +214,8 @@ impl<S: SliceSolver> SliceSolver for Narrow<S> {
     fn name(&self) -> &'static str {
         "narrow"
     }
-    fn variant(&self) -> Variant {
-        self.inner.variant()
-    }
-    fn dims(&self) -> Dims {
-        self.inner.dims()
+    fn game(&self) -> (Variant, Dims) {
+        self.inner.game()
     }
     fn materials(&self, max: Material) -> Vec<Material> {
         self.inner.materials(max)
@@ -400,12 +395,7 @@ fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
     assert!(!own.exists());
     std::fs::write(&parent, &good).unwrap();
     let first = run();
-    assert_eq!(
-        first.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_ok(&first);
     assert!(String::from_utf8_lossy(&first.stdout).contains(": built: "));
     let (bytes, mtime) = (
         std::fs::read(&own).unwrap(),
@@ -486,12 +476,7 @@ fn the_slurm_plan_submits_each_job_after_its_parents() {
         "--dir",
         d,
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let script = root.join("plan.sh");
     std::fs::write(&script, &o.stdout).unwrap();
     let bin = fake_sbatch(&root);
@@ -570,12 +555,7 @@ fn run_game_make_plan(tag: &str, extra: &[&str]) -> Option<(PathBuf, PathBuf, St
     args.extend(["--format", "make", "--dir", tables.to_str().unwrap()]);
     args.extend(extra);
     let o = ordo(&args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let mk = root.join("plan.mk");
     std::fs::write(&mk, &o.stdout).unwrap();
     let Ok(run) = Command::new("make")
@@ -627,12 +607,7 @@ fn json_plan(extra: &[&str]) -> serde_json::Value {
     args.extend(["--format", "json", "--dir", "/shared/t"]);
     args.extend(extra);
     let o = ordo(&args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     serde_json::from_slice(&o.stdout).expect("JSON")
 }
 
@@ -947,12 +922,7 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
     );
     assert!(!at(3, 2).exists(), "no file of the stopped slice");
     let again = ordo(&args);
-    assert_eq!(
-        again.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
+    assert_ok(&again);
     let out = String::from_utf8_lossy(&again.stdout);
     assert!(
         out.contains("3v1 and 1v3: ") && out.contains(", loaded"),
