@@ -368,7 +368,6 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
 /// took about 4 minutes and 3 GB to refuse when the estimate built every index first.
 #[test]
 fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
-    let clock = std::time::Instant::now();
     let o = ordo_cmd(&["solve", "--board", "9x8", "--no-save", "--threads", "1"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -380,6 +379,24 @@ fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
             || err.contains("memory limit of"),
         "{err}"
     );
-    let secs = clock.elapsed().as_secs();
-    assert!(secs < 180, "refused after {secs} s");
+}
+
+/// Issue 10: a slice is held to the memory its index keeps, not to a bit per rank pair.
+/// Classic row2 5 x 5's 9v8 slice pairs 301,840 connected sets of White with 120,045 of
+/// Black (72,468,765,600 rank pairs with both sides to move, 9 GB as a bit each), under 1%
+/// of them disjoint; it was refused outright at 2^36 pairs and is sized now, in a small
+/// part of a bit a pair.
+#[test]
+fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
+    let mut t = CompactTables::new(dims("5x5"), Variant::Classic);
+    let m = Material { white: 9, black: 8 };
+    let size = t.core_size(m).expect("sized");
+    let pairs: u64 = 2 * 301_840 * 120_045;
+    assert_eq!(size.sets, 301_840 + 120_045);
+    assert!(size.entries > 0 && size.entries * 100 < pairs, "{size:?}");
+    assert!(
+        size.marks * 8 * 4 < pairs,
+        "{size:?}: a quarter bit a pair or less"
+    );
+    assert!(pairs < ordo::solve::compact::MAX_RANK_PAIRS);
 }

@@ -113,6 +113,9 @@ struct Building<'a, E> {
     engine: PhantomData<fn() -> E>,
 }
 
+/// The most rank pairs (White set, Black set, side to move) a slice's index visits.
+pub const MAX_RANK_PAIRS: u64 = 1 << 40;
+
 impl CompactTables {
     /// No slice yet.
     pub fn new(dims: Dims, variant: Variant) -> CompactTables {
@@ -145,12 +148,14 @@ impl CompactTables {
             self.sets(Color::White, m.white),
             self.sets(Color::Black, m.black),
         ];
-        // The index marks every rank pair of a block before it knows how many are stored:
-        // past 2^36 pairs (8 GiB of marks) a slice is refused before any is marked.
+        // Sizing and building the index visit every rank pair of a slice, 64 a word
+        // operation, three times (measure, count, mark); what it keeps is counted by
+        // `CoreIndex::measure` and held to the memory limit. Past 2^40 pairs (hours of
+        // marking for one slice) a slice is refused before any is visited.
         let pairs = 2 * sets[0].len() as u64 * sets[1].len() as u64;
-        if pairs > 1 << 36 {
+        if pairs > MAX_RANK_PAIRS {
             return Err(SolveError::TooLarge(format!(
-                "slice {m} of {} on {} pairs {} connected sets of White with {} of Black: {pairs} rank pairs, over the 2^36 the compact index marks",
+                "slice {m} of {} on {} pairs {} connected sets of White with {} of Black: {pairs} rank pairs, over the 2^40 the compact index visits",
                 self.variant,
                 self.dims,
                 sets[0].len(),
