@@ -303,7 +303,6 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
         only_keys: false,
         source: "test".into(),
     };
-    let clock = std::time::Instant::now();
     let err = problem::verify::<Bitboard>(&p, None, 2000)
         .unwrap_err()
         .to_string();
@@ -311,7 +310,6 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
         err.contains("the search gave up after 2000 positions without deciding 'win in 1000'"),
         "{err}"
     );
-    assert!(clock.elapsed().as_secs() < 60, "{:?}", clock.elapsed());
     let dir = scratch("budget");
     let file = dir.join("long.toml");
     std::fs::write(&file, problem::write_file(&[p]).unwrap()).unwrap();

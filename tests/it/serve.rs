@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
@@ -352,10 +352,11 @@ fn socket_server_answers_and_cuts_off_slow_clients() {
     slow.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
-    let t = Instant::now();
+    // The server closes the connection (end of stream) before the client's own 10-second
+    // read timeout would end the read with an error.
     let mut buf = Vec::new();
-    let _ = slow.read_to_end(&mut buf);
-    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let read = slow.read_to_end(&mut buf);
+    assert!(read.is_ok(), "not disconnected by the server: {read:?}");
 }
 
 /// `ordo serve` on a port already taken fails at once with one line and exit status 2.
