@@ -5,13 +5,13 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{retro_error, solve_error, SolverArg};
+use super::solve::SolverArg;
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::problem::{self, Method, ProblemReport, TableKind, Tables};
+use crate::solve::problem::{self, Method, ProblemReport, TableKind};
 
 /// Arguments of `ordo problem`.
 #[derive(clap::Args, Debug)]
@@ -91,7 +91,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             json,
             max_nodes,
         } => {
-            let dir = (*method == MethodArg::Auto).then_some((tables.as_path(), kind(*solver)));
+            let dir = (*method == MethodArg::Auto).then_some((tables.as_path(), solver.kind()));
             verify(file, dir, *engine, *json, *max_nodes, out)
         }
         ProblemCommand::Compose {
@@ -107,23 +107,11 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tables =
-                Tables::open(kind(*solver), dims, variant, m, dir).map_err(|e| match solver {
-                    SolverArg::Retro => retro_error(e),
-                    SolverArg::Compact => solve_error(e),
-                })?;
+            let tables = solver.open_tables(dims, variant, m, dir)?;
             let problems = problem::compose::<Bitboard>(&tables, m, *count)?;
             out.push_str(&problem::write_file(&problems)?);
             Ok(0)
         }
-    }
-}
-
-/// Which solver's files `--solver` names.
-fn kind(solver: SolverArg) -> TableKind {
-    match solver {
-        SolverArg::Compact => TableKind::Compact,
-        SolverArg::Retro => TableKind::Retro,
     }
 }
 

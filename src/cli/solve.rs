@@ -77,6 +77,34 @@ pub enum SolverArg {
     Compact,
 }
 
+impl SolverArg {
+    /// Which solver's files it names.
+    pub fn kind(self) -> crate::solve::problem::TableKind {
+        match self {
+            SolverArg::Compact => crate::solve::problem::TableKind::Compact,
+            SolverArg::Retro => crate::solve::problem::TableKind::Retro,
+        }
+    }
+
+    /// Load the slices of this solver that a probe of material `m` reads from `dir`; a
+    /// folder of the other solver's slices is named as such, a missing slice with the
+    /// command that builds it.
+    pub fn open_tables(
+        self,
+        dims: Dims,
+        variant: Variant,
+        m: crate::solve::tb::Material,
+        dir: &std::path::Path,
+    ) -> Result<crate::solve::problem::Tables, CliError> {
+        crate::solve::problem::Tables::open(self.kind(), dims, variant, m, dir).map_err(|e| {
+            match self {
+                SolverArg::Retro => retro_error(e),
+                SolverArg::Compact => solve_error(e),
+            }
+        })
+    }
+}
+
 fn run_compact<E: crate::rules::Engine>(
     args: &SolveArgs,
     dims: Dims,

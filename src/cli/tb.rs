@@ -10,6 +10,7 @@ use crate::notation::format_move;
 use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
+use crate::solve::problem::Tables;
 use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
 use crate::solve::{verify_graph, Progress, SolveError, Value, Verdict};
 
@@ -115,14 +116,9 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
         TbCommand::Verify { slices } if slices.solver == SolverArg::Compact => {
             super::tb_compact::verify(slices, out)
         }
-        TbCommand::Probe {
-            at,
-            dir,
-            solver: SolverArg::Compact,
-        } => super::tb_compact::probe(at, dir, out),
         TbCommand::Build { slices, verify } => build(slices, *verify, out),
         TbCommand::Verify { slices } => verify(slices, out),
-        TbCommand::Probe { at, dir, .. } => probe(at, dir, out),
+        TbCommand::Probe { at, dir, solver } => probe(at, dir, *solver, out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
         TbCommand::Plan(a) => super::tbjob::plan(a, out),
     }
@@ -237,13 +233,20 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
     u8::from(bad > 0)
 }
 
-fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
+/// `ordo tb probe`: the value and every move's outcome, from `solver`'s slices in `dir` (a
+/// compact set values a position whose side to move is split from its successors).
+fn probe(
+    at: &PositionArgs,
+    dir: &Path,
+    solver: SolverArg,
+    out: &mut String,
+) -> Result<u8, CliError> {
     let pos = start_position(at)?;
     let m = probed_material(&pos)?;
-    let tb = tb::open(pos.dims(), pos.variant, m, dir).map_err(retro_error)?;
+    let tables = solver.open_tables(pos.dims(), pos.variant, m, dir)?;
     let (value, moves) = match at.engine {
-        EngineArg::Bitboard => probe_with::<Bitboard>(&tb, &pos)?,
-        EngineArg::Reference => probe_with::<Reference>(&tb, &pos)?,
+        EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,
+        EngineArg::Reference => probe_with::<Reference>(&tables, &pos)?,
     };
     write_probe(pos.to_move, value, &moves, out);
     Ok(0)
@@ -301,11 +304,13 @@ pub(super) fn write_probe(
 }
 
 fn probe_with<E: Engine>(
-    tb: &tb::Tablebase,
+    tables: &Tables,
     pos: &crate::rules::Position,
 ) -> Result<(Value, Vec<(String, Value)>), CliError> {
     let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
-    let (v, moves) = tb::probe(tb, &e).map_err(|e| CliError(format!("--position: {e}")))?;
+    let (v, moves) = tables
+        .probe(&e)
+        .map_err(|e| CliError(format!("--position: {e}")))?;
     Ok((
         v,
         moves

@@ -1,17 +1,13 @@
-//! `ordo tb build|verify|probe` on the compact solver's slice files (src/solve/ctb.rs), the
-//! default; `--solver retro` goes to src/cli/tb.rs.
-
-use std::path::Path;
+//! `ordo tb build|verify` on the compact solver's slice files (src/solve/ctb.rs), the
+//! default; `--solver retro` goes to src/cli/tb.rs, and so does `tb probe` for both.
 
 use super::solve::{solve_error, Bar};
-use super::tb::{parse_slices, prepare_build, write_probe, Slices};
-use super::{start_position, CliError, EngineArg, PositionArgs};
+use super::tb::{parse_slices, prepare_build, Slices};
+use super::{CliError, EngineArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
-use crate::rules::{Engine, Position};
-use crate::solve::compact::CompactTables;
 use crate::solve::ctb::{self, CompactSliceReport};
-use crate::solve::{plies, Progress, Value};
+use crate::solve::{plies, Progress};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
 pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
@@ -86,30 +82,4 @@ pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
     }
     bar.finish();
     Ok(super::tb::write_verify_summary(bad, out))
-}
-
-/// `ordo tb probe`: the value and every move's outcome, from the compact slices in `dir`
-/// (a position whose side to move is split is valued from its successors).
-pub fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
-    let pos = start_position(at)?;
-    let m = super::tb::probed_material(&pos)?;
-    let tables = ctb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
-    let (value, moves) = match at.engine {
-        EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,
-        EngineArg::Reference => probe_with::<Reference>(&tables, &pos)?,
-    };
-    write_probe(pos.to_move, value, &moves, out);
-    Ok(0)
-}
-
-fn probe_with<E: Engine>(
-    tables: &CompactTables,
-    pos: &Position,
-) -> Result<(Value, Vec<(String, Value)>), CliError> {
-    let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
-    let at = |e: crate::solve::SolveError| CliError(format!("--position: {e}"));
-    Ok((
-        tables.probe(&e).map_err(at)?,
-        tables.rank_moves(&e).map_err(at)?,
-    ))
 }

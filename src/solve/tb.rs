@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use super::file::{self, Header};
 use super::retro::{self, Counts, Graph, Target, NO_POSITION};
-use super::value::{sort_best_first, Value};
+use super::value::Value;
 use super::SolveError;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -779,25 +779,4 @@ pub fn require_slices(
         needed,
         missing,
     })
-}
-
-/// The value of `e` and every legal move with the value it leaves the opponent, best first
-/// (quickest win, then draws, then slowest loss).
-pub fn probe<E: Engine>(
-    tb: &Tablebase,
-    e: &E,
-) -> Result<(Value, Vec<(crate::rules::Move, Value)>), SolveError> {
-    let value = tb
-        .value(e.occupancy(), e.side_to_move())?
-        .ok_or_else(|| SolveError::Input("no table holds this material".into()))?;
-    let mut moves = Vec::new();
-    for m in e.legal_moves() {
-        let s = e.apply(&m);
-        let v = tb
-            .value(s.occupancy(), s.side_to_move())?
-            .ok_or_else(|| SolveError::Corrupt("a successor's slice is not loaded".into()))?;
-        moves.push((m, v));
-    }
-    sort_best_first(&mut moves, crate::notation::format_move);
-    Ok((value, moves))
 }

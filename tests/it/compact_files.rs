@@ -400,3 +400,40 @@ fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
     );
     assert!(pairs < ordo::solve::compact::MAX_RANK_PAIRS);
 }
+
+/// `ordo tb probe` on a folder that holds only the other solver's slices names them and the
+/// flag that reads them, both ways, on one line with exit status 2; and the same folder
+/// probed with the matching `--solver` answers.
+#[test]
+fn tb_probe_names_a_folder_of_the_other_solvers_slices() {
+    for (built, asked) in [("compact", "retro"), ("retro", "compact")] {
+        let dir = scratch(&format!("probe-kind-{built}"));
+        let d = dir.to_str().unwrap();
+        let build = format!("tb build --board 4x4 --max-pieces 2,2 --dir {d} --solver {built}");
+        assert_eq!(ordo_line(&build).status.code(), Some(0), "{build}");
+        let probe = |solver: &str| {
+            ordo_cmd(&[
+                "tb",
+                "probe",
+                "--position",
+                "2BB/4/4/WW2 w classic",
+                "--dir",
+                d,
+                "--solver",
+                solver,
+            ])
+        };
+        let o = probe(asked);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "this folder holds the {built} solver's classic 4x4 tables up to 2v2"
+            )) && err.contains(&format!("read them with --solver {built}")),
+            "{err}"
+        );
+        assert_eq!(probe(built).status.code(), Some(0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
