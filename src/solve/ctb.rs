@@ -213,7 +213,9 @@ pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
 
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
 /// fewer pieces first, each written atomically when done; with `opts.verify` every slice
-/// is recomputed from its successors. `each` sees every slice's report when done.
+/// is recomputed from its successors. `each` sees every slice's report when done. (Its
+/// signature is [`super::tb::build`]'s on purpose: a caller swaps solvers by the module
+/// name, and the retro solver stays an independent oracle for this one.)
 pub fn build<E: Engine>(
     dims: Dims,
     variant: Variant,
