@@ -32,6 +32,7 @@ if [ "${1:-}" = "--compact" ]; then
     mkdir -p analysis/compact tables
     compact classic-10x8-4v4.jsonl tb build --variant classic --board 10x8 --max-pieces 4,4
     compact x-10x8-4v4.jsonl tb build --variant x --board 10x8 --max-pieces 4,4
+    compact x-10x8-5v4.jsonl tb build --variant x --board 10x8 --max-pieces 5,4
     compact x-6x5-row1.json solve --variant x --board 6x5 --setup row1
     compact classic-6x6-row1.json solve --variant classic --board 6x6 --setup row1
     exit 0
