@@ -172,6 +172,16 @@ pub fn assert_ok(o: &std::process::Output) {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
 }
 
+/// The one-line error of a command refused with exit status 2 (bad input, ORDO's CLI
+/// contract); fails otherwise.
+#[track_caller]
+pub fn assert_refused(o: &std::process::Output) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
 /// Run the `ordo` binary with the words of `line` (for arguments without spaces).
 pub fn ordo_line(line: &str) -> std::process::Output {
     ordo_cmd(&line.split_whitespace().collect::<Vec<_>>())

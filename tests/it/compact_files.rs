@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{ordo_cmd, ordo_line};
+use crate::common::{assert_refused, ordo_cmd, ordo_line};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::compact::{CompactExpect, CompactTables};
@@ -271,9 +271,7 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     let o = ordo_line(&format!(
         "tb build --board 4x4 --max-pieces 2,2 --memory-limit 10K --dir {d}"
     ));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = assert_refused(&o);
     assert!(
         err.contains("over the memory limit of 10 KB (--memory-limit)"),
         "{err}"
@@ -369,9 +367,7 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
 #[test]
 fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
     let o = ordo_cmd(&["solve", "--board", "9x8", "--no-save", "--threads", "1"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = assert_refused(&o);
     // On this board the 7v5 slice is over the index's 2^32 entries; a machine with little
     // memory refuses it sooner, on the memory limit.
     assert!(
@@ -424,9 +420,7 @@ fn tb_probe_names_a_folder_of_the_other_solvers_slices() {
             ])
         };
         let o = probe(asked);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let err = assert_refused(&o);
         assert!(
             err.contains(&format!(
                 "this folder holds the {built} solver's classic 4x4 tables up to 2v2"

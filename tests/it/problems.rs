@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::common::ordo_cmd;
+use crate::common::{assert_refused, ordo_cmd};
 use ordo::bitboard::Bitboard;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Variant};
@@ -162,9 +162,7 @@ fn cli_problem_verify_and_compose() {
     assert_eq!(o.status.code(), Some(0));
     let compose = ["problem", "compose", "--board", "5x4", "--material", "2,2"];
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = assert_refused(&o);
     assert!(
         err.contains("this folder holds the retro solver's classic 5x4 tables up to 2v2")
             && err.contains("read them with --solver retro"),
@@ -322,9 +320,7 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
         "--max-nodes",
         "2000",
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = assert_refused(&o);
     assert!(err.contains("raise --max-nodes"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::ordo_cmd;
+use crate::common::{assert_refused, ordo_cmd};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::memory::Limit;
@@ -416,9 +416,7 @@ fn cli_reports_refused_and_missing_tables() {
         "--solver",
         "retro",
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = assert_refused(&o);
     assert!(
         err.contains("tb-classic-4x4-2v2.ordotb: checksum mismatch"),
         "{err}"
