@@ -35,6 +35,7 @@ if [ "${1:-}" = "--compact" ]; then
     compact x-10x8-5v4.jsonl tb build --variant x --board 10x8 --max-pieces 5,4
     compact x-6x5-row1.json solve --variant x --board 6x5 --setup row1
     compact classic-6x6-row1.json solve --variant classic --board 6x6 --setup row1
+    compact x-6x6-row1.json solve --variant x --board 6x6 --setup row1
     exit 0
 fi
 boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"

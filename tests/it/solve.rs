@@ -465,6 +465,7 @@ const COMPACT_REPORTS: &[&str] = &[
     "x-10x8-5v4.jsonl",
     "x-6x5-row1.json",
     "classic-6x6-row1.json",
+    "x-6x6-row1.json",
 ];
 
 /// analysis/compact/: every saved compact report was verified (each stored value recomputed
