@@ -182,6 +182,20 @@ pub fn assert_refused(o: &std::process::Output) -> String {
     err
 }
 
+/// `ordo tb probe --position POSITION --dir DIR --solver SOLVER`.
+pub fn tb_probe(position: &str, dir: &str, solver: &str) -> std::process::Output {
+    ordo_cmd(&[
+        "tb",
+        "probe",
+        "--position",
+        position,
+        "--dir",
+        dir,
+        "--solver",
+        solver,
+    ])
+}
+
 /// Run the `ordo` binary with the words of `line` (for arguments without spaces).
 pub fn ordo_line(line: &str) -> std::process::Output {
     ordo_cmd(&line.split_whitespace().collect::<Vec<_>>())

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{assert_refused, ordo_cmd, ordo_line};
+use crate::common::{assert_refused, ordo_cmd, ordo_line, tb_probe};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::compact::{CompactExpect, CompactTables};
@@ -337,16 +337,7 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
         assert_eq!(o.status.code(), Some(0), "{solver}");
     }
     let probe = |solver: &str, position: &str| {
-        let o = ordo_cmd(&[
-            "tb",
-            "probe",
-            "--position",
-            position,
-            "--dir",
-            d,
-            "--solver",
-            solver,
-        ]);
+        let o = tb_probe(position, d, solver);
         assert_eq!(o.status.code(), Some(0), "{solver} {position}");
         String::from_utf8_lossy(&o.stdout).to_string()
     };
@@ -407,18 +398,7 @@ fn tb_probe_names_a_folder_of_the_other_solvers_slices() {
         let d = dir.to_str().unwrap();
         let build = format!("tb build --board 4x4 --max-pieces 2,2 --dir {d} --solver {built}");
         assert_eq!(ordo_line(&build).status.code(), Some(0), "{build}");
-        let probe = |solver: &str| {
-            ordo_cmd(&[
-                "tb",
-                "probe",
-                "--position",
-                "2BB/4/4/WW2 w classic",
-                "--dir",
-                d,
-                "--solver",
-                solver,
-            ])
-        };
+        let probe = |solver: &str| tb_probe("2BB/4/4/WW2 w classic", d, solver);
         let o = probe(asked);
         let err = assert_refused(&o);
         assert!(

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{assert_refused, ordo_cmd};
+use crate::common::{assert_refused, ordo_cmd, tb_probe};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::memory::Limit;
@@ -406,16 +406,7 @@ fn cli_reports_refused_and_missing_tables() {
     bytes[last] ^= 1;
     std::fs::write(&p22, &bytes).unwrap();
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
-        "tb",
-        "probe",
-        "--position",
-        "2BB/4/4/WW2 w classic",
-        "--dir",
-        d,
-        "--solver",
-        "retro",
-    ]);
+    let o = tb_probe("2BB/4/4/WW2 w classic", d, "retro");
     let err = assert_refused(&o);
     assert!(
         err.contains("tb-classic-4x4-2v2.ordotb: checksum mismatch"),
@@ -444,16 +435,7 @@ fn cli_reports_refused_and_missing_tables() {
     );
     // 3 against 2 with nothing built: the hint builds what this position needs.
     let empty = scratch("cli-empty");
-    let o = ordo_cmd(&[
-        "tb",
-        "probe",
-        "--position",
-        "2BB/4/4/WWW1 w classic",
-        "--dir",
-        empty.to_str().unwrap(),
-        "--solver",
-        "retro",
-    ]);
+    let o = tb_probe("2BB/4/4/WWW1 w classic", empty.to_str().unwrap(), "retro");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
