@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use super::compact::CompactTables;
 use super::ctb::{self, CompactSliceReport};
+use super::problem::TableKind;
 use super::tb::{self, BuildOptions, Material, SliceIndex, SliceReport, Tablebase};
 use super::{memory, Progress, SolveError};
 use crate::rules::{Dims, Engine, Variant};
@@ -88,14 +89,23 @@ pub fn graph(solver: &dyn SliceSolver, max: Material) -> Vec<Job> {
 /// How a job reads and builds slices: the files and the per-slice code of one solver. The
 /// job's steps ([`run_job`]) are the same whatever the solver.
 pub trait SliceSolver {
-    /// The solver's name as the command line spells it.
-    fn name(&self) -> &'static str;
+    /// Whose slice files it reads and writes.
+    fn kind(&self) -> TableKind;
     /// The game and board of the set.
     fn game(&self) -> (Variant, Dims);
+    /// The solver's name as the command line spells it.
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
     /// The slices of a set up to `max`, one job each, fewer pieces first.
-    fn materials(&self, max: Material) -> Vec<Material>;
+    fn materials(&self, max: Material) -> Vec<Material> {
+        self.kind().slices(max)
+    }
     /// The file of slice `m` under `dir`.
-    fn path(&self, dir: &Path, m: Material) -> PathBuf;
+    fn path(&self, dir: &Path, m: Material) -> PathBuf {
+        let (variant, dims) = self.game();
+        self.kind().path(dir, variant, dims, m)
+    }
     /// The slices whose files building `m` reads: [`parents`], or [`ancestors`] for a
     /// solver that follows captures further.
     fn needs(&self, m: Material) -> Vec<Material>;
@@ -245,17 +255,11 @@ impl<E: Engine> Retro<E> {
 }
 
 impl<E: Engine> SliceSolver for Retro<E> {
-    fn name(&self) -> &'static str {
-        "retro"
+    fn kind(&self) -> TableKind {
+        TableKind::Retro
     }
     fn game(&self) -> (Variant, Dims) {
         (self.tb.variant, self.tb.dims)
-    }
-    fn materials(&self, max: Material) -> Vec<Material> {
-        Material::up_to(max.white, max.black)
-    }
-    fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        Tablebase::path(dir, self.tb.variant, self.tb.dims, m)
     }
     fn needs(&self, m: Material) -> Vec<Material> {
         // A capture is looked up in the slice it leads into, never followed further.
@@ -339,17 +343,11 @@ fn job_report(r: CompactSliceReport) -> SliceReport {
 }
 
 impl<E: Engine> SliceSolver for Compact<E> {
-    fn name(&self) -> &'static str {
-        "compact"
+    fn kind(&self) -> TableKind {
+        TableKind::Compact
     }
     fn game(&self) -> (Variant, Dims) {
         (self.tables.variant, self.tables.dims)
-    }
-    fn materials(&self, max: Material) -> Vec<Material> {
-        super::compact::stored_up_to(max)
-    }
-    fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        ctb::path(dir, self.tables.variant, self.tables.dims, m)
     }
     fn needs(&self, m: Material) -> Vec<Material> {
         ctb::needs(self.tables.variant, m)

@@ -102,8 +102,9 @@ impl TableKind {
         }
     }
 
-    /// The slices a probe of material `m` reads.
-    fn slices(self, m: Material) -> Vec<Material> {
+    /// The slice files of a set up to `m`, fewer pieces first: every slice a probe of
+    /// material `m` reads, and every job of a set built to `m`.
+    pub fn slices(self, m: Material) -> Vec<Material> {
         match self {
             TableKind::Compact => compact::stored_up_to(m),
             TableKind::Retro => Material::up_to(m.white, m.black),

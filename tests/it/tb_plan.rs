@@ -11,6 +11,7 @@ use crate::common::{assert_ok, ordo_cmd as ordo};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
+use ordo::solve::problem::TableKind;
 use ordo::solve::tb::{self, Material, SliceReport};
 use ordo::solve::{compact, ctb};
 use ordo::solve::{Progress, Silent, SolveError};
@@ -211,17 +212,11 @@ struct Narrow<S> {
 }
 
 impl<S: SliceSolver> SliceSolver for Narrow<S> {
-    fn name(&self) -> &'static str {
-        "narrow"
+    fn kind(&self) -> TableKind {
+        self.inner.kind()
     }
     fn game(&self) -> (Variant, Dims) {
         self.inner.game()
-    }
-    fn materials(&self, max: Material) -> Vec<Material> {
-        self.inner.materials(max)
-    }
-    fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        self.inner.path(dir, m)
     }
     fn needs(&self, m: Material) -> Vec<Material> {
         (self.needs)(m)
