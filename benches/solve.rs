@@ -92,7 +92,7 @@ fn slices(c: &mut Criterion) {
     group.sample_size(10);
     let bar = ordo::solve::Silent;
     let opts = tb::BuildOptions {
-        verify: false,
+        verify: tb::VerifyScope::None,
         memory_limit: None,
         progress: &bar,
     };

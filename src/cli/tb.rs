@@ -11,7 +11,7 @@ use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
 use crate::solve::problem::Tables;
-use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport};
+use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport, VerifyScope};
 use crate::solve::{verify_graph, Progress, SolveError, Value, Verdict};
 
 /// Arguments of `ordo tb`.
@@ -63,6 +63,10 @@ pub enum TbCommand {
         /// Recompute every value from its successors after building (exit 1 on a mismatch).
         #[arg(long)]
         verify: bool,
+        /// Recompute only the slices this run builds, not those read from existing files
+        /// (each checked by the run that built it, or by `ordo tb verify`).
+        #[arg(long, conflicts_with = "verify")]
+        verify_new: bool,
     },
     /// Recompute every value of the built slices from its successors (exit 1 on a mismatch).
     Verify {
@@ -107,16 +111,33 @@ pub fn parse_material(s: &str) -> Result<Material, CliError> {
     Ok(Material { white, black })
 }
 
+/// The slices `--verify` (all) or `--verify-new` (those built) recompute; clap refuses both.
+fn verify_scope(all: bool, new: bool) -> VerifyScope {
+    match (all, new) {
+        (true, _) => VerifyScope::All,
+        (false, true) => VerifyScope::Built,
+        (false, false) => VerifyScope::None,
+    }
+}
+
 /// Run `ordo tb`.
 pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
     match &args.what {
-        TbCommand::Build { slices, verify } if slices.solver == SolverArg::Compact => {
-            super::tb_compact::build(slices, *verify, out)
+        TbCommand::Build {
+            slices,
+            verify,
+            verify_new,
+        } if slices.solver == SolverArg::Compact => {
+            super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out)
         }
         TbCommand::Verify { slices } if slices.solver == SolverArg::Compact => {
             super::tb_compact::verify(slices, out)
         }
-        TbCommand::Build { slices, verify } => build(slices, *verify, out),
+        TbCommand::Build {
+            slices,
+            verify,
+            verify_new,
+        } => build(slices, verify_scope(*verify, *verify_new), out),
         TbCommand::Verify { slices } => verify(slices, out),
         TbCommand::Probe { at, dir, solver } => probe(at, dir, *solver, out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
@@ -141,7 +162,7 @@ pub(super) fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliE
 /// and the build's options with `bar` for progress.
 pub(super) fn prepare_build<'a>(
     s: &Slices,
-    verify: bool,
+    verify: VerifyScope,
     bar: &'a Bar,
     size: impl FnOnce(Dims, Variant, Material, Option<u64>) -> Result<(), SolveError>,
 ) -> Result<(Dims, Variant, Material, BuildOptions<'a>), CliError> {
@@ -157,7 +178,7 @@ pub(super) fn prepare_build<'a>(
     Ok((dims, variant, max, opts))
 }
 
-fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, CliError> {
     let bar = Bar::new();
     let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
         tb::size_slices(d, v, m, l).map(|_| ())

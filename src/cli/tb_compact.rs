@@ -7,10 +7,11 @@ use super::{CliError, EngineArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::solve::ctb::{self, CompactSliceReport};
+use crate::solve::tb::VerifyScope;
 use crate::solve::{plies, Progress};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
-pub fn build(s: &Slices, verify: bool, out: &mut String) -> Result<u8, CliError> {
+pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, CliError> {
     let bar = Bar::new();
     let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
         ctb::check_memory(d, v, m, l).map(|_| ())

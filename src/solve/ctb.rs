@@ -212,8 +212,8 @@ pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
 }
 
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
-/// fewer pieces first, each written atomically when done; with `opts.verify` every slice
-/// is recomputed from its successors. `each` sees every slice's report when done. (Its
+/// fewer pieces first, each written atomically when done; the slices `opts.verify` covers
+/// are recomputed from their successors. `each` sees every slice's report when done. (Its
 /// signature is [`super::tb::build`]'s on purpose: a caller swaps solvers by the module
 /// name, and the retro solver stays an independent oracle for this one.)
 pub fn build<E: Engine>(
@@ -233,7 +233,7 @@ pub fn build<E: Engine>(
             stop_before(opts.progress, m, reports.len(), dir)?;
         }
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
-        if opts.verify {
+        if opts.verify.covers(report.built) {
             opts.progress.begin(&format!("slice {m}"));
             report.verified = Some(tables.verify_slice::<E>(m, opts.progress)?.ok());
         }

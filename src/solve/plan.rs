@@ -287,7 +287,7 @@ impl<E: Engine> SliceSolver for Retro<E> {
     ) -> Result<SliceReport, SolveError> {
         let index = SliceIndex::new(self.tb.dims, self.tb.variant, m)?;
         let opts = BuildOptions {
-            verify: false,
+            verify: tb::VerifyScope::None,
             memory_limit: self.memory_limit,
             progress,
         };

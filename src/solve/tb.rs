@@ -608,10 +608,34 @@ impl SliceReport {
     }
 }
 
+/// Which slices a build recomputes from their successors once they are in memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VerifyScope {
+    /// None: the values are trusted as built or as read (their files are checksummed).
+    #[default]
+    None,
+    /// Only the slices this run builds; those read from existing files were verified (or
+    /// not) by the run that built them.
+    Built,
+    /// Every slice, built or read.
+    All,
+}
+
+impl VerifyScope {
+    /// Whether a slice this run built (`built`) or read from its file is recomputed.
+    pub fn covers(self, built: bool) -> bool {
+        match self {
+            VerifyScope::None => false,
+            VerifyScope::Built => built,
+            VerifyScope::All => true,
+        }
+    }
+}
+
 /// Options of [`build`].
 pub struct BuildOptions<'a> {
-    /// Recompute every slice from its successors after building or loading it.
-    pub verify: bool,
+    /// Which slices to recompute from their successors after building or loading them.
+    pub verify: VerifyScope,
     /// Bytes this run may use at most (the tighter of this and the system's limits counts).
     pub memory_limit: Option<u64>,
     pub progress: &'a dyn super::Progress,
@@ -621,7 +645,7 @@ pub struct BuildOptions<'a> {
 impl Default for BuildOptions<'static> {
     fn default() -> Self {
         BuildOptions {
-            verify: false,
+            verify: VerifyScope::None,
             memory_limit: None,
             progress: &super::Silent,
         }
@@ -659,8 +683,8 @@ pub fn size_slices(
 
 /// Build (or load, where a valid file exists) every slice up to `max` in `dir`, fewer
 /// pieces first; each slice is written atomically as soon as it is solved, so an
-/// interrupted build resumes at the first missing slice. With `opts.verify`, every slice is
-/// recomputed from its successors afterwards. `each` sees every slice's report when done.
+/// interrupted build resumes at the first missing slice. The slices `opts.verify` covers are
+/// recomputed from their successors afterwards. `each` sees every slice's report when done.
 pub fn build<E: Engine>(
     dims: Dims,
     variant: Variant,
@@ -680,7 +704,7 @@ pub fn build<E: Engine>(
             let index = indexes.remove(&m).expect("every slice was sized above");
             (build_slice::<E>(&mut tb, index, &path, opts)?, true)
         };
-        let verified = if opts.verify {
+        let verified = if opts.verify.covers(built) {
             let (index, values) = &tb.slices[&m];
             opts.progress.begin(&format!("slice {m}"));
             let graph = SliceGraph::<E>::new(&tb, index);

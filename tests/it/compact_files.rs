@@ -12,7 +12,7 @@ use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::compact::{CompactExpect, CompactTables};
 use ordo::solve::ctb;
-use ordo::solve::tb::{self, BuildOptions, Material};
+use ordo::solve::tb::{self, BuildOptions, Material, VerifyScope};
 use ordo::solve::{GameOptions, Progress, Setup, Silent, SolveError};
 
 fn scratch(name: &str) -> PathBuf {
@@ -27,7 +27,7 @@ const M22: Material = Material { white: 2, black: 2 };
 
 fn opts(progress: &dyn Progress) -> BuildOptions<'_> {
     BuildOptions {
-        verify: false,
+        verify: VerifyScope::None,
         memory_limit: None,
         progress,
     }

@@ -12,7 +12,7 @@ use ordo::bitboard::Bitboard;
 use ordo::diff::Rng;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Engine, Variant};
-use ordo::solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase};
+use ordo::solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase, VerifyScope};
 use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -186,37 +186,50 @@ fn bounded_minimax_confirms_sampled_slice_positions() {
     }
 }
 
-/// Building resumes: slice files already present are loaded (and checked), not rebuilt; a
-/// damaged slice file is refused with its name.
+/// Building resumes: slice files already present are loaded (and checked), not rebuilt, and
+/// `--verify-new` recomputes only the slice built; a damaged slice file is refused with its
+/// name.
 #[test]
 fn building_resumes_and_refuses_damaged_slices() {
     let dims: Dims = "4x4".parse().unwrap();
     let dir = scratch("resume");
-    let opts = |verify| tb::BuildOptions {
+    let opts = |verify: VerifyScope| tb::BuildOptions {
         verify,
         memory_limit: None,
         progress: &ordo::solve::Silent,
     };
     let max = Material { white: 2, black: 2 };
-    let (_, first) =
-        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(false), |_| {}).unwrap();
-    assert!(first.iter().all(|r| r.built));
+    let build = |scope: VerifyScope| {
+        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(scope), |_| {}).unwrap()
+    };
+    let (_, first) = build(VerifyScope::None);
+    assert!(first.iter().all(|r| r.built && r.verified.is_none()));
     let p = Tablebase::path(&dir, Variant::Classic, dims, max);
     std::fs::remove_file(&p).unwrap();
-    let (_, second) =
-        tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(true), |_| {}).unwrap();
+    // `--verify-new`: only the slice this run builds is recomputed.
+    let (_, second) = build(VerifyScope::Built);
     let built: Vec<bool> = second.iter().map(|r| r.built).collect();
     assert_eq!(built, vec![false, false, false, true]);
-    assert!(second.iter().all(|r| r.verified == Some(true)));
+    let verified: Vec<Option<bool>> = second.iter().map(|r| r.verified).collect();
+    assert_eq!(verified, vec![None, None, None, Some(true)]);
+    let (_, third) = build(VerifyScope::All);
+    assert!(third.iter().all(|r| !r.built && r.verified == Some(true)));
     assert_eq!(first.last().unwrap().counts, second.last().unwrap().counts);
     let mut bytes = std::fs::read(&p).unwrap();
     let n = bytes.len();
     bytes[n - 1] ^= 1;
     std::fs::write(&p, &bytes).unwrap();
-    let err = tb::build::<Bitboard>(dims, Variant::Classic, max, &dir, &opts(false), |_| {})
-        .err()
-        .unwrap()
-        .to_string();
+    let err = tb::build::<Bitboard>(
+        dims,
+        Variant::Classic,
+        max,
+        &dir,
+        &opts(VerifyScope::None),
+        |_| {},
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(
         err.contains("tb-classic-4x4-2v2.ordotb") && err.contains("checksum"),
         "{err}"
@@ -285,6 +298,10 @@ fn cli_tb_build_verify_probe() {
             "expected WHITE,BLACK",
         ),
         (vec!["tb", "build", "--max-pieces", "0,2"], "1 to 16 pieces"),
+        (
+            vec!["tb", "build", "--verify", "--verify-new"],
+            "'--verify' cannot be used with '--verify-new'",
+        ),
         // Refused before any slice is built: classic 4v4 on 10x8 is beyond the index (and,
         // on most machines, a smaller slice beyond the memory first).
         (
@@ -319,6 +336,18 @@ fn cli_tb_build_verify_probe() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(fragment), "{args:?}: {err}");
     }
+    // `--verify-new` recomputes the slices this run builds (3v1, 3v2), not those it loads.
+    let o = ordo_line(&format!(
+        "tb build --board 4x4 --max-pieces 3,2 --verify-new --dir {d}"
+    ));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let ends: Vec<(bool, bool)> = out
+        .lines()
+        .map(|l| (l.contains(", loaded"), l.ends_with(", verified")))
+        .collect();
+    let want = [(true, false), (true, false), (true, false)];
+    assert_eq!(ends, [&want[..], &[(false, true); 2]].concat(), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
