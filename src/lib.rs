@@ -45,7 +45,7 @@
 //! let opts = GameOptions { verify: true, ..GameOptions::default() };
 //! let (_table, report) =
 //!     solve_game::<Bitboard>(Variant::X, "4x4".parse().unwrap(), Setup::Row1, &opts).unwrap();
-//! assert_eq!((report.start.as_str(), report.optimal_length), ("win", Some(3)));
+//! assert_eq!((report.outcome.start.as_str(), report.outcome.optimal_length), ("win", Some(3)));
 //! assert_eq!(report.verified, Some(true));
 //! ```
 

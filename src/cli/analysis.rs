@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::CliError;
 use crate::solve::tb::SliceReport;
-use crate::solve::GameReport;
+use crate::solve::{GameReport, Outcome};
 
 /// Arguments of `ordo analysis`.
 #[derive(clap::Args, Debug)]
@@ -47,7 +47,10 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
             .unwrap_or(0);
         (n, b.to_string())
     };
-    reports.sort_by_key(|r| (r.variant.clone(), r.setup.clone(), area(&r.board)));
+    reports.sort_by_key(|r| {
+        let o = &r.outcome;
+        (o.variant.clone(), o.setup.clone(), area(&o.board))
+    });
     let _ = writeln!(
         out,
         "| game | board | setup | start (White moves first) | plies | winning first moves | positions | moves | draws | stalemates | longest | solve s | peak MB | verified | reproduce |"
@@ -98,34 +101,38 @@ fn read_game_reports(dir: &std::path::Path) -> Result<Vec<GameReport>, CliError>
 
 /// One row of the games table.
 fn write_game_row(r: &GameReport, out: &mut String) {
-    let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
-    let start = match r.start.as_str() {
+    let o = &r.outcome;
+    let game = o.game_name();
+    let start = match o.start.as_str() {
         "win" => "White wins",
         "loss" => "Black wins",
         _ => "draw",
     };
-    let plies = r.optimal_length.map_or("–".to_string(), |n| n.to_string());
-    let winning = winning_first_moves(r);
+    let plies = r
+        .outcome
+        .optimal_length
+        .map_or("–".to_string(), |n| n.to_string());
+    let winning = winning_first_moves(o);
     let c = &r.counts;
     let _ = writeln!(
         out,
         "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify --solver retro` |",
-        r.board,
-        r.setup,
+        o.board,
+        o.setup,
         c.positions,
         c.edges,
         c.draws,
         c.stalemates,
         c.longest,
         cost_cells(r.seconds, r.peak_memory, r.verified),
-        r.variant,
-        r.board,
-        r.setup
+        o.variant,
+        o.board,
+        o.setup
     );
 }
 
 /// How many first moves win, of how many, and the first four of them with their lengths.
-fn winning_first_moves(r: &GameReport) -> String {
+fn winning_first_moves(r: &Outcome) -> String {
     let shown: Vec<String> = r
         .winning_first_moves
         .iter()

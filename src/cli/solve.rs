@@ -354,26 +354,7 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
 
 /// The report as text.
 pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut String) {
-    let game = if r.variant == "x" { "Ordo X" } else { "Ordo" };
-    let value = match (r.start.as_str(), r.optimal_length) {
-        ("win", Some(n)) => format!("White (to move) wins in {}", crate::solve::plies(n)),
-        ("loss", Some(n)) => format!("Black wins in {}", crate::solve::plies(n)),
-        _ => "draw: neither side can force the end".to_string(),
-    };
-    let _ = writeln!(out, "{game} {} {}: {value}", r.board, r.setup);
-    let moves: Vec<String> = r
-        .winning_first_moves
-        .iter()
-        .map(|m| format!("{} ({})", m.mv, m.plies))
-        .collect();
-    let _ = writeln!(
-        out,
-        "winning first moves: {} of {}{}{}",
-        moves.len(),
-        r.first_moves,
-        if moves.is_empty() { "" } else { ": " },
-        moves.join(", ")
-    );
+    let _ = write!(out, "{}", r.outcome);
     let c = &r.counts;
     let _ = writeln!(
         out,

@@ -124,9 +124,10 @@ pub struct FirstMove {
     pub plies: u16,
 }
 
-/// What `ordo solve` reports about a solved small board.
+/// The start of a solved small board, as both solvers report it: its value and the first
+/// moves that keep a forced win.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GameReport {
+pub struct Outcome {
     pub variant: String,
     pub board: String,
     pub setup: String,
@@ -138,6 +139,88 @@ pub struct GameReport {
     pub winning_first_moves: Vec<FirstMove>,
     /// Number of legal first moves.
     pub first_moves: usize,
+}
+
+impl Outcome {
+    /// The outcome of the `setup` start of `dims`, whose value for White is `value` and
+    /// whose first moves lead to `moves` (each valued for Black, to move after it), best
+    /// first.
+    pub fn new(
+        variant: Variant,
+        dims: Dims,
+        setup: Setup,
+        value: Value,
+        moves: &[(String, Value)],
+    ) -> Outcome {
+        let winning_first_moves = moves
+            .iter()
+            .filter_map(|(m, v)| match v {
+                Value::Loss(d) => Some(FirstMove {
+                    mv: m.clone(),
+                    plies: d + 1,
+                }),
+                _ => None,
+            })
+            .collect();
+        Outcome {
+            variant: variant.name().into(),
+            board: dims.to_string(),
+            setup: setup.name().into(),
+            start: match value {
+                Value::Win(_) => "win",
+                Value::Loss(_) => "loss",
+                Value::Draw => "draw",
+            }
+            .into(),
+            optimal_length: value.distance(),
+            winning_first_moves,
+            first_moves: moves.len(),
+        }
+    }
+}
+
+impl Outcome {
+    /// The game's name as reports print it: `Ordo` or `Ordo X`.
+    pub fn game_name(&self) -> &'static str {
+        if self.variant == "x" {
+            "Ordo X"
+        } else {
+            "Ordo"
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    /// Two lines: the value of the start, and the winning first moves with their lengths.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let game = self.game_name();
+        let value = match (self.start.as_str(), self.optimal_length) {
+            ("win", Some(n)) => format!("White (to move) wins in {}", plies(n)),
+            ("loss", Some(n)) => format!("Black wins in {}", plies(n)),
+            _ => "draw: neither side can force the end".to_string(),
+        };
+        writeln!(f, "{game} {} {}: {value}", self.board, self.setup)?;
+        let moves: Vec<String> = self
+            .winning_first_moves
+            .iter()
+            .map(|m| format!("{} ({})", m.mv, m.plies))
+            .collect();
+        writeln!(
+            f,
+            "winning first moves: {} of {}{}{}",
+            moves.len(),
+            self.first_moves,
+            if moves.is_empty() { "" } else { ": " },
+            moves.join(", ")
+        )
+    }
+}
+
+/// What `ordo solve --solver retro` reports about a solved small board.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameReport {
+    #[serde(flatten)]
+    pub outcome: Outcome,
     pub counts: Counts,
     /// Whether the verification pass ran and passed (`None`: not run).
     pub verified: Option<bool>,
@@ -280,7 +363,8 @@ pub fn solve_game<E: Engine>(
         None
     };
     let verify_seconds = verified.map(|_| verify_clock.elapsed().as_secs_f64());
-    let mut report = game_report(&table, &start, setup, verified, verify_seconds)?;
+    let outcome = outcome(&table, &start, variant, dims, setup)?;
+    let mut report = game_report(&table, outcome, verified, verify_seconds);
     report.load_seconds = load_seconds;
     Ok((table, report))
 }
@@ -378,51 +462,39 @@ pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)
     Ok(out)
 }
 
-fn game_report<E: Engine>(
+/// The start of the solved `table` (whose start position is `start`) as the report gives it.
+fn outcome<E: Engine>(
     table: &Table,
     start: &E,
+    variant: Variant,
+    dims: Dims,
     setup: Setup,
-    verified: Option<bool>,
-    verify_seconds: Option<f64>,
-) -> Result<GameReport, SolveError> {
+) -> Result<Outcome, SolveError> {
     let value = probe(table, start)
         .ok_or_else(|| SolveError::Corrupt("the start is not in the table".into()))?;
     let moves = rank_moves(table, start)?;
-    let winning_first_moves = moves
-        .iter()
-        .filter_map(|(m, v)| match v {
-            Value::Loss(d) => Some(FirstMove {
-                mv: m.clone(),
-                plies: d + 1,
-            }),
-            _ => None,
-        })
-        .collect();
-    let counts = table
-        .header
-        .counts
-        .clone()
-        .unwrap_or_else(|| tally(&table.values));
-    Ok(GameReport {
-        variant: table.header.variant.clone(),
-        board: table.header.board.clone(),
-        setup: setup.name().into(),
-        start: match value {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
-            Value::Draw => "draw",
-        }
-        .into(),
-        optimal_length: value.distance(),
-        winning_first_moves,
-        first_moves: moves.len(),
-        counts,
+    Ok(Outcome::new(variant, dims, setup, value, &moves))
+}
+
+fn game_report(
+    table: &Table,
+    outcome: Outcome,
+    verified: Option<bool>,
+    verify_seconds: Option<f64>,
+) -> GameReport {
+    GameReport {
+        outcome,
+        counts: table
+            .header
+            .counts
+            .clone()
+            .unwrap_or_else(|| tally(&table.values)),
         verified,
         seconds: table.header.solve_ms.map(|ms| ms as f64 / 1000.0),
         verify_seconds,
         peak_memory: table.header.peak_memory,
         load_seconds: None,
-    })
+    }
 }
 
 /// Peak resident memory of this process in bytes (Linux: `VmHWM` of `/proc/self/status`).

@@ -101,15 +101,15 @@ fn smallest_boards_are_solved_alike_by_both_routes() {
         );
         assert_eq!(
             (
-                r.start.as_str(),
-                r.optimal_length,
-                r.winning_first_moves.len(),
-                r.first_moves
+                r.outcome.start.as_str(),
+                r.outcome.optimal_length,
+                r.outcome.winning_first_moves.len(),
+                r.outcome.first_moves
             ),
             (start, Some(length), winning, first),
             "{what}: start"
         );
-        assert_eq!(r.winning_first_moves[0].plies, length, "{what}");
+        assert_eq!(r.outcome.winning_first_moves[0].plies, length, "{what}");
         let verdict = verify::<Reference>(&fast.space, &fast.values, &bar).unwrap();
         assert!(verdict.ok(), "{what}: {verdict:?}");
         assert_eq!(verdict.checked, positions);
@@ -252,7 +252,10 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
     assert!(!dir.join("x-4x3-row1.ordotb.partial").exists());
     let (loaded, r3) = solve_game::<Bitboard>(Variant::X, dims, Setup::Row1, &opts).unwrap();
     assert_eq!(loaded.values, fresh.values);
-    assert_eq!(r3.winning_first_moves, report.winning_first_moves);
+    assert_eq!(
+        r3.outcome.winning_first_moves,
+        report.outcome.winning_first_moves
+    );
     // A table of another setup under this name is refused, not reused.
     let err = solve_game::<Bitboard>(
         Variant::X,
@@ -284,7 +287,10 @@ fn cli_solve_reports_and_refuses_bad_input() {
 
     let o = ordo_line("solve --board 3x3 --no-save --json --solver retro");
     let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!((r.start.as_str(), r.optimal_length), ("win", Some(3)));
+    assert_eq!(
+        (r.outcome.start.as_str(), r.outcome.optimal_length),
+        ("win", Some(3))
+    );
 
     for (args, fragment) in [
         (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),

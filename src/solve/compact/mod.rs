@@ -54,7 +54,7 @@ pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_se
 
 use super::tb::Material;
 use super::value::Value;
-use super::{FirstMove, Progress, Setup, SolveError};
+use super::{Outcome, Progress, Setup, SolveError};
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -550,17 +550,8 @@ impl SliceStats {
 /// What [`solve_game`] reports about a solved small board.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGame {
-    pub variant: String,
-    pub board: String,
-    pub setup: String,
-    /// The value of the start for White, who moves first.
-    pub start: String,
-    /// The game length in plies at best play (`None` for a draw).
-    pub optimal_length: Option<u16>,
-    /// Every first move that keeps a forced win, quickest first.
-    pub winning_first_moves: Vec<FirstMove>,
-    /// Number of legal first moves.
-    pub first_moves: usize,
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// Every slice built, fewer pieces first.
     pub slices: Vec<SliceStats>,
 }
@@ -600,29 +591,8 @@ pub fn report<E: Engine>(
     let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
     let value = tables.probe(&start)?;
     let moves = tables.rank_moves(&start)?;
-    let winning_first_moves = moves
-        .iter()
-        .filter_map(|(m, v)| match v {
-            Value::Loss(d) => Some(FirstMove {
-                mv: m.clone(),
-                plies: d + 1,
-            }),
-            _ => None,
-        })
-        .collect();
     Ok(CompactGame {
-        variant: variant.name().into(),
-        board: dims.to_string(),
-        setup: setup.name().into(),
-        start: match value {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
-            Value::Draw => "draw",
-        }
-        .into(),
-        optimal_length: value.distance(),
-        winning_first_moves,
-        first_moves: moves.len(),
+        outcome: Outcome::new(variant, dims, setup, value, &moves),
         slices,
     })
 }
@@ -630,30 +600,7 @@ pub fn report<E: Engine>(
 impl std::fmt::Display for CompactGame {
     /// The report as `ordo solve --solver compact` prints it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let game = if self.variant == "x" {
-            "Ordo X"
-        } else {
-            "Ordo"
-        };
-        let value = match (self.start.as_str(), self.optimal_length) {
-            ("win", Some(n)) => format!("White (to move) wins in {}", crate::solve::plies(n)),
-            ("loss", Some(n)) => format!("Black wins in {}", crate::solve::plies(n)),
-            _ => "draw: neither side can force the end".to_string(),
-        };
-        writeln!(f, "{game} {} {}: {value}", self.board, self.setup)?;
-        let moves: Vec<String> = self
-            .winning_first_moves
-            .iter()
-            .map(|m| format!("{} ({})", m.mv, m.plies))
-            .collect();
-        writeln!(
-            f,
-            "winning first moves: {} of {}{}{}",
-            moves.len(),
-            self.first_moves,
-            if moves.is_empty() { "" } else { ": " },
-            moves.join(", ")
-        )?;
+        write!(f, "{}", self.outcome)?;
         let sum = |g: fn(&SliceStats) -> u64| self.slices.iter().map(g).sum::<u64>();
         writeln!(
             f,
