@@ -20,7 +20,7 @@ use crate::solve::value::Value;
 use crate::solve::SolveError;
 
 use super::index::Layer;
-use super::{decode, Building};
+use super::{decode, Building, SliceStats};
 
 /// Where a successor lies.
 enum Succ {
@@ -28,19 +28,6 @@ enum Succ {
     Local(u32),
     /// Solved already, with this value.
     Known(Value),
-}
-
-/// What solving a layer gave, counted over the core positions its entries answer for
-/// (mirror images and colour twins included; moves as generated).
-#[derive(Default)]
-pub(super) struct Solved {
-    pub positions: u64,
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
-    pub longest: u16,
-    pub moves: u64,
-    pub layer_moves: u64,
 }
 
 /// A position's moves as the first pass sums them up.
@@ -127,14 +114,23 @@ impl<E: Engine> Building<'_, E> {
 
     /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
     /// material it moves into.
-    pub(super) fn solve_layer(&self, layer: Layer, out: &mut [u8]) -> Result<Solved, SolveError> {
+    /// What it reports counts the core positions the layer's entries answer for (mirror
+    /// images and colour twins included) and the moves as generated, as one layer.
+    pub(super) fn solve_layer(
+        &self,
+        layer: Layer,
+        out: &mut [u8],
+    ) -> Result<SliceStats, SolveError> {
         let n = layer.len();
         let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);
         let mut remaining = vec![0u32; n];
         let mut slowest = vec![0u16; n];
-        let mut solved = Solved::default();
+        let mut solved = SliceStats {
+            layers: 1,
+            ..SliceStats::default()
+        };
         for (i, entry) in self.index.entries(layer).enumerate() {
             let e = E::from_occupancy(self.tables.dims, self.tables.variant, entry.stm, entry.occ)
                 .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
@@ -166,18 +162,6 @@ impl<E: Engine> Building<'_, E> {
             solved.count(decode(*o), u64::from(entry.images));
         }
         Ok(solved)
-    }
-}
-
-impl Solved {
-    fn count(&mut self, v: Value, images: u64) {
-        self.positions += images;
-        match v {
-            Value::Win(_) => self.wins += images,
-            Value::Loss(_) => self.losses += images,
-            Value::Draw => self.draws += images,
-        }
-        self.longest = self.longest.max(v.distance().unwrap_or(0));
     }
 }
 

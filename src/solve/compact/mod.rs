@@ -345,7 +345,7 @@ impl CompactTables {
         index: &CoreIndex,
         values: &mut [u8],
         group: &[Layer],
-    ) -> Result<Vec<layer::Solved>, SolveError> {
+    ) -> Result<Vec<SliceStats>, SolveError> {
         let (start, end) = (group[0].start, group[group.len() - 1].end);
         let (done, rest) = values.split_at_mut(start);
         let b = Building::<E> {
@@ -535,8 +535,21 @@ pub fn stored_material(m: Material) -> Material {
 }
 
 impl SliceStats {
-    fn add(&mut self, s: &layer::Solved) {
-        self.layers += 1;
+    /// Count `images` core positions of value `v`.
+    fn count(&mut self, v: Value, images: u64) {
+        self.positions += images;
+        match v {
+            Value::Win(_) => self.wins += images,
+            Value::Loss(_) => self.losses += images,
+            Value::Draw => self.draws += images,
+        }
+        self.longest = self.longest.max(v.distance().unwrap_or(0));
+    }
+
+    /// Add the counts of `s` (layers, positions, values, moves); the longest is the longer.
+    fn add(&mut self, s: &SliceStats) {
+        self.entries += s.entries;
+        self.layers += s.layers;
         self.positions += s.positions;
         self.wins += s.wins;
         self.losses += s.losses;
