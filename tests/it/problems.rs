@@ -293,14 +293,12 @@ fn search_memo_distinguishes_every_square_of_the_standard_board() {
 /// (ORDO-10.1: the win searched for is an arrival on the opponent's home row.)
 #[test]
 fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
-    let p = Problem {
-        id: "long".into(),
-        position: "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic".into(),
-        stipulation: "win in 1000".into(),
-        keys: vec!["a3-a4".into()],
-        only_keys: false,
-        source: "test".into(),
-    };
+    let p = problem(
+        "long",
+        "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic",
+        "win in 1000",
+        "a3-a4",
+    );
     let err = problem::verify::<Bitboard>(&p, None, 2000)
         .unwrap_err()
         .to_string();
@@ -325,19 +323,28 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A problem `id` on `position` with one key, not claimed to be the only one.
+fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
+    Problem {
+        id: id.into(),
+        position: position.into(),
+        stipulation: stipulation.into(),
+        keys: vec![key.into()],
+        only_keys: false,
+        source: "test".into(),
+    }
+}
+
 /// A problem on `position` whose key is the best first move the `tables` give (a win where
 /// there is one), claimed as the only one, within `turns`.
 fn best_move_problem(tables: &Tables, id: &str, position: &str, turns: u16) -> Problem {
     let pos = ordo::notation::parse_position(position).unwrap();
     let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
     let (_, moves) = tables.probe(&e).unwrap();
+    let key = ordo::notation::format_move(&moves[0].0);
     Problem {
-        id: id.into(),
-        position: position.into(),
-        stipulation: format!("win in {turns}"),
-        keys: vec![ordo::notation::format_move(&moves[0].0)],
         only_keys: true,
-        source: "test".into(),
+        ..problem(id, position, &format!("win in {turns}"), &key)
     }
 }
 
@@ -481,14 +488,12 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
     let dir = scratch("unanswerable");
     let m = Material { white: 2, black: 2 };
     let compact = build(TableKind::Compact, &dir, Variant::Classic, "10x8", m);
-    let p = Problem {
-        id: "split-mover".into(),
-        position: "10/10/10/B9/B9/10/10/W8W b classic".into(),
-        stipulation: "win in 9".into(),
-        keys: vec!["a5-b5".into()],
-        only_keys: false,
-        source: "test".into(),
-    };
+    let p = problem(
+        "split-mover",
+        "10/10/10/B9/B9/10/10/W8W b classic",
+        "win in 9",
+        "a5-b5",
+    );
     let in_compact = Some((dir.as_path(), TableKind::Compact));
     let err = problem::verify::<Bitboard>(&p, in_compact, problem::DEFAULT_SEARCH_NODES)
         .unwrap_err()
@@ -532,14 +537,12 @@ fn ordo_9_1_an_ordo_x_split_side_to_move_is_valued_as_search_values_it() {
     let dir = scratch("x-split");
     let m = Material { white: 2, black: 2 };
     build(TableKind::Compact, &dir, Variant::X, "10x8", m);
-    let p = Problem {
-        id: "x-split".into(),
-        position: "B9/2B7/10/10/10/10/10/WW8 b x".into(),
-        stipulation: "win in 6".into(),
-        keys: vec!["a8-b7".into()],
-        only_keys: false,
-        source: "test".into(),
-    };
+    let p = problem(
+        "x-split",
+        "B9/2B7/10/10/10/10/10/WW8 b x",
+        "win in 6",
+        "a8-b7",
+    );
     let compact = Some((dir.as_path(), TableKind::Compact));
     let by_table = problem::verify::<Bitboard>(&p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
     let by_search = problem::verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();

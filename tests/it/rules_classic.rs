@@ -1,7 +1,7 @@
 //! Hand-written tests of the classic Ordo clauses (`ORDO-…`), each naming the clause it covers.
 //! Every test is generic over the engine and instantiated below for each engine.
 
-use crate::common::{is_legal, load, move_set, play_line, pos};
+use crate::common::{is_legal, load, move_set, play_line, pos, squares};
 use ordo::notation::{format_move, parse_move};
 use ordo::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
 
@@ -18,22 +18,12 @@ fn ordo_1_1_and_2_2_standard_start<E: Engine>() {
     let p = e.to_position();
     assert_eq!((p.dims().cols, p.dims().rows), (10, 8));
     assert_eq!(e.side_to_move(), Color::White);
-    let white: Vec<String> = p
-        .pieces(Color::White)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
     assert_eq!(
-        white.join(" "),
+        squares(&p, Color::White),
         "c1 d1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 i2 j2 a3 b3 e3 f3 i3 j3"
     );
-    let black: Vec<String> = p
-        .pieces(Color::Black)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
     assert_eq!(
-        black.join(" "),
+        squares(&p, Color::Black),
         "a6 b6 e6 f6 i6 j6 a7 b7 c7 d7 e7 f7 g7 h7 i7 j7 c8 d8 g8 h8"
     );
 }
@@ -43,13 +33,8 @@ fn ordo_1_6_chess_board_variant<E: Engine>() {
     let e: E = load(&setup::chess_board(C));
     let p = e.to_position();
     assert_eq!((p.dims().cols, p.dims().rows), (8, 8));
-    let white: Vec<String> = p
-        .pieces(Color::White)
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
     assert_eq!(
-        white.join(" "),
+        squares(&p, Color::White),
         "b1 c1 f1 g1 a2 b2 c2 d2 e2 f2 g2 h2 a3 d3 e3 h3"
     );
     assert_eq!(p.count(Color::Black), 16);

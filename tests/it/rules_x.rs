@@ -1,7 +1,7 @@
 //! Hand-written tests of the Ordo X clauses (`ORDOX-…`) and of the end-of-game clauses in Ordo
 //! X, each naming the clause it covers. Generic over the engine, instantiated below.
 
-use crate::common::{is_legal, load, move_set, one_group, play_line, pos};
+use crate::common::{is_legal, load, move_set, one_group, play_line, pos, squares};
 use ordo::notation::{format_move, parse_move};
 use ordo::rules::{setup, Color, Engine, Heading, Status, Variant, WinReason};
 
@@ -186,13 +186,7 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
     assert!(!moves.contains("c2xc3"), "the choice must be named");
     let left = play_line(&e, &["c2xc3/a4"]).to_position();
     let right = play_line(&e, &["c2xc3/d4"]).to_position();
-    let names = |p: &ordo::rules::Position| {
-        p.pieces(Color::Black)
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let names = |p: &ordo::rules::Position| squares(p, Color::Black);
     assert_eq!(names(&left), "a4 b4");
     assert_eq!(names(&right), "d4 e4");
     let by = |s: &str| e.resolve(&parse_move(s).unwrap()).map(|m| format_move(&m));
