@@ -17,25 +17,29 @@ cargo build --release --locked
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 ordo="$target_dir/release/ordo"
 # The compact solver's reports (analysis/README.md, "Compact tables" and "Compact game solves").
+# compact FILE VERIFY ARGS...: VERIFY is --verify, or --verify-new for a table set grown by
+# one slice whose smaller slices an earlier report verified.
 compact() {
-    local out="analysis/compact/$1"
-    shift
+    local out="analysis/compact/$1" verify=$2
+    shift 2
     if [ -s "$out" ]; then
         echo "have $out"
         return
     fi
-    echo "running ordo $*"
-    "$ordo" "$@" --verify --json --memory-limit 18G >"$out.tmp"
+    echo "running ordo $* $verify"
+    "$ordo" "$@" "$verify" --json --memory-limit 18G >"$out.tmp"
     mv "$out.tmp" "$out"
 }
 if [ "${1:-}" = "--compact" ]; then
     mkdir -p analysis/compact tables
-    compact classic-10x8-4v4.jsonl tb build --variant classic --board 10x8 --max-pieces 4,4
-    compact x-10x8-4v4.jsonl tb build --variant x --board 10x8 --max-pieces 4,4
-    compact x-10x8-5v4.jsonl tb build --variant x --board 10x8 --max-pieces 5,4
-    compact x-6x5-row1.json solve --variant x --board 6x5 --setup row1
-    compact classic-6x6-row1.json solve --variant classic --board 6x6 --setup row1
-    compact x-6x6-row1.json solve --variant x --board 6x6 --setup row1
+    compact classic-10x8-4v4.jsonl --verify tb build --variant classic --board 10x8 --max-pieces 4,4
+    compact x-10x8-4v4.jsonl --verify tb build --variant x --board 10x8 --max-pieces 4,4
+    compact x-10x8-5v4.jsonl --verify tb build --variant x --board 10x8 --max-pieces 5,4
+    # The slices to 5v4 are verified by x-10x8-5v4.jsonl; this run verifies the 5v5 it builds.
+    compact x-10x8-5v5.jsonl --verify-new tb build --variant x --board 10x8 --max-pieces 5,5
+    compact x-6x5-row1.json --verify solve --variant x --board 6x5 --setup row1
+    compact classic-6x6-row1.json --verify solve --variant classic --board 6x6 --setup row1
+    compact x-6x6-row1.json --verify solve --variant x --board 6x6 --setup row1
     exit 0
 fi
 boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"
