@@ -469,6 +469,7 @@ const COMPACT_REPORTS: &[&str] = &[
     "classic-10x8-4v4.jsonl",
     "x-10x8-4v4.jsonl",
     "x-10x8-5v4.jsonl",
+    "x-10x8-5v5.jsonl",
     "x-6x5-row1.json",
     "classic-6x6-row1.json",
     "x-6x6-row1.json",
