@@ -102,16 +102,13 @@ fn read_game_reports(dir: &std::path::Path) -> Result<Vec<GameReport>, CliError>
 /// One row of the games table.
 fn write_game_row(r: &GameReport, out: &mut String) {
     let o = &r.outcome;
-    let game = o.game_name();
+    let game = crate::solve::game_name(&o.variant);
     let start = match o.start.as_str() {
         "win" => "White wins",
         "loss" => "Black wins",
         _ => "draw",
     };
-    let plies = r
-        .outcome
-        .optimal_length
-        .map_or("–".to_string(), |n| n.to_string());
+    let plies = o.optimal_length.map_or("–".to_string(), |n| n.to_string());
     let winning = winning_first_moves(o);
     let c = &r.counts;
     let _ = writeln!(
@@ -186,7 +183,7 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify --solver retro` |",
-            if r.variant == "x" { "Ordo X" } else { "Ordo" },
+            crate::solve::game_name(&r.variant),
             r.board,
             r.material,
             c.positions,

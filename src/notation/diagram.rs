@@ -1,6 +1,6 @@
 //! The plain-text board that `ordo show` prints (spec/notation.md, "Diagram").
 
-use crate::rules::{Color, Position, Square, Variant};
+use crate::rules::{Color, Position, Square};
 
 /// A plain-text picture of the position: the rows from the top (the last row, Black's home row)
 /// down to row 1, each line starting with the right-aligned row number, the squares as `W`, `B`
@@ -41,10 +41,10 @@ pub fn diagram(p: &Position) -> String {
         out.push(Square::new(c, 0).col_char());
     }
     out.push('\n');
-    let game = match p.variant {
-        Variant::Classic => "classic Ordo",
-        Variant::X => "Ordo X",
-    };
-    out.push_str(&format!("{} to move, {game}\n", p.to_move));
+    out.push_str(&format!(
+        "{} to move, {}\n",
+        p.to_move,
+        p.variant.game_name()
+    ));
     out
 }

@@ -171,11 +171,3 @@ fn on_board_squares(dims: Dims, squares: &[Square]) -> Vec<Square> {
     v.dedup();
     v
 }
-
-/// "classic Ordo" or "Ordo X".
-fn game_name(pos: &Position) -> &'static str {
-    match pos.variant {
-        crate::rules::Variant::Classic => "classic Ordo",
-        crate::rules::Variant::X => "Ordo X",
-    }
-}

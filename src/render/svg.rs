@@ -5,9 +5,7 @@ use std::fmt::Write;
 use crate::notation::format_position;
 use crate::rules::{Color, Dims, Move, Position, Square};
 
-use super::{
-    arrows, game_name, move_text, on_board, on_board_squares, point_name, Annotations, Arrow,
-};
+use super::{arrows, move_text, on_board, on_board_squares, point_name, Annotations, Arrow};
 
 /// Side of a square, in SVG user units.
 const SQ: i32 = 48;
@@ -94,7 +92,7 @@ impl<'a> Sheet<'a> {
         let board_x = PAD + NUM_W;
         let board_y = PAD + if title.is_some() { TITLE_H } else { 0 };
         let (board_w, board_h) = (dims.cols as i32 * SQ, dims.rows as i32 * SQ);
-        let mut caption = format!("{} to move, {}", pos.to_move, game_name(pos));
+        let mut caption = format!("{} to move, {}", pos.to_move, pos.variant.game_name());
         if let Some(m) = mv {
             caption.push_str(&format!("; move {}", move_text(dims, m)));
         }
@@ -153,7 +151,7 @@ impl<'a> Sheet<'a> {
             let _ = write!(s, " data-move=\"{}\"", escape(&move_text(dims, m)));
         }
         s.push_str(">\n");
-        let fallback = format!("{dims} {} diagram", game_name(self.pos));
+        let fallback = format!("{dims} {} diagram", self.pos.variant.game_name());
         let _ = writeln!(
             s,
             "<title>{}</title>",

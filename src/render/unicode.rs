@@ -2,9 +2,7 @@
 
 use crate::rules::{Color, Dims, Move, Position, Square};
 
-use super::{
-    arrows, game_name, move_text, on_board, on_board_squares, point_name, Annotations, Arrow,
-};
+use super::{arrows, move_text, on_board, on_board_squares, point_name, Annotations, Arrow};
 
 /// How a square is marked: the characters either side of its piece.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,7 +59,7 @@ pub(super) fn render(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> 
     lines.push(format!(
         "{} to move, {}; White {} pieces, Black {} pieces",
         pos.to_move,
-        game_name(pos),
+        pos.variant.game_name(),
         pos.count(Color::White),
         pos.count(Color::Black)
     ));

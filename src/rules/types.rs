@@ -95,6 +95,14 @@ impl Variant {
             Variant::X => "x",
         }
     }
+
+    /// The game's name in prose: `classic Ordo` or `Ordo X`.
+    pub fn game_name(self) -> &'static str {
+        match self {
+            Variant::Classic => "classic Ordo",
+            Variant::X => "Ordo X",
+        }
+    }
 }
 
 impl fmt::Display for Variant {

@@ -273,13 +273,6 @@ pub fn all_rules() -> Vec<ClauseInfo> {
         .collect()
 }
 
-fn game_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Classic => "classic Ordo",
-        Variant::X => "Ordo X",
-    }
-}
-
 fn names(squares: &[Square]) -> Vec<String> {
     squares.iter().map(|s| s.to_string()).collect()
 }
@@ -350,7 +343,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         svg: verdict_svg(pos, mv, &verdict),
         position,
         variant: pos.variant.name(),
-        game: game_name(pos.variant),
+        game: pos.variant.game_name(),
         side_to_move: pos.to_move.to_string(),
         canonical: canonical_spelling(pos, mv).map(|c| format_move(&c)),
         legal: verdict.is_legal(),
@@ -404,7 +397,7 @@ pub fn moves(position: &str) -> Result<MovesAnswer, ApiError> {
     Ok(MovesAnswer {
         position: format_position(&pos),
         variant: pos.variant.name(),
-        game: game_name(pos.variant),
+        game: pos.variant.game_name(),
         side_to_move: pos.to_move.to_string(),
         board: pos.dims().to_string(),
         status: status.to_string(),

@@ -124,6 +124,16 @@ pub struct FirstMove {
     pub plies: u16,
 }
 
+/// The game's name as the solver's reports print it, from the variant as they spell it
+/// (`x` or `classic`): `Ordo X` or `Ordo`.
+pub fn game_name(variant: &str) -> &'static str {
+    if variant == "x" {
+        "Ordo X"
+    } else {
+        "Ordo"
+    }
+}
+
 /// The start of a solved small board, as both solvers report it: its value and the first
 /// moves that keep a forced win.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -179,21 +189,10 @@ impl Outcome {
     }
 }
 
-impl Outcome {
-    /// The game's name as reports print it: `Ordo` or `Ordo X`.
-    pub fn game_name(&self) -> &'static str {
-        if self.variant == "x" {
-            "Ordo X"
-        } else {
-            "Ordo"
-        }
-    }
-}
-
 impl std::fmt::Display for Outcome {
     /// Two lines: the value of the start, and the winning first moves with their lengths.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let game = self.game_name();
+        let game = game_name(&self.variant);
         let value = match (self.start.as_str(), self.optimal_length) {
             ("win", Some(n)) => format!("White (to move) wins in {}", plies(n)),
             ("loss", Some(n)) => format!("Black wins in {}", plies(n)),
