@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use crate::common::{ordo_cmd as ordo, stdout};
-use crate::common::{playout, playout_starts, pos};
+use crate::common::{playout, playout_starts, pos, won};
 use ordo::adjudicate::{
     adjudicate, candidate_moves, candidate_moves_limited, canonical_spelling, groups_after_capture,
     Verdict,
@@ -350,13 +350,7 @@ fn ordox_3_1_turn_structure() {
 fn ordox_3_4_winning_sideways_step() {
     let p = pos(X, 5, 5, 'w', "c2", "d2");
     let e = assert_legal(&p, "c2xd2", &["ORDOX-3.4", "ORDO-6.4", "ORDO-10.2"]);
-    assert_eq!(
-        e.status,
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::NoPieces
-        }
-    );
+    assert_eq!(e.status, won(Color::White, WinReason::NoPieces));
     assert_violates(&p, "c2xd2,d2-d3", &["ORDOX-3.4"]);
 }
 
@@ -457,13 +451,7 @@ fn several_independent_faults_are_all_reported() {
 fn ordo_10_1_home_row_win() {
     let p = pos(C, 5, 5, 'w', "b4 c4", "e3");
     let e = assert_legal(&p, "c4-c5", &["ORDO-10.1"]);
-    assert_eq!(
-        e.status,
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::HomeRow
-        }
-    );
+    assert_eq!(e.status, won(Color::White, WinReason::HomeRow));
 }
 
 /// ORDO-10.2: capturing the opponent's last piece wins (classic and Ordo X).
@@ -472,13 +460,7 @@ fn ordo_10_2_last_piece_win() {
     for v in [C, X] {
         let p = pos(v, 5, 5, 'w', "b3 c3", "c4");
         let e = assert_legal(&p, "c3xc4", &["ORDO-10.2", "ORDO-6.4"]);
-        assert_eq!(
-            e.status,
-            Status::Won {
-                winner: Color::White,
-                reason: WinReason::NoPieces
-            }
-        );
+        assert_eq!(e.status, won(Color::White, WinReason::NoPieces));
         assert_eq!(e.result.count(Color::Black), 0);
     }
 }
@@ -491,13 +473,7 @@ fn ordo_10_3_cannot_reconnect() {
     let e = assert_legal(&p, "c1xc2", &["ORDO-6.4", "ORDO-9.3", "ORDO-10.3"]);
     assert!(e.splits_opponent);
     assert_eq!(e.result.pieces(Color::Black), sqs("a2 b2 d2 e2"));
-    assert_eq!(
-        e.status,
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::CannotReconnect
-        }
-    );
+    assert_eq!(e.status, won(Color::White, WinReason::CannotReconnect));
     // In Ordo X the same capture removes a group instead (ORDOX-4.1, ORDOX-4.2: a tie).
     let x = parse_position("5/BBBBB/2WW1 w x").unwrap();
     assert_violates(&x, "c1xc2", &["ORDOX-4.2"]);

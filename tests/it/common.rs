@@ -208,3 +208,8 @@ pub fn scratch(tag: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("create a scratch folder");
     dir
 }
+
+/// The status of a game `winner` has won for `reason`.
+pub fn won(winner: Color, reason: ordo::rules::WinReason) -> ordo::rules::Status {
+    ordo::rules::Status::Won { winner, reason }
+}

@@ -13,12 +13,12 @@
 //! depth 2 on the big boards, and to depth 1 (the move list) for the large Ordo X positions,
 //! whose thousands of turns make the reference engine's deeper counts take minutes.
 
-use crate::common::{playout, playout_starts};
+use crate::common::{playout, playout_starts, won};
 use ordo::bitboard::Bitboard;
 use ordo::diff::{compare_position, sorted_moves, Rng};
 use ordo::notation::{format_move, format_position, parse_move};
 use ordo::reference::Reference;
-use ordo::rules::{setup, Color, Dims, Engine, Position, Status, Variant, WinReason};
+use ordo::rules::{setup, Color, Dims, Engine, Position, Variant, WinReason};
 use proptest::prelude::*;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 
@@ -548,13 +548,7 @@ fn x_sideways_turns() {
     let moves = crate::common::move_set(&b);
     assert!(moves.contains("a2xb2"), "{moves:?}");
     let after = b.apply(&parse_move("a2xb2").unwrap());
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::NoPieces
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::NoPieces));
 }
 
 /// ORDO-9.1, ORDO-9.2, ORDO-10.3: a split classic player reconnects, backward moves included,

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::common::{assert_refused, ordo_cmd};
+use crate::common::{assert_ok, assert_refused, ordo_cmd, stdout};
 use ordo::bitboard::Bitboard;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Variant};
@@ -147,7 +147,7 @@ fn false_keys_and_cooks_are_caught() {
 fn cli_problem_verify_and_compose() {
     let dir = scratch("cli");
     let d = dir.to_str().unwrap();
-    let o = ordo_cmd(&[
+    let build = [
         "tb",
         "build",
         "--board",
@@ -156,10 +156,8 @@ fn cli_problem_verify_and_compose() {
         "2,2",
         "--dir",
         d,
-        "--solver",
-        "retro",
-    ]);
-    assert_eq!(o.status.code(), Some(0));
+    ];
+    assert_ok(&ordo_cmd(&[&build[..], &["--solver", "retro"]].concat()));
     let compose = ["problem", "compose", "--board", "5x4", "--material", "2,2"];
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
     let err = assert_refused(&o);
@@ -179,31 +177,20 @@ fn cli_problem_verify_and_compose() {
     let file = dir.join("p.toml");
     std::fs::write(&file, &o.stdout).unwrap();
     let f = file.to_str().unwrap();
-    let o = ordo_cmd(&["problem", "verify", f, "--tables", d, "--solver", "retro"]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert_eq!(out.matches(": sound (table proof, ").count(), 2, "{out}");
+    let sound = |args: &[&str], proof: &str| {
+        let o = ordo_cmd(&[&["problem", "verify", f][..], args].concat());
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        let both = format!(": sound ({proof} proof, ");
+        assert_eq!(out.matches(&both).count(), 2, "{out}");
+        out
+    };
+    sound(&["--tables", d, "--solver", "retro"], "table");
     // The compact solver's slices are the default; without them the retro ones are named.
-    let o = ordo_cmd(&["problem", "verify", f, "--tables", d]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert_eq!(out.matches(": sound (search proof, ").count(), 2, "{out}");
+    let out = sound(&["--tables", d], "search");
     assert!(out.contains("read them with --solver retro"), "{out}");
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "5x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        d,
-    ]);
-    assert_eq!(o.status.code(), Some(0));
-    let o = ordo_cmd(&["problem", "verify", f, "--tables", d]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert_eq!(out.matches(": sound (table proof, ").count(), 2, "{out}");
+    assert_ok(&ordo_cmd(&build));
+    sound(&["--tables", d], "table");
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
@@ -212,10 +199,7 @@ fn cli_problem_verify_and_compose() {
             .count(),
         2
     );
-    let o = ordo_cmd(&["problem", "verify", f, "--method", "search"]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert_eq!(out.matches(": sound (search proof, ").count(), 2, "{out}");
+    sound(&["--method", "search"], "search");
     // Claim a second, wrong key: unsound, exit 1.
     let text = std::fs::read_to_string(&file).unwrap();
     let broken = text.replacen("keys = [\"", "keys = [\"a1-a2\", \"", 1);

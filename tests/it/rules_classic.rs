@@ -1,7 +1,7 @@
 //! Hand-written tests of the classic Ordo clauses (`ORDO-…`), each naming the clause it covers.
 //! Every test is generic over the engine and instantiated below for each engine.
 
-use crate::common::{is_legal, load, move_set, play_line, pos, squares};
+use crate::common::{is_legal, load, move_set, play_line, pos, squares, won};
 use ordo::notation::{format_move, parse_move};
 use ordo::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
 
@@ -72,13 +72,7 @@ fn ordo_1_5_board_limits<E: Engine>() {
     let e: E = load(&pos(C, 2, 2, 'w', "a1", "b2"));
     assert_eq!(move_set(&e), set(&["a1-a2", "a1-b1", "a1xb2"]));
     let after = play_line(&e, &["a1-a2"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::HomeRow
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
 }
 
 /// ORDO-2.3: positions that describe a finished game are refused; split positions are not.
@@ -319,13 +313,7 @@ fn ordo_9_3_classic_split_removes_nothing<E: Engine>() {
 fn ordo_10_1_home_row_wins<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c3", "a5"));
     let after = play_line(&e, &["c3-c5"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::HomeRow
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
     assert_eq!(after.status().clause(), Some("ORDO-10.1"));
     assert!(after.legal_moves().is_empty(), "ORDO-10.5");
 }
@@ -334,13 +322,7 @@ fn ordo_10_1_home_row_wins<E: Engine>() {
 fn ordo_10_2_no_pieces_left_loses<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c2", "c3"));
     let after = play_line(&e, &["c2xc3"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::NoPieces
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::NoPieces));
 }
 
 /// ORDO-10.5: a capture of the last piece on the home row is reported as a home-row win; a
@@ -348,13 +330,7 @@ fn ordo_10_2_no_pieces_left_loses<E: Engine>() {
 fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c4", "c5"));
     let after = play_line(&e, &["c4xc5"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::HomeRow
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
     assert!(after.legal_moves().is_empty());
     let none: E = load(&pos(C, 5, 5, 'b', "c4", ""));
     assert!(none.legal_moves().is_empty());
@@ -366,13 +342,7 @@ fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
     let e: E = load(&crate::common::fen("4/W1BW/W3 w classic"));
     assert!(!crate::common::one_group(&e.to_position(), Color::White));
     assert!(e.legal_moves().is_empty());
-    assert_eq!(
-        e.status(),
-        Status::Won {
-            winner: Color::Black,
-            reason: WinReason::CannotReconnect
-        }
-    );
+    assert_eq!(e.status(), won(Color::Black, WinReason::CannotReconnect));
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
 }
 

@@ -1,9 +1,9 @@
 //! Hand-written tests of the Ordo X clauses (`ORDOX-…`) and of the end-of-game clauses in Ordo
 //! X, each naming the clause it covers. Generic over the engine, instantiated below.
 
-use crate::common::{is_legal, load, move_set, one_group, play_line, pos, squares};
+use crate::common::{is_legal, load, move_set, one_group, play_line, pos, squares, won};
 use ordo::notation::{format_move, parse_move};
-use ordo::rules::{setup, Color, Engine, Heading, Status, Variant, WinReason};
+use ordo::rules::{setup, Color, Engine, Heading, Variant, WinReason};
 
 const X: Variant = Variant::X;
 
@@ -111,13 +111,7 @@ fn ordox_3_4_sideways_capture_of_last_piece<E: Engine>() {
     assert!(moves.contains("b2xc2"));
     assert!(!moves.iter().any(|m| m.starts_with("b2xc2,")));
     let after = play_line(&e, &["b2xc2"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::NoPieces
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::NoPieces));
 }
 
 /// ORDOX-1.2, ORDOX-3.5: in Ordo X nothing moves backward, even split; the first step of a
@@ -153,13 +147,7 @@ fn ordox_1_2_never_backward_even_split<E: Engine>() {
 fn ordox_3_5_split_without_reconnection_loses<E: Engine>() {
     let e: E = load(&crate::common::fen("4/WBBW/4 w x"));
     assert!(e.legal_moves().is_empty());
-    assert_eq!(
-        e.status(),
-        Status::Won {
-            winner: Color::Black,
-            reason: WinReason::CannotReconnect
-        }
-    );
+    assert_eq!(e.status(), won(Color::Black, WinReason::CannotReconnect));
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
 }
 
@@ -240,13 +228,7 @@ fn ordox_3_1_second_step_by_another_piece<E: Engine>() {
 fn ordox_home_row_win_on_second_step<E: Engine>() {
     let e: E = load(&pos(X, 4, 4, 'w', "b3", "d2"));
     let after = play_line(&e, &["b3-a3,a3-a4"]);
-    assert_eq!(
-        after.status(),
-        Status::Won {
-            winner: Color::White,
-            reason: WinReason::HomeRow
-        }
-    );
+    assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
 }
 
 // Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
