@@ -6,6 +6,8 @@
 //! interrupted build loses at most the slice under way and a rerun loads the finished ones.
 //! A game solve keeps its finished slices as endgame files in `TABLE.partial/` until the
 //! last one is done, then writes the game file and removes the folder; a rerun resumes there.
+//! Its verification keeps the chunks checked in `TABLE.verifying` (`compact::VerifyLog`)
+//! until the pass ends.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -351,7 +353,8 @@ pub fn solve_game<E: Engine>(
     };
     let verify_clock = Instant::now();
     let verdict = if opts.verify {
-        Some(tables.verify_all::<E>(opts.progress)?)
+        let log = opts.table.as_deref().map(compact::verify_log_path);
+        Some(tables.verify_all_logged::<E>(opts.progress, log.as_deref())?)
     } else {
         None
     };

@@ -297,6 +297,11 @@ impl<'a> Ticker<'a> {
             self.progress.update(self.phase, c, self.total);
         }
     }
+    /// `n` units done at once (work an earlier run did), reported at once.
+    pub(crate) fn add(&self, n: u64) {
+        let c = self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+        self.progress.update(self.phase, c, self.total);
+    }
 }
 
 /// Options of [`solve_game`].
@@ -304,7 +309,8 @@ pub struct GameOptions<'a> {
     /// Where the solved table goes; its checkpoint is the same path with `.partial` added.
     /// `None`: nothing is written.
     pub table: Option<PathBuf>,
-    /// Run the verification pass after solving (or on the loaded table).
+    /// Run the verification pass after solving (or on the loaded table), resumable through
+    /// the log `TABLE.verifying` when `table` is set.
     pub verify: bool,
     /// Bytes this run may use at most; the tighter of this and the system's limits
     /// ([`memory::effective`]) bounds the enumeration and the loading of a table.

@@ -31,6 +31,7 @@ mod layer;
 mod shell;
 mod store;
 mod symmetry;
+mod verify_log;
 
 use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
@@ -42,6 +43,7 @@ pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
 pub use symmetry::{colour_flip, flip_rows, mirror};
+pub use verify_log::{log_path as verify_log_path, VerifyLog};
 
 /// The version of the core index's layout (which entry a position has). A table file
 /// records it and is refused by a build whose index differs: change it with the index.
