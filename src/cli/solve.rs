@@ -57,9 +57,9 @@ pub struct SolveArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Refuse up front, or stop early, a solve that would need more memory than this: bytes,
     /// or with a suffix K, M, G, T (powers of 1024). The cgroup limit, RLIMIT_AS and the
     /// memory available apply anyway; the tightest counts.
@@ -320,7 +320,7 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(n) = args.threads {
-            b = b.num_threads(n.max(1));
+            b = b.num_threads(usize::from(n));
         }
         b.build()?
     };

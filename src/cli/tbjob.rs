@@ -86,9 +86,10 @@ pub struct JobArgs {
     /// Refuse up front a slice that would need more memory than this (K, M, G, T suffixes).
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
-    /// Worker threads (default: $SLURM_CPUS_PER_TASK where Slurm sets it, else all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: $SLURM_CPUS_PER_TASK where Slurm sets it, else all
+    /// cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Print the slice's report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -203,16 +204,24 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     Ok(0)
 }
 
-/// The job's worker threads: `--threads`, else the CPUs Slurm gave the job, else all cores.
-fn job_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    let threads = threads.or_else(|| {
-        std::env::var("SLURM_CPUS_PER_TASK")
-            .ok()
-            .and_then(|s| s.parse().ok())
-    });
+/// The job's worker threads: `--threads`, else the CPUs Slurm gave the job
+/// (`$SLURM_CPUS_PER_TASK`, which must then be a count from 1), else all cores.
+fn job_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, CliError> {
+    let threads = match (threads, std::env::var("SLURM_CPUS_PER_TASK")) {
+        (Some(n), _) => Some(usize::from(n)),
+        (None, Ok(s)) => match s.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                return Err(CliError(format!(
+                "SLURM_CPUS_PER_TASK is {s:?}: expected a thread count from 1 (or pass --threads)"
+            )))
+            }
+        },
+        (None, Err(_)) => None,
+    };
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
-        b = b.num_threads(n.max(1));
+        b = b.num_threads(n);
     }
     Ok(b.build()?)
 }

@@ -272,17 +272,46 @@ fn perft_defaults_to_the_bitboard_engine() {
 }
 
 /// A depth beyond the cap, and a thread count of 0 or over 256, are refused in one line (never
-/// a stack overflow or a silent 1).
+/// a stack overflow or a silent 1), by every command that takes `--threads`, and a job whose
+/// `$SLURM_CPUS_PER_TASK` is no count is refused naming it.
 #[test]
 fn perft_and_fuzz_limits() {
     assert_bad_input(&["perft", "10000"], &["10000", "<DEPTH>", "0..=30"]);
     assert_bad_input(&["perft", "31"], &["31", "<DEPTH>"]);
-    for cmd in [&["perft", "2"][..], &["fuzz", "--seconds", "1"]] {
+    let job = [
+        "tb",
+        "job",
+        "--board",
+        "3x3",
+        "--material",
+        "1,1",
+        "--dir",
+        "/nonexistent",
+    ];
+    for cmd in [
+        &["perft", "2"][..],
+        &["fuzz", "--seconds", "1"],
+        &["solve", "--board", "3x3", "--no-save"],
+        &job,
+    ] {
         for n in ["0", "257"] {
             let mut args = cmd.to_vec();
             args.extend(["--threads", n]);
             assert_bad_input(&args, &["--threads", n, "1..=256"]);
         }
+    }
+    for n in ["0", "two"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))
+            .args(job)
+            .env("SLURM_CPUS_PER_TASK", n)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("SLURM_CPUS_PER_TASK is \"{n}\"")),
+            "{err}"
+        );
     }
 }
 
