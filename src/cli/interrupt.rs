@@ -3,8 +3,9 @@
 //! (the solver at the next layer group, keeping what it finished); a second one ends the
 //! process at once. Both end with exit status 130, the shell's convention for an interrupt.
 //! SIGTERM and SIGHUP count as Ctrl-C there (ctrlc's `termination` feature): a scheduler
-//! sends SIGTERM at a job's time limit. Other commands keep the default behaviour (Ctrl-C
-//! ends them at once).
+//! sends SIGTERM at a job's time limit. Every other command ends at once on Ctrl-C, with one
+//! line on stderr and the same exit status ([`by_default`]); `ordo conform` also kills the
+//! engines it runs.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -71,3 +72,29 @@ pub fn stopped(
         e => Err(other(e)),
     }
 }
+
+/// From now on, until a command catches Ctrl-C itself ([`catch`]), Ctrl-C ends the process
+/// at once with one line on stderr and exit status 130 (rather than silently).
+#[cfg(unix)]
+pub fn by_default() {
+    extern "C" fn on_sigint(_sig: libc::c_int) {
+        let msg = b"ordo: interrupted before the command finished; nothing more was written\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; `msg` is a static buffer.
+        unsafe {
+            libc::write(2, msg.as_ptr().cast(), msg.len());
+            libc::_exit(i32::from(INTERRUPTED));
+        }
+    }
+    // SAFETY: a zeroed sigaction is a valid value to fill in; `on_sigint` only calls
+    // async-signal-safe functions.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
+}
+
+/// Ctrl-C keeps the system's behaviour where there are no Unix signals.
+#[cfg(not(unix))]
+pub fn by_default() {}

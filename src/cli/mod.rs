@@ -182,6 +182,7 @@ pub fn main() -> ExitCode {
             }
         }
     };
+    interrupt::by_default();
     let mut text = String::new();
     let result = run(&cli, &mut text).map_err(|CliError(msg)| msg);
     out::finish(&text, result)

@@ -349,6 +349,49 @@ fn interrupt_after_first_line(args: &[&str]) -> (Option<i32>, String, String) {
     (status.code(), out, first + &rest)
 }
 
+/// A command that does not catch Ctrl-C itself (here the protocol engine, mid-session) ends
+/// on it with one line on stderr and exit status 130, never silently.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_on_any_command_says_so() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ordo engine");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"ordo 1\nstatus\n").unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = String::new();
+    for _ in 0..2 {
+        out.read_line(&mut lines).unwrap();
+    }
+    assert!(lines.ends_with("status ongoing\n"), "{lines}");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(
+        err,
+        "ordo: interrupted before the command finished; nothing more was written\n"
+    );
+}
+
 /// A perft expected to take long is announced; Ctrl-C stops it with a line saying how far it
 /// got, and exit status 130.
 #[cfg(unix)]

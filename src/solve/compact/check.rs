@@ -100,7 +100,7 @@ impl CompactTables {
             }
             if let Some(l) = log.as_ref().filter(|_| progress.stop_requested()) {
                 return Err(SolveError::Interrupted(format!(
-                    "verification stopped in slice {m}, chunks checked kept in {}; the same command resumes there",
+                    "verification stopped in slice {m}, the chunks checked kept in {}",
                     l.path().display()
                 )));
             }
