@@ -66,8 +66,19 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value = "reference")]
     pub engine: EngineArg,
     /// Follow a planted deviation from the rules (for testing `ordo conform`).
-    #[arg(long, value_enum, hide = true)]
+    #[arg(long, hide = true, value_parser = plant_names())]
     pub plant: Option<Plant>,
+}
+
+/// The plants by their names (`Plant::name`): the library's type stays free of clap.
+fn plant_names() -> impl clap::builder::TypedValueParser<Value = Plant> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Plant::ALL.map(Plant::name)).try_map(|s| {
+        Plant::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or(format!("no plant {s}"))
+    })
 }
 
 /// Arguments of `ordo conform`.

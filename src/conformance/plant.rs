@@ -32,7 +32,6 @@ use crate::rules::{Variant, WinReason};
 
 /// A planted deviation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Plant {
     /// Ordo steps may land on (and capture) opponent pieces: breaks ORDO-7.2.
     OrdoCaptures,
@@ -45,10 +44,8 @@ pub enum Plant {
     /// Only maximal lines are ordos: breaks ORDO-5.2.
     MaximalRunsOnly,
     /// Plays only classic Ordo on 10 x 8 and declares nothing: correct where it plays.
-    #[cfg_attr(feature = "cli", value(name = "classic-10x8-only"))]
     Classic10x8Only,
     /// Plays only classic Ordo on 10 x 8 and says so with `capabilities`.
-    #[cfg_attr(feature = "cli", value(name = "classic-10x8-declared"))]
     Classic10x8Declared,
     /// Refuses to play any move, listed or not.
     RefusesPlay,

@@ -215,6 +215,52 @@ fn oracles_import_only_rules_and_notation() {
     );
 }
 
+/// The crates of the command line (`cli` feature): named only by the binary's modules.
+const CLI_CRATES: [&str; 3] = ["clap", "indicatif", "ctrlc"];
+
+/// The CLI crates `code` names as paths (`clap::…`, `use indicatif`), comments and strings
+/// aside.
+fn cli_crates_named(code: &str) -> Vec<&'static str> {
+    let code = code_only(code);
+    CLI_CRATES
+        .into_iter()
+        .filter(|c| {
+            code.match_indices(c).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = &code[at + c.len()..];
+                !before.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                    && (after.starts_with("::") || code[..at].ends_with("use "))
+            })
+        })
+        .collect()
+}
+
+/// The library (all of `src/` but the binary's `main.rs` and `cli/`) names no crate of the
+/// command line, so `default-features = false` leaves clap, indicatif and ctrlc out of its
+/// API; `.ci/run` builds it so.
+#[test]
+fn the_library_names_no_command_line_crate() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut bad = Vec::new();
+    let files = rust_files(&src);
+    for path in &files {
+        let rel = path.strip_prefix(&src).unwrap();
+        if rel.starts_with("cli") || rel == Path::new("main.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        for c in cli_crates_named(&text) {
+            bad.push(format!("src/{} names {c}", rel.display()));
+        }
+    }
+    assert!(files.len() > 50, "only {} source files", files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert_eq!(
+        cli_crates_named("#[derive(clap::ValueEnum)]\nuse indicatif;\n// ctrlc::set"),
+        ["clap", "indicatif"]
+    );
+}
+
 #[test]
 fn checker_catches_a_planted_crate_import() {
     let src = "use crate::rules::{Color, Position};\nuse crate::bitboard::Bitboard;\n";
