@@ -6,7 +6,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 
-use crate::rules::{Direction, Heading, Move, Position, Square, Step, Variant};
+use crate::rules::{Direction, Heading, Move, Position, Rng, Square, Step, Variant};
 
 use super::groups::groups;
 use super::step::{check_step, Ctx, Role};
@@ -144,7 +144,7 @@ fn all_two_step(pos: &Position, firsts: &[Step], max_two_step: usize) -> Option<
 /// turn from the sideways ones (structured) and from all of `firsts`, eight second steps
 /// drawn after each.
 fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: u64) -> Vec<Move> {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     let sideways: Vec<Step> = firsts
         .iter()
         .copied()
@@ -160,9 +160,9 @@ fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: 
         }
         let structured = i % 2 == 0 && !sideways.is_empty();
         let f = if structured {
-            sideways[rng.below(sideways.len())]
+            sideways[rng.below(sideways.len() as u64) as usize]
         } else {
-            firsts[rng.below(firsts.len())]
+            firsts[rng.below(firsts.len() as u64) as usize]
         };
         let Some(after) = after_step(pos, &f) else {
             continue;
@@ -187,33 +187,13 @@ fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: 
             if pool.is_empty() || twos.len() >= max_two_step {
                 break;
             }
-            let m = Move::double(f, pool[rng.below(pool.len())]);
+            let m = Move::double(f, pool[rng.below(pool.len() as u64) as usize]);
             if seen.insert(m) {
                 twos.push(m);
             }
         }
     }
     twos
-}
-
-/// A small deterministic generator (SplitMix64).
-///
-/// A deliberate copy of [`crate::diff::Rng`]: the adjudicator imports only the rules and the
-/// notation, so that it shares no code with the engines it checks (tests/it/independence.rs).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// The opponent's groups (largest first, each in row-major order) right after the capture

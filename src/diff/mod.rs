@@ -16,34 +16,9 @@ use std::fmt;
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
 
-/// A small, fast, seedable generator (SplitMix64); the same seed gives the same campaign. The
-/// one generator of the crate: the tests, the fuzz targets, the campaign and the conformance
-/// kit (`src/conformance/rng.rs` re-exports it) all draw from it.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`; 0 when `n` is 0.
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-}
+/// The crate's one seedable generator, kept with the rules vocabulary so that the
+/// adjudicator may draw from it too ([`crate::rules::Rng`]).
+pub use crate::rules::Rng;
 
 /// Start positions reachable in play: the standard start, the 8 x 8 variant, and small boards
 /// 3 x 3 .. 6 x 6 with each side on its home row or its two nearest rows, in both variants.

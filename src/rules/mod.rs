@@ -10,6 +10,7 @@ mod engine;
 mod moves;
 pub mod perft;
 mod position;
+mod rng;
 pub mod setup;
 mod status;
 mod types;
@@ -17,6 +18,7 @@ mod types;
 pub use engine::{Engine, IllegalMove};
 pub use moves::{Move, Step};
 pub use position::{mirror_square, rotate_square, Position, PositionError};
+pub use rng::Rng;
 pub use status::{Status, WinReason};
 pub use types::{
     Color, Dims, DimsError, Direction, Heading, Square, UnknownVariant, Variant, MAX_SIDE,
