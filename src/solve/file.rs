@@ -169,12 +169,13 @@ pub fn save_raw(
 
 /// The refusal of a compact solver's table where a retro one was asked for.
 fn compact_table_here(path: &Path) -> SolveError {
-    SolveError::OtherTable {
+    SolveError::OtherSolver {
         path: path.display().to_string(),
         msg: format!(
-            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
+            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with the compact solver, or delete it",
             super::compact::FORMAT
         ),
+        solver: super::problem::TableKind::Compact,
     }
 }
 

@@ -130,7 +130,7 @@ pub enum Tables {
 impl Tables {
     /// Load the slices of `kind` that a probe of material `m` needs from `dir`. If they are
     /// missing but `dir` holds the other solver's slices of that material, the error says
-    /// so and names the flag that reads them.
+    /// so and names that solver ([`SolveError::OtherSolver`]).
     pub fn open(
         kind: TableKind,
         dims: Dims,
@@ -207,17 +207,20 @@ fn other_kind(
             .display()
             .to_string()
     };
-    SolveError::Input(format!(
-        "{}: this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with --solver {}, or build the {} ones",
-        dir.display(),
-        other.name(),
-        variant.name(),
-        file(other),
-        kind.name(),
-        file(kind),
-        other.name(),
-        kind.name()
-    ))
+    SolveError::OtherSolver {
+        path: dir.display().to_string(),
+        msg: format!(
+            "this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with the {} solver, or build the {} ones",
+            other.name(),
+            variant.name(),
+            file(other),
+            kind.name(),
+            file(kind),
+            other.name(),
+            kind.name()
+        ),
+        solver: other,
+    }
 }
 
 /// Parse a problem file (TOML).

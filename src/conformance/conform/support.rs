@@ -27,7 +27,7 @@ pub enum Skip {
 impl std::fmt::Display for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Skip::NotAsked => f.write_str("left out by --only"),
+            Skip::NotAsked => f.write_str("not among the games and boards asked for"),
             Skip::NotDeclared => f.write_str("not among the engine's capabilities"),
             Skip::Refused { reply } => write!(f, "the engine answers '{reply}'"),
             Skip::Inferred { start, reply } => write!(

@@ -150,9 +150,10 @@ impl CompactTables {
         let io = |e: std::io::Error| file_error(path, e);
         let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
-            Foreign::Retro(msg) => SolveError::OtherTable {
+            Foreign::Retro(msg) => SolveError::OtherSolver {
                 path: path.display().to_string(),
                 msg,
+                solver: crate::solve::problem::TableKind::Retro,
             },
             Foreign::Bad(msg) => bad(msg),
         })?;
@@ -280,7 +281,7 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
         FORMAT => serde_json::from_slice(line)
             .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
         crate::solve::FORMAT => Err(Foreign::Retro(format!(
-            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with --solver retro, or delete it",
+            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with the retro solver, or delete it",
             crate::solve::FORMAT
         ))),
         f => Err(Foreign::Bad(format!(
