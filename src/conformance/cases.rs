@@ -666,7 +666,7 @@ pub fn fill_bulk(name: &str, text: &str) -> Result<String, LoadError> {
         check_position("position", &case.position).map_err(located)?;
         let pos = parse_position(&case.position).map_err(|e| located(e.to_string()))?;
         let e = Reference::from_position(&pos).map_err(|e| located(e.to_string()))?;
-        let moves = super::vectors::sorted_moves(&e);
+        let moves = crate::notation::sorted_moves(&e);
         if key.starts_with("moves") {
             out.push_str(&toml_list("moves", &moves));
         } else {

@@ -10,7 +10,7 @@ use super::lines::{read_line, Line};
 use super::plant::Plant;
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
 use super::protocol::{MAX_REQUEST, VERSION};
-use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
+use crate::notation::{echo, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
 
@@ -217,8 +217,7 @@ impl Server {
             "moves" => match no_args("moves", &args) {
                 Err(e) => e,
                 Ok(()) => {
-                    let mut v: Vec<String> = self.state.moves().iter().map(format_move).collect();
-                    v.sort();
+                    let mut v = crate::notation::sorted_notation(&self.state.moves());
                     v.dedup();
                     if v.is_empty() {
                         "moves".into()

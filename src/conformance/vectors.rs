@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cases::Case;
 use super::Rng;
-use crate::notation::{format_move, format_position, parse_position};
+use crate::notation::{
+    format_move, format_position, parse_position, sorted_moves, sorted_notation,
+};
 use crate::reference::{is_one_group, Reference};
 use crate::rules::{setup, Color, Dims, Engine, Heading, Move, Position, Status, Step, Variant};
 use crate::rules::{Square, WinReason};
@@ -357,13 +359,6 @@ pub fn perft_list<E: Engine>(e: &E, perft1: u64) -> Vec<u64> {
     out
 }
 
-/// The sorted canonical move list of an engine.
-pub fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
-    let mut v: Vec<String> = e.legal_moves().iter().map(format_move).collect();
-    v.sort();
-    v
-}
-
 /// The full vector of an entry, computed with the reference engine. When the entry names no
 /// clauses (the random playouts), they are worked out by [`features`].
 pub fn build_vector(entry: &HandPicked) -> Result<Vector, String> {
@@ -386,8 +381,7 @@ pub fn build_vector(entry: &HandPicked) -> Result<Vector, String> {
     };
     clauses.sort_by_key(|c| clause_order(c));
     clauses.dedup();
-    let mut moves: Vec<String> = legal.iter().map(format_move).collect();
-    moves.sort();
+    let moves = sorted_notation(&legal);
     Ok(Vector {
         id: entry.id.clone(),
         variant: entry.position.variant.name().to_string(),
