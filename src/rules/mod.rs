@@ -19,6 +19,6 @@ pub use moves::{Move, Step};
 pub use position::{mirror_square, rotate_square, Position, PositionError};
 pub use status::{Status, WinReason};
 pub use types::{
-    Color, Dims, DimsError, Direction, Heading, Square, UnknownVariant, Variant, MAX_SIDE,
-    MAX_SQUARES, MIN_SIDE,
+    Color, Dims, DimsError, Direction, Heading, ParseDimsError, Square, UnknownVariant, Variant,
+    MAX_SIDE, MAX_SQUARES, MIN_SIDE,
 };

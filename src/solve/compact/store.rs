@@ -27,7 +27,7 @@ use crate::solve::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
 use crate::solve::memory::{self, Limit};
-use crate::solve::tb::Material;
+use crate::solve::tb::{Material, ParseMaterialError};
 use crate::solve::value::Value;
 use crate::solve::SolveError;
 
@@ -100,7 +100,10 @@ impl CompactTables {
     ) -> Result<CompactHeader, SolveError> {
         let mut parts = Vec::new();
         for s in stats {
-            let m: Material = s.material.parse().map_err(SolveError::Input)?;
+            let m: Material = s
+                .material
+                .parse()
+                .map_err(|e: ParseMaterialError| SolveError::Input(e.to_string()))?;
             let slice = self
                 .slices
                 .get(&m)
@@ -193,7 +196,9 @@ impl CompactTables {
         }
         for (s, slice) in slices {
             check_counts(s, &slice.values).map_err(bad)?;
-            self.slices.insert(s.material.parse().map_err(bad)?, slice);
+            let m = s.material.parse::<Material>();
+            let m = m.map_err(|e| bad(e.to_string()))?;
+            self.slices.insert(m, slice);
         }
         Ok(header)
     }
