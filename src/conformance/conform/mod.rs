@@ -76,7 +76,7 @@ pub enum ConformError {
     #[error("the timeout must be at least 1 ms")]
     ZeroTimeout,
     #[error("vectors: {0}")]
-    Vectors(String),
+    Vectors(#[from] vectors::VectorError),
     #[error("case suite: {0}")]
     Cases(String),
     #[error("svg directory {path}: {error}")]
