@@ -26,6 +26,7 @@ use crate::rules::clauses;
 use crate::solve::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
+use crate::solve::file::TableFault;
 use crate::solve::memory::{self, Limit};
 use crate::solve::tb::{Material, ParseMaterialError};
 use crate::solve::value::Value;
@@ -172,7 +173,7 @@ impl CompactTables {
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
         let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
-        check_file_size(meta.len(), head_len, payload).map_err(bad)?;
+        check_file_size(meta.len(), head_len, payload).map_err(|f| bad(f.to_string()))?;
         memory::check(
             &format!("loading {}", path.display()),
             payload,
@@ -195,7 +196,7 @@ impl CompactTables {
             )));
         }
         for (s, slice) in slices {
-            check_counts(s, &slice.values).map_err(bad)?;
+            check_counts(s, &slice.values).map_err(|f| bad(f.to_string()))?;
             let m = s.material.parse::<Material>();
             let m = m.map_err(|e| bad(e.to_string()))?;
             self.slices.insert(m, slice);
@@ -316,26 +317,22 @@ fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
 }
 
 /// The file's size against the size its header implies.
-fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), String> {
+fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), TableFault> {
     if len == head_len + payload {
         return Ok(());
     }
-    Err(format!(
-        "{len} bytes; the header implies {} ({payload} entries): the file is {}",
-        head_len + payload,
-        if len < head_len + payload {
-            "truncated"
-        } else {
-            "extended"
-        }
-    ))
+    Err(TableFault::Size {
+        len,
+        implied: head_len + payload,
+        entries: payload,
+    })
 }
 
 /// The header's counts of a slice against its values. A stored byte answers for one to four
 /// core positions (itself, its mirror image, its colour twin and the twin's image), so each
 /// count of the header lies between the stored count and four times it; the longest
 /// distance is the same.
-fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
+fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), TableFault> {
     let mut have = SliceStats::default();
     for &c in values {
         match decode(c) {
@@ -344,12 +341,12 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
             Value::Draw => have.draws += 1,
         }
     }
-    let bad = |what: &str| {
-        Err(format!(
-            "slice {}: the header's {what} do not fit its {} stored values: the file is inconsistent",
-            s.material,
-            values.len()
-        ))
+    let bad = |what: &'static str| {
+        Err(TableFault::SliceCounts {
+            material: s.material.clone(),
+            what,
+            stored: values.len(),
+        })
     };
     // Checked: the header's numbers are the file's, any u64 (a forged sum must not wrap).
     let sum = s
