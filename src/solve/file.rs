@@ -229,9 +229,7 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     head.extend_from_slice(&line);
     let sum = checksum(&head, &keys, &values);
     if sum != stored {
-        return Err(bad(format!(
-            "checksum mismatch (stored {stored:016x}, contents {sum:016x}): the file is corrupted"
-        )));
+        return Err(fault(TableFault::Checksum { stored, got: sum }));
     }
     check_counts(&header, &values).map_err(fault)?;
     Ok((header, keys, values))
@@ -283,6 +281,27 @@ pub(crate) enum TableFault {
         implied: u64,
         entries: u64,
     },
+    /// A compact table of another index scheme or solver.
+    #[error("index scheme {scheme} of solver '{solver}' (this build reads compact index scheme {}); delete the file and build it again", super::compact::INDEX_SCHEME)]
+    IndexScheme { scheme: u32, solver: String },
+    #[error("holds slices [{}]; expected [{}]", .held.join(", "), .expected.join(", "))]
+    Slices {
+        held: Vec<String>,
+        expected: Vec<String>,
+    },
+    /// The index of a slice cannot be built to check the file against.
+    #[error("{0}")]
+    Index(String),
+    #[error("slice {material} says {said} entries; its index has {index}")]
+    SliceEntries {
+        material: String,
+        said: u64,
+        index: usize,
+    },
+    #[error(
+        "checksum mismatch (stored {stored:016x}, contents {got:016x}): the file is corrupted"
+    )]
+    Checksum { stored: u64, got: u64 },
     /// A compact slice's header counts that its stored values cannot give.
     #[error("slice {material}: the header's {what} do not fit its {stored} stored values: the file is inconsistent")]
     SliceCounts {

@@ -152,6 +152,7 @@ impl CompactTables {
         }
         let mut r = BufReader::new(f);
         let io = |e: std::io::Error| file_error(path, e);
+        let fault = |f: TableFault| file_error(path, f);
         let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
             Foreign::Retro(msg) => SolveError::OtherSolver {
@@ -167,13 +168,13 @@ impl CompactTables {
                 msg,
             });
         }
-        let indexes = self.check_header(&header, want).map_err(bad)?;
+        let indexes = self.check_header(&header, want).map_err(fault)?;
         let stored = read_checksum(&mut r)
             .map_err(io)?
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
         let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
-        check_file_size(meta.len(), head_len, payload).map_err(|f| bad(f.to_string()))?;
+        check_file_size(meta.len(), head_len, payload).map_err(fault)?;
         memory::check(
             &format!("loading {}", path.display()),
             payload,
@@ -190,16 +191,13 @@ impl CompactTables {
             slices.push((s, Slice { index, values }));
         }
         if h.0 != stored {
-            return Err(bad(format!(
-                "checksum mismatch (stored {stored:016x}, contents {:016x}): the file is corrupted",
-                h.0
-            )));
+            return Err(fault(TableFault::Checksum { stored, got: h.0 }));
         }
         for (s, slice) in slices {
-            check_counts(s, &slice.values).map_err(|f| bad(f.to_string()))?;
+            check_counts(s, &slice.values).map_err(fault)?;
             let m = s.material.parse::<Material>();
-            let m = m.map_err(|e| bad(e.to_string()))?;
-            self.slices.insert(m, slice);
+            self.slices
+                .insert(m.map_err(|e| bad(e.to_string()))?, slice);
         }
         Ok(header)
     }
@@ -222,38 +220,39 @@ impl CompactTables {
         &mut self,
         h: &CompactHeader,
         want: &CompactExpect,
-    ) -> Result<Vec<super::CoreIndex>, String> {
+    ) -> Result<Vec<super::CoreIndex>, TableFault> {
         let rules = clauses::registry().rules_version;
         if h.rules_version != rules {
-            return Err(format!(
-                "computed under rules version {} (this build has rules version {rules}); rebuild it",
-                h.rules_version
-            ));
+            return Err(TableFault::RulesVersion {
+                file: h.rules_version,
+                build: rules,
+            });
         }
         if h.index_scheme != INDEX_SCHEME || h.solver != "compact" {
-            return Err(format!(
-                "index scheme {} of solver '{}' (this build reads compact index scheme {INDEX_SCHEME}); delete the file and build it again",
-                h.index_scheme, h.solver
-            ));
+            return Err(TableFault::IndexScheme {
+                scheme: h.index_scheme,
+                solver: h.solver.clone(),
+            });
         }
         let names: Vec<String> = want.materials.iter().map(|m| m.to_string()).collect();
-        let have: Vec<&str> = h.slices.iter().map(|s| s.material.as_str()).collect();
-        if names != have {
-            return Err(format!(
-                "holds slices [{}]; expected [{}]",
-                have.join(", "),
-                names.join(", ")
-            ));
+        let held: Vec<String> = h.slices.iter().map(|s| s.material.clone()).collect();
+        if names != held {
+            return Err(TableFault::Slices {
+                held,
+                expected: names,
+            });
         }
         let mut indexes = Vec::new();
         for (s, &m) in h.slices.iter().zip(&want.materials) {
-            let index = self.core_index(m).map_err(|e| e.to_string())?;
+            let index = self
+                .core_index(m)
+                .map_err(|e| TableFault::Index(e.to_string()))?;
             if s.entries != index.len() as u64 {
-                return Err(format!(
-                    "slice {m} says {} entries; its index has {}",
-                    s.entries,
-                    index.len()
-                ));
+                return Err(TableFault::SliceEntries {
+                    material: m.to_string(),
+                    said: s.entries,
+                    index: index.len(),
+                });
             }
             indexes.push(index);
         }
