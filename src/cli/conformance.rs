@@ -137,7 +137,7 @@ fn suite(dir: &Option<PathBuf>) -> Result<Vec<Case>, CliError> {
 pub fn run_conformance(args: &ConformanceArgs, out: &mut String) -> Result<u8, CliError> {
     match &args.action {
         ConformanceAction::Generate { dir, cases } => {
-            let written = vectors::generate(dir, &suite(cases)?).map_err(CliError)?;
+            let written = vectors::generate(dir, &suite(cases)?)?;
             for (path, n) in written {
                 out.push_str(&format!("wrote {} ({n} vectors)\n", path.display()));
             }

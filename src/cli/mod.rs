@@ -344,14 +344,8 @@ impl AnyEngine {
     }
 }
 
-fn sorted_notation(moves: &[crate::rules::Move]) -> Vec<String> {
-    let mut v: Vec<String> = moves.iter().map(format_move).collect();
-    v.sort();
-    v
-}
-
 fn moves(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
-    for m in sorted_notation(&e.inner.moves()) {
+    for m in crate::notation::sorted_notation(&e.inner.moves()) {
         out.push_str(&m);
         out.push('\n');
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::SolverArg;
+use super::solve::{solver_flags, SolverArg};
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
@@ -137,16 +137,17 @@ fn verify(
     }
     let mut all_sound = true;
     for p in &parsed.problems {
-        let r = match engine {
+        let mut r = match engine {
             EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
             EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
         }
         .map_err(|e| {
-            CliError(
-                format!("{}: {e}", file.display())
+            CliError(solver_flags(
+                &format!("{}: {e}", file.display())
                     .replace("give the search a larger budget", "raise --max-nodes"),
-            )
+            ))
         })?;
+        r.fallback = r.fallback.as_deref().map(solver_flags);
         all_sound &= r.sound;
         if json {
             let _ = writeln!(out, "{}", serde_json::to_string(&r)?);

@@ -158,7 +158,8 @@ pub fn write_compact_report(
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
-/// is `--memory-limit`, missing slices come with the command that builds them.
+/// is `--memory-limit`, missing slices come with the command that builds them, another
+/// solver's tables with the `--solver` that reads them.
 pub fn solve_error(e: crate::solve::SolveError) -> CliError {
     use crate::solve::SolveError;
     match &e {
@@ -174,8 +175,23 @@ pub fn solve_error(e: crate::solve::SolveError) -> CliError {
             needed.white,
             needed.black
         )),
+        SolveError::OtherSolver { .. } => CliError(solver_flags(&e.to_string())),
         _ => CliError(e.to_string().replace("(the limit asked for)", "(--memory-limit)")),
     }
+}
+
+/// `text` with the library's way of naming the solver that reads a table ("read it with the
+/// retro solver") in the command line's terms ("read it with --solver retro").
+pub fn solver_flags(text: &str) -> String {
+    use crate::solve::problem::TableKind;
+    [TableKind::Compact, TableKind::Retro]
+        .iter()
+        .fold(text.to_string(), |t, k| {
+            t.replace(
+                &format!("with the {} solver", k.name()),
+                &format!("with --solver {}", k.name()),
+            )
+        })
 }
 
 /// [`solve_error`] for the retro solver's slice files: the command that builds missing

@@ -15,8 +15,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::notation::{format_position, parse_move, parse_position};
-use crate::rules::{clauses, Color, Status, WinReason};
+use crate::notation::{format_position, parse_move, parse_position, NotationError};
+use crate::rules::{clauses, Color, PositionError, Status, WinReason};
 
 /// The directory of the suite within the repository.
 pub const SUITE_DIR: &str = "spec/cases";
@@ -205,7 +205,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, LoadError> {
         };
         let status = match &r.status {
             None => None,
-            Some(s) => Some(read_status(s).map_err(fail)?),
+            Some(s) => Some(read_status(s).map_err(|e| fail(e.to_string()))?),
         };
         let case = Case {
             id: r.id.clone(),
@@ -221,7 +221,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, LoadError> {
             status,
             perft: r.perft,
         };
-        validate(&case).map_err(fail)?;
+        validate(&case).map_err(|e| fail(e.to_string()))?;
         out.push(case);
     }
     check_unique(&out)?;
@@ -237,17 +237,56 @@ fn parse_raw(name: &str, text: &str) -> Result<RawFile, LoadError> {
     })
 }
 
-fn read_status(s: &RawStatus) -> Result<Status, String> {
+/// What is wrong with a case of the suite: its contents ([`validate`]) or its status.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CaseFault {
+    #[error("{what}: {error}")]
+    PositionUnreadable { what: String, error: NotationError },
+    #[error("{what} is not canonical: {canonical}")]
+    NotCanonical { what: String, canonical: String },
+    #[error("{what} cannot be set up: {error}")]
+    CannotSetUp { what: String, error: PositionError },
+    #[error("id must be one word")]
+    Id,
+    #[error("note must be one non-empty line")]
+    Note,
+    #[error("clauses is empty")]
+    NoClauses,
+    #[error("unknown clause {0}")]
+    UnknownClause(String),
+    /// A move of `legal`, `illegal` or `effect` does not read.
+    #[error("move '{mv}': {error}")]
+    MoveUnreadable { mv: String, error: NotationError },
+    #[error("illegal {0} names no clause")]
+    IllegalWithoutClause(String),
+    #[error("moves are not sorted or repeat a move")]
+    MovesUnsorted,
+    /// A move of `moves` does not read.
+    #[error("move '{0}' does not read")]
+    ListedMoveUnreadable(String),
+    #[error("legal {0} is not in moves")]
+    LegalNotInMoves(String),
+    #[error("illegal {0} is in moves")]
+    IllegalInMoves(String),
+    #[error("perft(1) differs from the number of moves")]
+    PerftDiffers,
+    #[error("status '{0}': expected \"ongoing\" or {{ winner = ..., reason = ... }}")]
+    StatusWord(String),
+    #[error("status: unknown winner '{0}'")]
+    Winner(String),
+    #[error("status: unknown reason '{0}'")]
+    Reason(String),
+}
+
+fn read_status(s: &RawStatus) -> Result<Status, CaseFault> {
     match s {
         RawStatus::Word(w) if w == "ongoing" => Ok(Status::Ongoing),
-        RawStatus::Word(w) => Err(format!(
-            "status '{w}': expected \"ongoing\" or {{ winner = ..., reason = ... }}"
-        )),
+        RawStatus::Word(w) => Err(CaseFault::StatusWord(w.clone())),
         RawStatus::Won { winner, reason } => {
             let w = Color::ALL.into_iter().find(|c| c.name() == winner);
-            let w = w.ok_or_else(|| format!("status: unknown winner '{winner}'"))?;
-            let r = WinReason::from_name(reason)
-                .ok_or_else(|| format!("status: unknown reason '{reason}'"))?;
+            let w = w.ok_or_else(|| CaseFault::Winner(winner.clone()))?;
+            let r =
+                WinReason::from_name(reason).ok_or_else(|| CaseFault::Reason(reason.clone()))?;
             Ok(Status::Won {
                 winner: w,
                 reason: r,
@@ -259,13 +298,13 @@ fn read_status(s: &RawStatus) -> Result<Status, String> {
 /// The contents of a case: a canonical position that can be set up, known clauses, canonical
 /// sorted moves, moves that read, canonical `after` positions, a one-line note, and no move
 /// both in `moves` and `illegal` (or `legal` moves missing from `moves`).
-pub fn validate(c: &Case) -> Result<(), String> {
+pub fn validate(c: &Case) -> Result<(), CaseFault> {
     check_position("position", &c.position)?;
     if c.id.is_empty() || c.id.contains(char::is_whitespace) {
-        return Err("id must be one word".into());
+        return Err(CaseFault::Id);
     }
     if c.note.contains('\n') || c.note.is_empty() {
-        return Err("note must be one non-empty line".into());
+        return Err(CaseFault::Note);
     }
     let known: BTreeSet<&str> = clauses::registry()
         .clauses
@@ -277,49 +316,60 @@ pub fn validate(c: &Case) -> Result<(), String> {
         .iter()
         .chain(c.illegal.iter().flat_map(|i| &i.clauses));
     if c.clauses.is_empty() {
-        return Err("clauses is empty".into());
+        return Err(CaseFault::NoClauses);
     }
     if let Some(bad) = named.clone().find(|id| !known.contains(id.as_str())) {
-        return Err(format!("unknown clause {bad}"));
+        return Err(CaseFault::UnknownClause(bad.clone()));
     }
     let mvs = c.legal.iter().chain(c.illegal.iter().map(|i| &i.mv));
     for m in mvs.chain(c.effect.iter().map(|e| &e.mv)) {
-        parse_move(m).map_err(|e| format!("move '{m}': {e}"))?;
+        parse_move(m).map_err(|error| CaseFault::MoveUnreadable {
+            mv: m.clone(),
+            error,
+        })?;
     }
     for e in &c.effect {
         check_position(&format!("after of {}", e.mv), &e.after)?;
     }
     if let Some(i) = c.illegal.iter().find(|i| i.clauses.is_empty()) {
-        return Err(format!("illegal {} names no clause", i.mv));
+        return Err(CaseFault::IllegalWithoutClause(i.mv.clone()));
     }
     let Some(moves) = &c.moves else {
         return Ok(());
     };
     if moves.windows(2).any(|w| w[0] >= w[1]) {
-        return Err("moves are not sorted or repeat a move".into());
+        return Err(CaseFault::MovesUnsorted);
     }
     if let Some(m) = moves.iter().find(|m| parse_move(m).is_err()) {
-        return Err(format!("move '{m}' does not read"));
+        return Err(CaseFault::ListedMoveUnreadable(m.clone()));
     }
     if let Some(m) = c.legal.iter().find(|m| !moves.contains(m)) {
-        return Err(format!("legal {m} is not in moves"));
+        return Err(CaseFault::LegalNotInMoves(m.clone()));
     }
     if let Some(i) = c.illegal.iter().find(|i| moves.contains(&i.mv)) {
-        return Err(format!("illegal {} is in moves", i.mv));
+        return Err(CaseFault::IllegalInMoves(i.mv.clone()));
     }
     if c.perft.first().is_some_and(|&n| n != moves.len() as u64) {
-        return Err("perft(1) differs from the number of moves".into());
+        return Err(CaseFault::PerftDiffers);
     }
     Ok(())
 }
 
-fn check_position(what: &str, text: &str) -> Result<(), String> {
-    let p = parse_position(text).map_err(|e| format!("{what}: {e}"))?;
+fn check_position(what: &str, text: &str) -> Result<(), CaseFault> {
+    let p = parse_position(text).map_err(|error| CaseFault::PositionUnreadable {
+        what: what.to_string(),
+        error,
+    })?;
     if format_position(&p) != text {
-        return Err(format!("{what} is not canonical: {}", format_position(&p)));
+        return Err(CaseFault::NotCanonical {
+            what: what.to_string(),
+            canonical: format_position(&p),
+        });
     }
-    p.validate()
-        .map_err(|e| format!("{what} cannot be set up: {e}"))
+    p.validate().map_err(|error| CaseFault::CannotSetUp {
+        what: what.to_string(),
+        error,
+    })
 }
 
 /// Why an oracle gives no answer.
@@ -663,10 +713,10 @@ pub fn fill_bulk(name: &str, text: &str) -> Result<String, LoadError> {
             case: Some(case.id.clone()),
             message,
         };
-        check_position("position", &case.position).map_err(located)?;
+        check_position("position", &case.position).map_err(|e| located(e.to_string()))?;
         let pos = parse_position(&case.position).map_err(|e| located(e.to_string()))?;
         let e = Reference::from_position(&pos).map_err(|e| located(e.to_string()))?;
-        let moves = super::vectors::sorted_moves(&e);
+        let moves = crate::notation::sorted_moves(&e);
         if key.starts_with("moves") {
             out.push_str(&toml_list("moves", &moves));
         } else {

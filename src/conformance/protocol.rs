@@ -4,7 +4,7 @@
 //! One request per line, one reply per line, UTF-8, `\n` line ends (a `\r` before it is
 //! ignored). The client starts with `ordo 1`; the engine answers `ordo 1 ok name <name>`.
 
-use crate::rules::{Color, Dims, Position, Status, Variant, WinReason};
+use crate::rules::{Color, Dims, ParseDimsError, Position, Status, Variant, WinReason};
 
 /// The protocol version this crate speaks.
 pub const VERSION: u32 = 1;
@@ -190,20 +190,31 @@ impl std::fmt::Display for GameBoard {
     }
 }
 
+/// Why a `<game>:<board>` token does not read as a [`GameBoard`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseGameBoardError {
+    /// No `:` between a game and a board.
+    #[error("'{}' is not <game>:<board>", .0.escape_debug())]
+    Form(String),
+    /// The game is neither `classic` nor `x`.
+    #[error("unknown game '{}': expected classic or x", .0.escape_debug())]
+    Game(String),
+    /// The board is neither `*` nor a board size.
+    #[error(transparent)]
+    Board(#[from] ParseDimsError),
+}
+
 impl std::str::FromStr for GameBoard {
-    type Err = String;
+    type Err = ParseGameBoardError;
 
     /// `classic:10x8`, `x:*`, …
-    fn from_str(s: &str) -> Result<GameBoard, String> {
+    fn from_str(s: &str) -> Result<GameBoard, ParseGameBoardError> {
         let (game, board) = s
             .split_once(':')
-            .ok_or_else(|| format!("'{}' is not <game>:<board>", s.escape_debug()))?;
-        let variant = game.parse::<Variant>().map_err(|_| {
-            format!(
-                "unknown game '{}': expected classic or x",
-                game.escape_debug()
-            )
-        })?;
+            .ok_or_else(|| ParseGameBoardError::Form(s.to_string()))?;
+        let variant = game
+            .parse::<Variant>()
+            .map_err(|_| ParseGameBoardError::Game(game.to_string()))?;
         let dims = match board {
             "*" => None,
             b => Some(b.parse::<Dims>()?),
@@ -222,7 +233,7 @@ pub fn capabilities_reply(tokens: &[GameBoard]) -> String {
 
 /// Read a `capabilities …` reply; `None` when the line is not one, `Some(Err)` when a token
 /// does not read.
-pub fn parse_capabilities_reply(line: &str) -> Option<Result<Vec<GameBoard>, String>> {
+pub fn parse_capabilities_reply(line: &str) -> Option<Result<Vec<GameBoard>, ParseGameBoardError>> {
     let mut words = line.split_whitespace();
     if words.next()? != "capabilities" {
         return None;

@@ -10,7 +10,7 @@ use super::lines::{read_line, Line};
 use super::plant::Plant;
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
 use super::protocol::{MAX_REQUEST, VERSION};
-use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
+use crate::notation::{echo, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
 
@@ -214,11 +214,10 @@ impl Server {
         Some(match word {
             "variant" => self.variant(&args),
             "position" => self.position(rest),
-            "moves" => match no_args("moves", &args) {
-                Err(e) => e,
-                Ok(()) => {
-                    let mut v: Vec<String> = self.state.moves().iter().map(format_move).collect();
-                    v.sort();
+            "moves" => match refuse_args("moves", &args) {
+                Some(refusal) => refusal,
+                None => {
+                    let mut v = crate::notation::sorted_notation(&self.state.moves());
                     v.dedup();
                     if v.is_empty() {
                         "moves".into()
@@ -228,13 +227,13 @@ impl Server {
                 }
             },
             "play" => self.play(&args),
-            "status" => match no_args("status", &args) {
-                Err(e) => e,
-                Ok(()) => status_reply(self.state.status()),
+            "status" => match refuse_args("status", &args) {
+                Some(refusal) => refusal,
+                None => status_reply(self.state.status()),
             },
-            "show" => match no_args("show", &args) {
-                Err(e) => e,
-                Ok(()) => format!("position {}", format_position(&self.state.position())),
+            "show" => match refuse_args("show", &args) {
+                Some(refusal) => refusal,
+                None => format!("position {}", format_position(&self.state.position())),
             },
             "perft" => self.perft(&args),
             "capabilities" => self.capabilities(&args),
@@ -320,13 +319,13 @@ impl Server {
                 },
             ]),
         };
-        match (caps, no_args("capabilities", args)) {
+        match (caps, refuse_args("capabilities", args)) {
             (None, _) => error_reply(
                 codes::UNKNOWN_COMMAND,
                 "'capabilities' is not a request of this engine",
             ),
-            (Some(_), Err(e)) => e,
-            (Some(c), Ok(())) => capabilities_reply(&c),
+            (Some(_), Some(refusal)) => refusal,
+            (Some(c), None) => capabilities_reply(&c),
         }
     }
 
@@ -398,15 +397,14 @@ impl Server {
     }
 }
 
-fn no_args(word: &str, args: &[&str]) -> Result<(), String> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(error_reply(
+/// The refusal of request `word` given arguments `args`, if it was given any: it takes none.
+fn refuse_args(word: &str, args: &[&str]) -> Option<String> {
+    (!args.is_empty()).then(|| {
+        error_reply(
             codes::BAD_ARGUMENTS,
             &format!("'{word}' takes no arguments"),
-        ))
-    }
+        )
+    })
 }
 
 /// Serve requests from `input` until `quit` or the end of input, writing each reply as one line

@@ -20,10 +20,12 @@ use serde::{Deserialize, Serialize};
 
 use super::cases::Case;
 use super::Rng;
-use crate::notation::{format_move, format_position, parse_position};
+use crate::notation::{
+    format_move, format_position, parse_position, sorted_moves, sorted_notation, NotationError,
+};
 use crate::reference::{is_one_group, Reference};
 use crate::rules::{setup, Color, Dims, Engine, Heading, Move, Position, Status, Step, Variant};
-use crate::rules::{Square, WinReason};
+use crate::rules::{PositionError, Square, WinReason};
 
 /// The file of vectors generated from the case suite (`spec/cases/`).
 pub const CLAUSES_FILE: &str = "clauses.jsonl";
@@ -110,6 +112,39 @@ impl VectorStatus {
     }
 }
 
+/// Why vectors cannot be built, written or read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VectorError {
+    /// The position of a case of the suite does not read.
+    #[error("case {case}: position: {error}")]
+    CasePosition { case: String, error: NotationError },
+    /// The reference engine refuses the position of an entry.
+    #[error("vector {id}: {error}")]
+    Position { id: String, error: PositionError },
+    /// A file or folder cannot be read, created or written.
+    #[error("{path}: {reason}")]
+    File { path: String, reason: String },
+    /// A line of a vector file is not one vector.
+    #[error("{file} line {line}: {reason}")]
+    Line {
+        file: String,
+        line: usize,
+        reason: String,
+    },
+    /// The folder holds no vector file.
+    #[error("{0}: no *.jsonl vector files")]
+    NoFiles(String),
+}
+
+impl VectorError {
+    fn file(path: &Path, reason: impl std::fmt::Display) -> VectorError {
+        VectorError::File {
+            path: path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// An entry of a vector file: the position, the clauses it exercises and what it shows.
 /// Everything else in a vector is computed.
 #[derive(Clone, Debug)]
@@ -122,9 +157,12 @@ pub struct HandPicked {
 
 impl HandPicked {
     /// The entry of a case of the suite (`spec/cases/`).
-    pub fn of_case(case: &Case) -> Result<HandPicked, String> {
-        let position = parse_position(&case.position)
-            .map_err(|e| format!("case {}: position: {e}", case.id))?;
+    pub fn of_case(case: &Case) -> Result<HandPicked, VectorError> {
+        let position =
+            parse_position(&case.position).map_err(|error| VectorError::CasePosition {
+                case: case.id.clone(),
+                error,
+            })?;
         Ok(HandPicked {
             id: case.id.clone(),
             position,
@@ -357,18 +395,13 @@ pub fn perft_list<E: Engine>(e: &E, perft1: u64) -> Vec<u64> {
     out
 }
 
-/// The sorted canonical move list of an engine.
-pub fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
-    let mut v: Vec<String> = e.legal_moves().iter().map(format_move).collect();
-    v.sort();
-    v
-}
-
 /// The full vector of an entry, computed with the reference engine. When the entry names no
 /// clauses (the random playouts), they are worked out by [`features`].
-pub fn build_vector(entry: &HandPicked) -> Result<Vector, String> {
-    let e = Reference::from_position(&entry.position)
-        .map_err(|err| format!("vector {}: {err}", entry.id))?;
+pub fn build_vector(entry: &HandPicked) -> Result<Vector, VectorError> {
+    let e = Reference::from_position(&entry.position).map_err(|error| VectorError::Position {
+        id: entry.id.clone(),
+        error,
+    })?;
     let legal = e.legal_moves();
     // A game that is over has no moves (ORDO-10.5), so a position with moves is ongoing.
     let status = if legal.is_empty() {
@@ -386,8 +419,7 @@ pub fn build_vector(entry: &HandPicked) -> Result<Vector, String> {
     };
     clauses.sort_by_key(|c| clause_order(c));
     clauses.dedup();
-    let mut moves: Vec<String> = legal.iter().map(format_move).collect();
-    moves.sort();
+    let moves = sorted_notation(&legal);
     Ok(Vector {
         id: entry.id.clone(),
         variant: entry.position.variant.name().to_string(),
@@ -423,13 +455,13 @@ pub fn render_file(vectors: &[Vector]) -> String {
 /// Both files' names and texts, computed from the reference engine: `clauses.jsonl` from the
 /// case suite `cases` (one vector per case, in suite order), `playouts.jsonl` from
 /// [`random_picks`].
-pub fn generate_texts(cases: &[Case]) -> Result<Vec<(&'static str, String)>, String> {
+pub fn generate_texts(cases: &[Case]) -> Result<Vec<(&'static str, String)>, VectorError> {
     let entries: Vec<HandPicked> = cases
         .iter()
         .map(HandPicked::of_case)
         .collect::<Result<_, _>>()?;
-    let hand: Result<Vec<Vector>, String> = entries.par_iter().map(build_vector).collect();
-    let random: Result<Vec<Vector>, String> = random_picks().par_iter().map(build_vector).collect();
+    let hand: Result<Vec<Vector>, _> = entries.par_iter().map(build_vector).collect();
+    let random: Result<Vec<Vector>, _> = random_picks().par_iter().map(build_vector).collect();
     Ok(vec![
         (CLAUSES_FILE, render_file(&hand?)),
         (PLAYOUTS_FILE, render_file(&random?)),
@@ -438,13 +470,12 @@ pub fn generate_texts(cases: &[Case]) -> Result<Vec<(&'static str, String)>, Str
 
 /// Rebuild both files in `dir` (created if missing), each written atomically (a temporary file
 /// beside it, then a rename). Returns the paths written with their vector counts.
-pub fn generate(dir: &Path, cases: &[Case]) -> Result<Vec<(PathBuf, usize)>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn generate(dir: &Path, cases: &[Case]) -> Result<Vec<(PathBuf, usize)>, VectorError> {
+    std::fs::create_dir_all(dir).map_err(|e| VectorError::file(dir, e))?;
     let mut written = Vec::new();
     for (name, text) in generate_texts(cases)? {
         let path = dir.join(name);
-        crate::render::write_atomically(&path, &text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::render::write_atomically(&path, &text).map_err(|e| VectorError::file(&path, e))?;
         written.push((path, text.lines().count()));
     }
     Ok(written)
@@ -461,14 +492,17 @@ pub struct Located {
 }
 
 /// Read a vector file's text. Blank lines are skipped; anything else must be one vector.
-pub fn parse_file(name: &str, text: &str) -> Result<Vec<Located>, String> {
+pub fn parse_file(name: &str, text: &str) -> Result<Vec<Located>, VectorError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let vector: Vector =
-            serde_json::from_str(line).map_err(|e| format!("{name} line {}: {e}", i + 1))?;
+        let vector: Vector = serde_json::from_str(line).map_err(|e| VectorError::Line {
+            file: name.to_string(),
+            line: i + 1,
+            reason: e.to_string(),
+        })?;
         out.push(Located {
             file: name.to_string(),
             line: i + 1,
@@ -479,16 +513,15 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Located>, String> {
 }
 
 /// Every `*.jsonl` file of `dir`, in name order.
-pub fn read_dir(dir: &Path) -> Result<Vec<Located>, String> {
-    let files = crate::files::files_with_extension(dir, "jsonl")
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn read_dir(dir: &Path) -> Result<Vec<Located>, VectorError> {
+    let files =
+        crate::files::files_with_extension(dir, "jsonl").map_err(|e| VectorError::file(dir, e))?;
     if files.is_empty() {
-        return Err(format!("{}: no *.jsonl vector files", dir.display()));
+        return Err(VectorError::NoFiles(dir.display().to_string()));
     }
     let mut out = Vec::new();
     for path in files {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| VectorError::file(&path, e))?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

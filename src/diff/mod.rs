@@ -13,7 +13,7 @@ pub mod table_file;
 
 use std::fmt;
 
-use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::notation::{format_move, format_position, parse_move, parse_position, sorted_notation};
 use crate::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
 
 /// The crate's one seedable generator, kept with the rules vocabulary so that the
@@ -89,19 +89,6 @@ impl fmt::Display for Divergence {
         }
         write!(f, ": {}", self.what)
     }
-}
-
-/// An engine's legal moves in canonical notation, sorted: the one form in which the oracles
-/// and the tests compare move lists.
-pub fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
-    sorted_notation(&e.legal_moves())
-}
-
-/// Moves in canonical notation, sorted.
-pub fn sorted_notation(moves: &[Move]) -> Vec<String> {
-    let mut v: Vec<String> = moves.iter().map(format_move).collect();
-    v.sort();
-    v
 }
 
 fn diverge(pos: &Position, mv: Option<Move>, what: String) -> Divergence {

@@ -13,6 +13,7 @@ use super::{
     Divergence,
 };
 use crate::adjudicate::{adjudicate, candidate_moves_sampled, Verdict};
+use crate::notation::{sorted_moves, sorted_notation};
 use crate::rules::{Engine, Move, Position, Variant};
 
 /// Most candidate moves the adjudicator judges in one case, and most two-step candidates
@@ -87,7 +88,7 @@ pub fn check_adjudicate_case<A: Engine, B: Engine>(case: &Case) -> Result<usize,
     };
     let legal = b.legal_moves();
     if case.is_cheap() {
-        let (la, lb) = (super::sorted_moves(&a), super::sorted_notation(&legal));
+        let (la, lb) = (sorted_moves(&a), sorted_notation(&legal));
         if la != lb {
             return Err(super::lists_differ::<A, B>(pos, &la, &lb));
         }

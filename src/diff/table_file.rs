@@ -129,9 +129,35 @@ fn load_compact_slice(scratch: &Path) -> bool {
         .is_ok()
 }
 
+/// An invariant of the table file loaders that an input broke ([`check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableFileFault {
+    /// A changed table of this format loaded.
+    #[error("a changed {0} table was trusted")]
+    ChangedTrusted(&'static str),
+    /// The valid table of this format did not load.
+    #[error("the valid {0} table was refused")]
+    ValidRefused(&'static str),
+    /// Raw bytes loaded as this format's game table.
+    #[error("raw bytes loaded as the {0} game table")]
+    RawLoaded(&'static str),
+    /// A forged compact file loaded with other slices than those asked for.
+    #[error("loaded slices {loaded:?}, asked for {asked:?}")]
+    OtherSlices {
+        loaded: Vec<Material>,
+        asked: Vec<Material>,
+    },
+    /// A loaded slice whose values and index differ in length.
+    #[error("slice {0}: values and index differ in length")]
+    SliceLength(Material),
+    /// The start position of the test board could not be set up.
+    #[error("the start position: {0}")]
+    Start(String),
+}
+
 /// Run one input (see the module documentation) with `scratch` as the file: `Err` names the
 /// invariant that failed. A panic of a loader propagates.
-pub fn check(data: &[u8], scratch: &Path) -> Result<(), String> {
+pub fn check(data: &[u8], scratch: &Path) -> Result<(), TableFileFault> {
     let Some((&case, rest)) = data.split_first() else {
         return Ok(());
     };
@@ -158,23 +184,23 @@ pub fn check(data: &[u8], scratch: &Path) -> Result<(), String> {
 }
 
 /// A changed file must be refused, the unchanged one loaded.
-fn agree(format: &str, loaded: bool, unchanged: bool) -> Result<(), String> {
+fn agree(format: &'static str, loaded: bool, unchanged: bool) -> Result<(), TableFileFault> {
     match (loaded, unchanged) {
-        (true, false) => Err(format!("a changed {format} table was trusted")),
-        (false, true) => Err(format!("the valid {format} table was refused")),
+        (true, false) => Err(TableFileFault::ChangedTrusted(format)),
+        (false, true) => Err(TableFileFault::ValidRefused(format)),
         _ => Ok(()),
     }
 }
 
 /// Raw bytes as every kind of file: only the valid game tables load as games.
-fn raw(bytes: &[u8], scratch: &Path) -> Result<(), String> {
+fn raw(bytes: &[u8], scratch: &Path) -> Result<(), TableFileFault> {
     let (retro, compact) = (valid_retro(scratch), valid_compact(scratch));
     write(scratch, bytes);
     if load_retro_game(scratch) && bytes != retro {
-        return Err("raw bytes loaded as the retro game table".into());
+        return Err(TableFileFault::RawLoaded("retro"));
     }
     if load_compact_game(scratch).is_some() && bytes != compact {
-        return Err("raw bytes loaded as the compact game table".into());
+        return Err(TableFileFault::RawLoaded("compact"));
     }
     let _ = (load_retro_slice(scratch), load_compact_slice(scratch));
     Ok(())
@@ -182,13 +208,13 @@ fn raw(bytes: &[u8], scratch: &Path) -> Result<(), String> {
 
 /// The compact file edited and its checksum recomputed: refused, or a table of the slices
 /// asked for whose probes and verification end without a panic.
-fn forged(edits: &[u8], scratch: &Path) -> Result<(), String> {
+fn forged(edits: &[u8], scratch: &Path) -> Result<(), TableFileFault> {
     let valid = valid_compact(scratch);
     let bytes = rechecksum(edit(valid, edits));
     write(scratch, &bytes);
     let Some(tables) = load_compact_game(scratch) else {
         return if bytes == valid {
-            Err("the valid compact table was refused".into())
+            Err(TableFileFault::ValidRefused("compact"))
         } else {
             Ok(())
         };
@@ -197,17 +223,21 @@ fn forged(edits: &[u8], scratch: &Path) -> Result<(), String> {
     let mut want = game_materials();
     want.sort_unstable();
     if materials != want {
-        return Err(format!("loaded slices {materials:?}, asked for {want:?}"));
+        return Err(TableFileFault::OtherSlices {
+            loaded: materials,
+            asked: want,
+        });
     }
     for (m, slice) in &tables.slices {
         if slice.values.len() != slice.index.len() {
-            return Err(format!("slice {m}: values and index differ in length"));
+            return Err(TableFileFault::SliceLength(*m));
         }
     }
     let start = Setup::Row1
         .start(dims(), Variant::Classic)
-        .map_err(|e| e.to_string())?;
-    let start = Bitboard::from_position(&start).map_err(|e| e.to_string())?;
+        .map_err(|e| TableFileFault::Start(e.to_string()))?;
+    let start =
+        Bitboard::from_position(&start).map_err(|e| TableFileFault::Start(e.to_string()))?;
     let _ = tables.rank_moves(&start);
     let _ = tables.verify::<Bitboard>();
     Ok(())

@@ -33,7 +33,9 @@ mod record;
 use std::fmt;
 
 pub use diagram::diagram;
-pub use moves::{format_move, format_moves, parse_move, parse_moves, parse_square};
+pub use moves::{
+    format_move, format_moves, parse_move, parse_moves, parse_square, sorted_moves, sorted_notation,
+};
 pub use position::{format_position, parse_position};
 pub use record::{parse_move_lenient, parse_record, GameRecord, Header, RecordError, RecordMove};
 

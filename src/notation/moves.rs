@@ -11,7 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::rules::{Move, Square, Step};
+use crate::rules::{Engine, Move, Square, Step};
 
 use super::{quote_chars, Cursor, NotationError};
 
@@ -72,6 +72,19 @@ pub fn parse_square(s: &str) -> Result<Square, NotationError> {
 /// lost; the parser accepts `/square` only after a capture.
 pub fn format_move(m: &Move) -> String {
     m.to_string()
+}
+
+/// Moves in canonical notation, sorted: the one form in which the oracles, the tests and the
+/// protocols compare and list move lists.
+pub fn sorted_notation(moves: &[Move]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(format_move).collect();
+    v.sort();
+    v
+}
+
+/// An engine's legal moves in canonical notation, sorted ([`sorted_notation`]).
+pub fn sorted_moves<E: Engine>(e: &E) -> Vec<String> {
+    sorted_notation(&e.legal_moves())
 }
 
 /// A list of moves in notation, separated by single spaces.

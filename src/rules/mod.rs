@@ -21,6 +21,6 @@ pub use position::{mirror_square, rotate_square, Position, PositionError};
 pub use rng::Rng;
 pub use status::{Status, WinReason};
 pub use types::{
-    Color, Dims, DimsError, Direction, Heading, Square, UnknownVariant, Variant, MAX_SIDE,
-    MAX_SQUARES, MIN_SIDE,
+    Color, Dims, DimsError, Direction, Heading, ParseDimsError, Square, UnknownVariant, Variant,
+    MAX_SIDE, MAX_SQUARES, MIN_SIDE,
 };

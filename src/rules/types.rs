@@ -221,15 +221,26 @@ impl fmt::Display for Dims {
     }
 }
 
+/// Why a board size does not read as [`Dims`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseDimsError {
+    /// The text is not two numbers joined by `x`.
+    #[error("board '{0}' is not of the form COLSxROWS, such as 10x8")]
+    Form(String),
+    /// A board of that size is not allowed.
+    #[error(transparent)]
+    Size(#[from] DimsError),
+}
+
 impl FromStr for Dims {
-    type Err = String;
+    type Err = ParseDimsError;
     /// `COLSxROWS`, such as `10x8` (the form [`Dims`] displays).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("board '{s}' is not of the form COLSxROWS, such as 10x8");
+        let bad = || ParseDimsError::Form(s.to_string());
         let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
         let cols: usize = c.trim().parse().map_err(|_| bad())?;
         let rows: usize = r.trim().parse().map_err(|_| bad())?;
-        Dims::new(cols, rows).map_err(|e| e.to_string())
+        Ok(Dims::new(cols, rows)?)
     }
 }
 

@@ -391,8 +391,7 @@ pub fn moves(position: &str) -> Result<MovesAnswer, ApiError> {
     let pos = read_position(position)?;
     let engine =
         Reference::from_position(&pos).map_err(|e| ApiError::bad("position", e.to_string()))?;
-    let mut list: Vec<String> = engine.legal_moves().iter().map(format_move).collect();
-    list.sort();
+    let list = crate::notation::sorted_moves(&engine);
     let status: Status = engine.status();
     Ok(MovesAnswer {
         position: format_position(&pos),

@@ -169,12 +169,13 @@ pub fn save_raw(
 
 /// The refusal of a compact solver's table where a retro one was asked for.
 fn compact_table_here(path: &Path) -> SolveError {
-    SolveError::OtherTable {
+    SolveError::OtherSolver {
         path: path.display().to_string(),
         msg: format!(
-            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with --solver compact, or delete it",
+            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with the compact solver, or delete it",
             super::compact::FORMAT
         ),
+        solver: super::problem::TableKind::Compact,
     }
 }
 
@@ -203,19 +204,21 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     if compact_format(&line) {
         return Err(compact_table_here(path));
     }
-    let header = parse_header(&line).map_err(bad)?;
+    let fault = |f: TableFault| bad(f.to_string());
+    let header = parse_header(&line).map_err(fault)?;
     if let Some(msg) = other_table(&header, want) {
         return Err(SolveError::OtherTable {
             path: path.display().to_string(),
             msg,
         });
     }
-    check_header(&header, want).map_err(bad)?;
+    check_header(&header, want).map_err(fault)?;
     let sum_line = read_line_limited(&mut r, CHECKSUM_LINE).map_err(|e| SolveError::io(path, e))?;
     let stored = parse_checksum_line(sum_line.as_deref())
         .ok_or_else(|| bad("no checksum line after the header".into()))?;
     let head_len = (MAGIC.len() + 1 + line.len()) as u64;
-    let payload = check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64).map_err(bad)?;
+    let payload =
+        check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64).map_err(fault)?;
     memory::check(
         &format!("loading {}", path.display()),
         payload,
@@ -226,11 +229,9 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     head.extend_from_slice(&line);
     let sum = checksum(&head, &keys, &values);
     if sum != stored {
-        return Err(bad(format!(
-            "checksum mismatch (stored {stored:016x}, contents {sum:016x}): the file is corrupted"
-        )));
+        return Err(fault(TableFault::Checksum { stored, got: sum }));
     }
-    check_counts(&header, &values).map_err(bad)?;
+    check_counts(&header, &values).map_err(fault)?;
     Ok((header, keys, values))
 }
 
@@ -243,21 +244,91 @@ fn compact_format(line: &[u8]) -> bool {
     serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == super::compact::FORMAT)
 }
 
+/// Why a table file is refused: what its header or contents say against the file itself, this
+/// build or the request. The loaders name the file ([`SolveError::File`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TableFault {
+    #[error("unreadable header (no format version): {0}")]
+    NoFormat(String),
+    #[error("unreadable header: {0}")]
+    Header(String),
+    #[error("table file format {0} (this build reads format {FORMAT} only, whose checksum covers the header); delete the file and build the table again")]
+    Format(u32),
+    #[error(
+        "computed under rules version {file} (this build has rules version {build}); rebuild it"
+    )]
+    RulesVersion { file: u32, build: u32 },
+    #[error("a {kind} table that says it {} its keys", if *.keyed { "stores" } else { "does not store" })]
+    Keys { kind: String, keyed: bool },
+    #[error("holds no values (a checkpoint)")]
+    NoValues,
+    #[error("holds values where a checkpoint was expected")]
+    UnexpectedValues,
+    #[error("says {said} entries; the {scope} index has {index}")]
+    Entries {
+        said: u64,
+        scope: String,
+        index: u64,
+    },
+    #[error("says {0} entries; an index has fewer than 2^32")]
+    TooManyEntries(u64),
+    #[error("value counts must be present exactly when values are")]
+    CountsPresence,
+    /// The file is shorter or longer than its header implies.
+    #[error("{len} bytes; the header implies {implied} ({entries} entries): the file is {}", if .len < .implied { "truncated" } else { "extended" })]
+    Size {
+        len: u64,
+        implied: u64,
+        entries: u64,
+    },
+    /// A compact table of another index scheme or solver.
+    #[error("index scheme {scheme} of solver '{solver}' (this build reads compact index scheme {}); delete the file and build it again", super::compact::INDEX_SCHEME)]
+    IndexScheme { scheme: u32, solver: String },
+    #[error("holds slices [{}]; expected [{}]", .held.join(", "), .expected.join(", "))]
+    Slices {
+        held: Vec<String>,
+        expected: Vec<String>,
+    },
+    /// The index of a slice cannot be built to check the file against.
+    #[error("{0}")]
+    Index(String),
+    #[error("slice {material} says {said} entries; its index has {index}")]
+    SliceEntries {
+        material: String,
+        said: u64,
+        index: usize,
+    },
+    #[error(
+        "checksum mismatch (stored {stored:016x}, contents {got:016x}): the file is corrupted"
+    )]
+    Checksum { stored: u64, got: u64 },
+    /// A compact slice's header counts that its stored values cannot give.
+    #[error("slice {material}: the header's {what} do not fit its {stored} stored values: the file is inconsistent")]
+    SliceCounts {
+        material: String,
+        what: &'static str,
+        stored: usize,
+    },
+    #[error("the header counts {header} {what}, the values {values}: the file is inconsistent")]
+    Counts {
+        what: &'static str,
+        header: u64,
+        values: u64,
+    },
+}
+
 /// The header of a line, refusing other format versions first (with the version named).
-fn parse_header(line: &[u8]) -> Result<Header, String> {
+fn parse_header(line: &[u8]) -> Result<Header, TableFault> {
     #[derive(serde::Deserialize)]
     struct Version {
         format: u32,
     }
-    let version: Version = serde_json::from_slice(line)
-        .map_err(|e| format!("unreadable header (no format version): {e}"))?;
+    let version: Version =
+        serde_json::from_slice(line).map_err(|e| TableFault::NoFormat(e.to_string()))?;
     if version.format != FORMAT {
-        return Err(format!(
-            "table file format {} (this build reads format {FORMAT} only, whose checksum covers the header); delete the file and build the table again",
-            version.format
-        ));
+        return Err(TableFault::Format(version.format));
     }
-    serde_json::from_slice(line).map_err(|e| format!("unreadable header: {e}"))
+    serde_json::from_slice(line).map_err(|e| TableFault::Header(e.to_string()))
 }
 
 /// Why the header names another table than the one asked for, if it does.
@@ -274,64 +345,54 @@ fn other_table(h: &Header, want: &Expect) -> Option<String> {
 }
 
 /// The header's fields against this build and the request.
-fn check_header(h: &Header, want: &Expect) -> Result<(), String> {
+fn check_header(h: &Header, want: &Expect) -> Result<(), TableFault> {
     let rules = clauses::registry().rules_version;
     if h.rules_version != rules {
-        return Err(format!(
-            "computed under rules version {} (this build has rules version {rules}); rebuild it",
-            h.rules_version
-        ));
+        return Err(TableFault::RulesVersion {
+            file: h.rules_version,
+            build: rules,
+        });
     }
     if h.keyed != (want.kind == "game") {
-        return Err(format!(
-            "a {} table that says it {} its keys",
-            h.kind,
-            if h.keyed { "stores" } else { "does not store" }
-        ));
+        return Err(TableFault::Keys {
+            kind: h.kind.clone(),
+            keyed: h.keyed,
+        });
     }
     if h.solved != want.solved {
         return Err(if want.solved {
-            "holds no values (a checkpoint)".into()
+            TableFault::NoValues
         } else {
-            "holds values where a checkpoint was expected".into()
+            TableFault::UnexpectedValues
         });
     }
-    if let Some(n) = want.entries {
-        if h.entries != n {
-            return Err(format!(
-                "says {} entries; the {} index has {n}",
-                h.entries, want.scope
-            ));
-        }
+    if let Some(n) = want.entries.filter(|&n| n != h.entries) {
+        return Err(TableFault::Entries {
+            said: h.entries,
+            scope: want.scope.to_string(),
+            index: n,
+        });
     }
     if h.entries >= u64::from(u32::MAX) {
-        return Err(format!(
-            "says {} entries; an index has fewer than 2^32",
-            h.entries
-        ));
+        return Err(TableFault::TooManyEntries(h.entries));
     }
     if h.solved != h.counts.is_some() {
-        return Err("value counts must be present exactly when values are".into());
+        return Err(TableFault::CountsPresence);
     }
     Ok(())
 }
 
 /// The file's size against what the header implies, before anything is allocated; the
 /// payload's size.
-fn check_size(h: &Header, size: u64, head: u64) -> Result<u64, String> {
+fn check_size(h: &Header, size: u64, head: u64) -> Result<u64, TableFault> {
     let per = 16 * u64::from(h.keyed) + 2 * u64::from(h.solved);
     let payload = h.entries * per;
     if size != head + payload {
-        return Err(format!(
-            "{size} bytes; the header implies {} ({} entries): the file is {}",
-            head + payload,
-            h.entries,
-            if size < head + payload {
-                "truncated"
-            } else {
-                "extended"
-            }
-        ));
+        return Err(TableFault::Size {
+            len: size,
+            implied: head + payload,
+            entries: h.entries,
+        });
     }
     Ok(payload)
 }
@@ -360,7 +421,7 @@ fn read_payload(r: &mut impl Read, h: &Header) -> std::io::Result<(Vec<Key>, Vec
 }
 
 /// The header's counts against the values they summarise.
-fn check_counts(h: &Header, values: &[u16]) -> Result<(), String> {
+fn check_counts(h: &Header, values: &[u16]) -> Result<(), TableFault> {
     let Some(said) = &h.counts else {
         return Ok(());
     };
@@ -373,9 +434,11 @@ fn check_counts(h: &Header, values: &[u16]) -> Result<(), String> {
         ("longest", u64::from(said.longest), u64::from(have.longest)),
     ];
     match pairs.iter().find(|(_, a, b)| a != b) {
-        Some((what, a, b)) => Err(format!(
-            "the header counts {a} {what}, the values {b}: the file is inconsistent"
-        )),
+        Some(&(what, header, values)) => Err(TableFault::Counts {
+            what,
+            header,
+            values,
+        }),
         None => Ok(()),
     }
 }

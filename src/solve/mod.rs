@@ -54,6 +54,14 @@ pub enum SolveError {
     /// A valid table file of another game, board, kind or scope than the one asked for.
     #[error("{path}: {msg}")]
     OtherTable { path: String, msg: String },
+    /// A valid table file, or a folder of table files, that the other solver reads: `solver`
+    /// (the kind of tables found, not the kind asked for).
+    #[error("{path}: {msg}")]
+    OtherSolver {
+        path: String,
+        msg: String,
+        solver: problem::TableKind,
+    },
     #[error("{0}")]
     Mismatch(String),
     #[error("{0}")]

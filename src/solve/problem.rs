@@ -130,7 +130,7 @@ pub enum Tables {
 impl Tables {
     /// Load the slices of `kind` that a probe of material `m` needs from `dir`. If they are
     /// missing but `dir` holds the other solver's slices of that material, the error says
-    /// so and names the flag that reads them.
+    /// so and names that solver ([`SolveError::OtherSolver`]).
     pub fn open(
         kind: TableKind,
         dims: Dims,
@@ -207,17 +207,20 @@ fn other_kind(
             .display()
             .to_string()
     };
-    SolveError::Input(format!(
-        "{}: this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with --solver {}, or build the {} ones",
-        dir.display(),
-        other.name(),
-        variant.name(),
-        file(other),
-        kind.name(),
-        file(kind),
-        other.name(),
-        kind.name()
-    ))
+    SolveError::OtherSolver {
+        path: dir.display().to_string(),
+        msg: format!(
+            "this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with the {} solver, or build the {} ones",
+            other.name(),
+            variant.name(),
+            file(other),
+            kind.name(),
+            file(kind),
+            other.name(),
+            kind.name()
+        ),
+        solver: other,
+    }
 }
 
 /// Parse a problem file (TOML).
@@ -315,6 +318,31 @@ pub fn lost_within<E: Engine>(
     Ok(lost)
 }
 
+/// Why the tables do not prove a key move: a probe failed, or the table contradicts itself.
+#[derive(Debug, thiserror::Error)]
+enum TableProofError {
+    #[error(transparent)]
+    Probe(#[from] SolveError),
+    #[error("{0} is said lost at once but has moves")]
+    LostWithMoves(String),
+    #[error("after {mv} in {position} the table gives {value:?}, not a win")]
+    NotAWin {
+        mv: String,
+        position: String,
+        value: Value,
+    },
+    #[error("a defence lasts {lasts} plies, not under {under}")]
+    LongDefence { lasts: u16, under: u16 },
+    #[error("no move of {0} reaches the promised loss")]
+    NoReply(String),
+    /// The proof tree of a key move fails.
+    #[error("key {key}: {error}")]
+    Key {
+        key: String,
+        error: Box<TableProofError>,
+    },
+}
+
 /// Walk the proof tree below a position the table says is lost in `d` plies: every move
 /// must lead to a win in fewer plies, each of whose positions has a move to a loss in one
 /// ply less, down to positions where the game is over. Checks each claim on the way (so a
@@ -324,7 +352,7 @@ fn losing_tree<E: Engine>(
     e: &E,
     d: u16,
     seen: &mut HashSet<Seen>,
-) -> Result<(), String> {
+) -> Result<(), TableProofError> {
     if !seen.insert(seen_key(e)) {
         return Ok(());
     }
@@ -333,24 +361,23 @@ fn losing_tree<E: Engine>(
         return if moves.is_empty() {
             Ok(())
         } else {
-            Err(format!(
-                "{} is said lost at once but has moves",
-                format_position(&e.to_position())
-            ))
+            Err(TableProofError::LostWithMoves(format_position(
+                &e.to_position(),
+            )))
         };
     }
     for m in &moves {
         let after = e.apply(m);
-        let v = tables.value(&after).map_err(|x| x.to_string())?;
+        let v = tables.value(&after)?;
         let Value::Win(w) = v else {
-            return Err(format!(
-                "after {} in {} the table gives {v:?}, not a win",
-                format_move(m),
-                format_position(&e.to_position())
-            ));
+            return Err(TableProofError::NotAWin {
+                mv: format_move(m),
+                position: format_position(&e.to_position()),
+                value: v,
+            });
         };
         if w >= d {
-            return Err(format!("a defence lasts {w} plies, not under {d}"));
+            return Err(TableProofError::LongDefence { lasts: w, under: d });
         }
         if !seen.insert(seen_key(&after)) {
             continue;
@@ -364,10 +391,9 @@ fn losing_tree<E: Engine>(
             }
         });
         let Some(next) = reply else {
-            return Err(format!(
-                "no move of {} reaches the promised loss",
-                format_position(&after.to_position())
-            ));
+            return Err(TableProofError::NoReply(format_position(
+                &after.to_position(),
+            )));
         };
         losing_tree(tables, &next, w - 1, seen)?;
     }
@@ -404,7 +430,7 @@ pub fn verify<E: Engine>(
         Some(Err(err)) => (None, Some(err.to_string())),
     };
     let proof = match &loaded {
-        Some(t) => by_table(t, &e, 2 * n - 1, &keys).map_err(where_)?,
+        Some(t) => by_table(t, &e, 2 * n - 1, &keys).map_err(|e| where_(e.to_string()))?,
         None => by_search(&e, 2 * n - 1, max_nodes).map_err(|OutOfBudget| {
             let tables = fallback
                 .as_ref()
@@ -444,8 +470,8 @@ fn by_table<E: Engine>(
     e: &E,
     plies: u16,
     keys: &[String],
-) -> Result<Proof, String> {
-    let (value, moves) = tables.probe(e).map_err(|x| x.to_string())?;
+) -> Result<Proof, TableProofError> {
+    let (value, moves) = tables.probe(e)?;
     let shortest = match value {
         Value::Win(d) => Some(d),
         _ => None,
@@ -457,8 +483,12 @@ fn by_table<E: Engine>(
         let name = format_move(&m);
         if let (true, true, Value::Loss(d)) = (wins, keys.contains(&name), v) {
             // The key's proof tree, walked through the table.
-            losing_tree(tables, &e.apply(&m), d, &mut seen)
-                .map_err(|err| format!("key {name}: {err}"))?;
+            losing_tree(tables, &e.apply(&m), d, &mut seen).map_err(|error| {
+                TableProofError::Key {
+                    key: name.clone(),
+                    error: Box::new(error),
+                }
+            })?;
         }
         results.push((name, wins));
     }

@@ -35,12 +35,17 @@ impl std::fmt::Display for Material {
     }
 }
 
+/// A material that does not read: the text, which is not of the form `WvB`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("material '{0}': expected WvB such as 3v2")]
+pub struct ParseMaterialError(pub String);
+
 impl std::str::FromStr for Material {
-    type Err = String;
+    type Err = ParseMaterialError;
 
     /// `WvB`, as [`Material`] displays itself: `3v2`.
-    fn from_str(s: &str) -> Result<Material, String> {
-        let bad = || format!("material '{s}': expected WvB such as 3v2");
+    fn from_str(s: &str) -> Result<Material, ParseMaterialError> {
+        let bad = || ParseMaterialError(s.to_string());
         let (w, b) = s.split_once('v').ok_or_else(bad)?;
         Ok(Material {
             white: w.parse().map_err(|_| bad())?,

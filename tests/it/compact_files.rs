@@ -12,6 +12,7 @@ use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
 use ordo::solve::compact::{CompactExpect, CompactTables};
 use ordo::solve::ctb;
+use ordo::solve::problem::TableKind;
 use ordo::solve::tb::{self, BuildOptions, Material, VerifyScope};
 use ordo::solve::{GameOptions, Progress, Setup, Silent, SolveError};
 
@@ -137,13 +138,28 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
     .unwrap();
     let retro = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
     let e = refused(load_22(&retro));
-    assert!(e.contains("a retro solver table (format 2)") && e.contains("--solver retro"));
+    assert!(
+        e.contains("a retro solver table (format 2)")
+            && e.contains("read it with the retro solver")
+    );
     let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
     std::fs::copy(&compact, &retro).unwrap();
     let mut rtb = tb::Tablebase::new(dims("4x4"), Variant::Classic);
     let e = rtb.load_slice(&dir, M22).unwrap_err();
-    assert!(matches!(e, SolveError::OtherTable { .. }), "{e}");
-    assert!(e.to_string().contains("--solver compact"), "{e}");
+    assert!(
+        matches!(
+            e,
+            SolveError::OtherSolver {
+                solver: TableKind::Compact,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("read it with the compact solver"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

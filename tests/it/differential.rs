@@ -15,7 +15,8 @@
 
 use crate::common::{playout, playout_starts, won};
 use ordo::bitboard::Bitboard;
-use ordo::diff::{compare_position, sorted_moves, Rng};
+use ordo::diff::{compare_position, Rng};
+use ordo::notation::sorted_moves;
 use ordo::notation::{format_move, format_position, parse_move};
 use ordo::reference::Reference;
 use ordo::rules::{setup, Color, Dims, Engine, Position, Variant, WinReason};

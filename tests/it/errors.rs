@@ -88,3 +88,92 @@ fn round_trip_error_names_text_and_canonical_form() {
     };
     assert!(err.to_string().ends_with(&error.to_string()), "{err}");
 }
+
+/// Strings of the library that name a command line flag on purpose: (file below the crate, the
+/// flag as it stands in the literal, reason). Each entry must still be needed.
+const FLAG_ALLOWED: [(&str, &str, &str); 3] = [
+    // The game viewer's page tells its reader which command reproduces a finding.
+    (
+        "src/serve/pages.rs",
+        " --position",
+        "a command line to copy",
+    ),
+    ("src/serve/pages.rs", " --move", "a command line to copy"),
+    // The generated rules page says which command regenerates it.
+    (
+        "src/rules/clauses.rs",
+        " --markdown",
+        "the generating command",
+    ),
+];
+
+/// The flags (` --` and a lower-case letter) named in the string literal `lit`.
+fn flags_in(lit: &str) -> Vec<String> {
+    lit.match_indices(" --")
+        .filter(|(k, _)| lit[k + 3..].starts_with(|c: char| c.is_ascii_lowercase()))
+        .map(|(k, _)| {
+            let flag: String = lit[k + 1..]
+                .chars()
+                .take_while(|&c| c == '-' || c.is_ascii_alphanumeric())
+                .collect();
+            format!(" {flag}")
+        })
+        .collect()
+}
+
+/// Library errors and messages speak in library terms ("read it with the retro solver"); the
+/// command line (`src/cli/`, `src/main.rs`) names its flags where it reports them. A string
+/// literal anywhere else that names a flag fails, unless [`FLAG_ALLOWED`] lists it.
+#[test]
+fn library_strings_name_no_command_line_flags() {
+    use super::independence::{rust_files, string_literals};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (mut found, mut seen) = (Vec::new(), Vec::new());
+    for path in rust_files(&root.join("src")) {
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("src/cli/") || rel == "src/main.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (line, lit) in string_literals(&text) {
+            for flag in flags_in(lit) {
+                match FLAG_ALLOWED
+                    .iter()
+                    .find(|(p, f, _)| *p == rel && *f == flag)
+                {
+                    Some(entry) => seen.push(entry.1),
+                    None => found.push(format!("{rel}:{line}: {flag} in {lit}")),
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library strings naming command line flags (say it in library terms and let src/cli/ add the flag, or add it to FLAG_ALLOWED with the reason):\n{}",
+        found.join("\n")
+    );
+    let stale: Vec<&str> = FLAG_ALLOWED
+        .iter()
+        .filter(|(_, f, _)| !seen.contains(f))
+        .map(|e| e.1)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "FLAG_ALLOWED entries no longer needed: {stale:?}"
+    );
+}
+
+/// The flag finder sees a flag in a message, not a dash pair elsewhere.
+#[test]
+fn flag_finder_sees_flags_only() {
+    assert_eq!(flags_in("read it with --solver retro"), [" --solver"]);
+    assert!(flags_in("a -- b,--x, 10 --5, --Only").is_empty());
+    let src = "/// read it with --solver retro\nfn f() { g(\"ok\"); h(r#\"use --only\"#); }\n";
+    let lits = super::independence::string_literals(src);
+    assert_eq!(lits, [(2, "\"ok\""), (2, "r#\"use --only\"#")]);
+    assert_eq!(flags_in(lits[1].1), [" --only"]);
+}

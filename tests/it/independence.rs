@@ -20,31 +20,65 @@ const ORACLES: [(&str, &[&str]); 3] = [
 /// `structure.rs`). Lines are kept: a blanked literal or comment keeps its line breaks.
 pub(super) fn code_only(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
+    scan(src, |piece, kind| {
+        if kind == Piece::Code {
+            out.push_str(piece);
+        } else {
+            out.push(' ');
+            out.extend(piece.chars().filter(|&c| c == '\n'));
+        }
+    });
+    out
+}
+
+/// The string literals of the source (plain and raw, quotes included), each with the line
+/// (1-based) it starts on; comments and character literals are not among them.
+pub(super) fn string_literals(src: &str) -> Vec<(usize, &str)> {
+    let (mut out, mut line) = (Vec::new(), 1);
+    scan(src, |piece, kind| {
+        if kind == Piece::String {
+            out.push((line, piece));
+        }
+        line += piece.matches('\n').count();
+    });
+    out
+}
+
+/// What a piece of source text is, as [`scan`] cuts it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Piece {
+    Code,
+    Comment,
+    String,
+    Char,
+}
+
+/// Cut `src` into code (one character at a time), comments, string and character literals,
+/// in order, handing each to `each`.
+fn scan<'a>(src: &'a str, mut each: impl FnMut(&'a str, Piece)) {
     let mut i = 0;
     while i < src.len() {
         let rest = &src[i..];
-        let skip = if rest.starts_with("//") {
-            rest.find('\n').unwrap_or(rest.len())
+        let (len, kind) = if rest.starts_with("//") {
+            (rest.find('\n').unwrap_or(rest.len()), Piece::Comment)
         } else if rest.starts_with("/*") {
-            rest.find("*/").map_or(rest.len(), |k| k + 2)
+            (
+                rest.find("*/").map_or(rest.len(), |k| k + 2),
+                Piece::Comment,
+            )
         } else if rest.starts_with('"') {
-            string_len(rest)
-        } else {
-            raw_string_len(rest)
-                .or_else(|| char_literal_len(rest))
-                .unwrap_or(0)
-        };
-        if skip > 0 {
-            out.push(' ');
-            out.extend(rest[..skip].chars().filter(|&c| c == '\n'));
-            i += skip;
+            (string_len(rest), Piece::String)
+        } else if let Some(k) = raw_string_len(rest) {
+            (k, Piece::String)
+        } else if let Some(k) = char_literal_len(rest) {
+            (k, Piece::Char)
         } else {
             let ch = rest.chars().next().expect("not at the end");
-            out.push(ch);
-            i += ch.len_utf8();
-        }
+            (ch.len_utf8(), Piece::Code)
+        };
+        each(&rest[..len], kind);
+        i += len;
     }
-    out
 }
 
 /// Length of the string literal at the start of `s` (which starts with `"`).

@@ -5,7 +5,7 @@
 
 use ordo::notation::{
     diagram, format_move, format_moves, format_position, parse_move, parse_moves, parse_position,
-    parse_square, NotationError,
+    parse_square, sorted_moves, sorted_notation, NotationError,
 };
 use ordo::rules::{setup, Color, Dims, Move, Position, Square, Step, Variant};
 
@@ -865,4 +865,22 @@ mod quick {
             .tests(2000)
             .quickcheck(prop as fn(String) -> bool);
     }
+}
+
+/// `sorted_notation` and `sorted_moves`, the one sorted move list every module compares and
+/// lists: canonical notation, in string order, every legal move once.
+#[test]
+fn sorted_move_lists_are_canonical_and_in_order() {
+    let moves = parse_moves("e3-e4 a3-a4 c2-c3").unwrap();
+    assert_eq!(sorted_notation(&moves), ["a3-a4", "c2-c3", "e3-e4"]);
+    let e = <ordo::reference::Reference as ordo::rules::Engine>::from_position(&setup::standard(
+        Variant::Classic,
+    ))
+    .unwrap();
+    let list = sorted_moves(&e);
+    assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+    assert_eq!(list.len(), ordo::rules::Engine::legal_moves(&e).len());
+    assert!(list
+        .iter()
+        .all(|m| format_move(&parse_move(m).unwrap()) == *m));
 }

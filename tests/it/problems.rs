@@ -502,7 +502,7 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
     let why = r.fallback.unwrap_or_default();
     assert!(
         why.contains("holds the compact solver's classic 10x8 tables up to 2v2")
-            && why.contains("--solver compact"),
+            && why.contains("read them with the compact solver"),
         "{why}"
     );
     tables(&dir, Variant::Classic, "10x8", m);

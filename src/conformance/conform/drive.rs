@@ -50,7 +50,7 @@ impl Driver {
         let reply = self.engine.request("capabilities")?;
         match parse_capabilities_reply(&reply) {
             Some(Ok(caps)) => Ok(Some(caps)),
-            Some(Err(e)) => Err(self.engine.garbage("capabilities", &reply, &e)),
+            Some(Err(e)) => Err(self.engine.garbage("capabilities", &reply, &e.to_string())),
             None if error_code(&reply).is_some() => Ok(None),
             None => Err(self.engine.garbage(
                 "capabilities",

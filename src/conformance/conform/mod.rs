@@ -68,6 +68,14 @@ pub struct Options {
     pub only: Option<Vec<GameBoard>>,
 }
 
+/// What an engine did with a move it was asked to play.
+enum Played {
+    /// It refused the move with this reply.
+    Refused(String),
+    /// It played the move and shows this position.
+    Shown(Position),
+}
+
 /// Why `ordo conform` could not run at all.
 #[derive(Debug, Error)]
 pub enum ConformError {
@@ -76,7 +84,7 @@ pub enum ConformError {
     #[error("the timeout must be at least 1 ms")]
     ZeroTimeout,
     #[error("vectors: {0}")]
-    Vectors(String),
+    Vectors(#[from] vectors::VectorError),
     #[error("case suite: {0}")]
     Cases(String),
     #[error("svg directory {path}: {error}")]
@@ -342,25 +350,25 @@ impl Run<'_> {
         };
         let want = reference.apply(mv).to_position();
         let text = format_move(mv);
-        let result = (|| -> Result<Option<Result<Position, String>>, Failure> {
+        let result = (|| -> Result<Option<Played>, Failure> {
             if !synced && self.drive.set(pos)? != SetReply::Accepted {
                 return Ok(None);
             }
-            if let Some(err) = self.drive.play(&text)? {
-                return Ok(Some(Err(err)));
+            if let Some(reply) = self.drive.play(&text)? {
+                return Ok(Some(Played::Refused(reply)));
             }
-            Ok(self.drive.show()?.map(Ok))
+            Ok(self.drive.show()?.map(Played::Shown))
         })();
         match result {
             Ok(None) => true,
-            Ok(Some(Ok(got))) if got == want => true,
-            Ok(Some(Ok(got))) => {
+            Ok(Some(Played::Shown(got))) if got == want => true,
+            Ok(Some(Played::Shown(got))) => {
                 let (clauses, readings, detail) = effect_difference(pos, mv, &want, &got);
                 self.report
                     .effect(place, pos, &text, &got, clauses, readings, detail);
                 false
             }
-            Ok(Some(Err(reply))) => {
+            Ok(Some(Played::Refused(reply))) => {
                 self.play_refused(place, pos, mv, &reply);
                 false
             }

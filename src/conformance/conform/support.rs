@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::conformance::protocol::GameBoard;
+use crate::conformance::protocol::{GameBoard, ParseGameBoardError};
 use crate::rules::{setup, Color, Dims, Position};
 
 /// Why a game on a board is not checked.
@@ -27,7 +27,7 @@ pub enum Skip {
 impl std::fmt::Display for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Skip::NotAsked => f.write_str("left out by --only"),
+            Skip::NotAsked => f.write_str("not among the games and boards asked for"),
             Skip::NotDeclared => f.write_str("not among the engine's capabilities"),
             Skip::Refused { reply } => write!(f, "the engine answers '{reply}'"),
             Skip::Inferred { start, reply } => write!(
@@ -104,7 +104,7 @@ pub fn start_of(gb: GameBoard) -> Position {
 }
 
 /// Read `--only classic:10x8,x:10x8`.
-pub fn parse_only(text: &str) -> Result<Vec<GameBoard>, String> {
+pub fn parse_only(text: &str) -> Result<Vec<GameBoard>, ParseGameBoardError> {
     text.split(',')
         .map(|t| t.trim().parse::<GameBoard>())
         .collect()

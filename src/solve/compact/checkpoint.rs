@@ -24,6 +24,35 @@ use crate::rules::{clauses, Dims, Variant};
 use crate::solve::checksum::{self, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
 use crate::solve::tb::Material;
 
+/// Why a checkpoint is not written, or not used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    #[error("{0}")]
+    Io(String),
+    #[error("not a checkpoint (first line is not {})", MAGIC)]
+    NotCheckpoint,
+    #[error("a line longer than {0} bytes, or none")]
+    LongLine(u64),
+    #[error("unreadable header: {0}")]
+    Header(String),
+    /// The checkpoint of another slice, game, board, build or point of the build.
+    #[error("it is of {theirs}, not of this build's slice {ours}")]
+    OtherSlice { theirs: String, ours: Material },
+    #[error("no checksum line")]
+    NoChecksum,
+    #[error("{len} bytes, its header implies {implied}: the file is truncated or extended")]
+    Size { len: u64, implied: u64 },
+    #[error("checksum mismatch: the file is corrupted")]
+    Checksum,
+}
+
+impl CheckpointError {
+    fn io(e: impl std::fmt::Display) -> CheckpointError {
+        CheckpointError::Io(e.to_string())
+    }
+}
+
 const MAGIC: &str = "ORDO-CHECKPOINT";
 const FORMAT: u32 = 1;
 /// The longest header line read.
@@ -88,9 +117,9 @@ impl Of<'_> {
     }
 
     /// Write the first `kept.groups` groups' values (a prefix of `values`) to `path`.
-    pub fn save(&self, path: &Path, kept: &Kept, values: &[u8]) -> Result<(), String> {
+    pub fn save(&self, path: &Path, kept: &Kept, values: &[u8]) -> Result<(), CheckpointError> {
         let head = serde_json::to_string(&self.header(kept.groups, &kept.stats))
-            .map_err(|e| e.to_string())?;
+            .map_err(CheckpointError::io)?;
         let head = format!("{MAGIC}\n{head}\n");
         let payload = &values[..self.done(kept.groups)];
         let mut h = Fnv::new();
@@ -101,55 +130,59 @@ impl Of<'_> {
             writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
             w.write_all(payload)
         })
-        .map_err(|e| e.to_string())
+        .map_err(CheckpointError::io)
     }
 
     /// Read the checkpoint at `path` into the prefix of `values` it covers; why it is not
     /// used if it is not this slice's or is damaged (`values` may then be partly written).
-    pub fn load(&self, path: &Path, values: &mut [u8]) -> Result<Kept, String> {
-        let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
-        let len = f.metadata().map_err(|e| e.to_string())?.len();
+    pub fn load(&self, path: &Path, values: &mut [u8]) -> Result<Kept, CheckpointError> {
+        let f = std::fs::File::open(path).map_err(CheckpointError::io)?;
+        let len = f.metadata().map_err(CheckpointError::io)?.len();
         let mut r = BufReader::new(f);
         let magic = read_line(&mut r, MAGIC.len() as u64 + 1)?;
         if magic != format!("{MAGIC}\n").as_bytes() {
-            return Err(format!("not a checkpoint (first line is not {MAGIC})"));
+            return Err(CheckpointError::NotCheckpoint);
         }
         let line = read_line(&mut r, MAX_HEADER)?;
         let h: Header =
-            serde_json::from_slice(&line).map_err(|e| format!("unreadable header: {e}"))?;
+            serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))?;
         let groups = usize::try_from(h.groups).unwrap_or(usize::MAX);
         let stats = h.stats.clone();
         if groups > self.groups.len() || h != self.header(groups, &stats) {
-            return Err(format!(
-                "it is of slice {} of {} {} after {} layer groups (index scheme {}, rules version {}, {} entries), not of this build's slice {}",
-                h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries, self.material
-            ));
+            return Err(CheckpointError::OtherSlice {
+                theirs: format!(
+                    "slice {} of {} {} after {} layer groups (index scheme {}, rules version {}, {} entries)",
+                    h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries
+                ),
+                ours: self.material,
+            });
         }
         let sum = read_line(&mut r, CHECKSUM_LINE as u64)?;
-        let stored = checksum::parse_checksum_line(Some(&sum)).ok_or("no checksum line")?;
+        let stored =
+            checksum::parse_checksum_line(Some(&sum)).ok_or(CheckpointError::NoChecksum)?;
         let head = (magic.len() + line.len() + sum.len()) as u64;
         if len != head + h.done {
-            return Err(format!(
-                "{len} bytes, its header implies {}: the file is truncated or extended",
-                head + h.done
-            ));
+            return Err(CheckpointError::Size {
+                len,
+                implied: head + h.done,
+            });
         }
         let payload = &mut values[..h.done as usize];
-        r.read_exact(payload).map_err(|e| e.to_string())?;
+        r.read_exact(payload).map_err(CheckpointError::io)?;
         let mut hash = Fnv::new();
         [&magic[..], &line, payload]
             .iter()
             .for_each(|b| hash.update(b));
         if hash.0 != stored {
-            return Err("checksum mismatch: the file is corrupted".into());
+            return Err(CheckpointError::Checksum);
         }
         Ok(Kept { groups, stats })
     }
 }
 
 /// One line of at most `max` bytes, its newline included.
-fn read_line(r: &mut impl BufRead, max: u64) -> Result<Vec<u8>, String> {
+fn read_line(r: &mut impl BufRead, max: u64) -> Result<Vec<u8>, CheckpointError> {
     checksum::read_line_limited(r, max as usize)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("a line longer than {max} bytes, or none"))
+        .map_err(CheckpointError::io)?
+        .ok_or(CheckpointError::LongLine(max))
 }

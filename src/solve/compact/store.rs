@@ -26,8 +26,9 @@ use crate::rules::clauses;
 use crate::solve::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
+use crate::solve::file::TableFault;
 use crate::solve::memory::{self, Limit};
-use crate::solve::tb::Material;
+use crate::solve::tb::{Material, ParseMaterialError};
 use crate::solve::value::Value;
 use crate::solve::SolveError;
 
@@ -100,7 +101,10 @@ impl CompactTables {
     ) -> Result<CompactHeader, SolveError> {
         let mut parts = Vec::new();
         for s in stats {
-            let m: Material = s.material.parse().map_err(SolveError::Input)?;
+            let m: Material = s
+                .material
+                .parse()
+                .map_err(|e: ParseMaterialError| SolveError::Input(e.to_string()))?;
             let slice = self
                 .slices
                 .get(&m)
@@ -148,11 +152,13 @@ impl CompactTables {
         }
         let mut r = BufReader::new(f);
         let io = |e: std::io::Error| file_error(path, e);
+        let fault = |f: TableFault| file_error(path, f);
         let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
-            Foreign::Retro(msg) => SolveError::OtherTable {
+            Foreign::Retro(msg) => SolveError::OtherSolver {
                 path: path.display().to_string(),
                 msg,
+                solver: crate::solve::problem::TableKind::Retro,
             },
             Foreign::Bad(msg) => bad(msg),
         })?;
@@ -162,13 +168,13 @@ impl CompactTables {
                 msg,
             });
         }
-        let indexes = self.check_header(&header, want).map_err(bad)?;
+        let indexes = self.check_header(&header, want).map_err(fault)?;
         let stored = read_checksum(&mut r)
             .map_err(io)?
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
         let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
-        check_file_size(meta.len(), head_len, payload).map_err(bad)?;
+        check_file_size(meta.len(), head_len, payload).map_err(fault)?;
         memory::check(
             &format!("loading {}", path.display()),
             payload,
@@ -185,14 +191,13 @@ impl CompactTables {
             slices.push((s, Slice { index, values }));
         }
         if h.0 != stored {
-            return Err(bad(format!(
-                "checksum mismatch (stored {stored:016x}, contents {:016x}): the file is corrupted",
-                h.0
-            )));
+            return Err(fault(TableFault::Checksum { stored, got: h.0 }));
         }
         for (s, slice) in slices {
-            check_counts(s, &slice.values).map_err(bad)?;
-            self.slices.insert(s.material.parse().map_err(bad)?, slice);
+            check_counts(s, &slice.values).map_err(fault)?;
+            let m = s.material.parse::<Material>();
+            self.slices
+                .insert(m.map_err(|e| bad(e.to_string()))?, slice);
         }
         Ok(header)
     }
@@ -215,38 +220,39 @@ impl CompactTables {
         &mut self,
         h: &CompactHeader,
         want: &CompactExpect,
-    ) -> Result<Vec<super::CoreIndex>, String> {
+    ) -> Result<Vec<super::CoreIndex>, TableFault> {
         let rules = clauses::registry().rules_version;
         if h.rules_version != rules {
-            return Err(format!(
-                "computed under rules version {} (this build has rules version {rules}); rebuild it",
-                h.rules_version
-            ));
+            return Err(TableFault::RulesVersion {
+                file: h.rules_version,
+                build: rules,
+            });
         }
         if h.index_scheme != INDEX_SCHEME || h.solver != "compact" {
-            return Err(format!(
-                "index scheme {} of solver '{}' (this build reads compact index scheme {INDEX_SCHEME}); delete the file and build it again",
-                h.index_scheme, h.solver
-            ));
+            return Err(TableFault::IndexScheme {
+                scheme: h.index_scheme,
+                solver: h.solver.clone(),
+            });
         }
         let names: Vec<String> = want.materials.iter().map(|m| m.to_string()).collect();
-        let have: Vec<&str> = h.slices.iter().map(|s| s.material.as_str()).collect();
-        if names != have {
-            return Err(format!(
-                "holds slices [{}]; expected [{}]",
-                have.join(", "),
-                names.join(", ")
-            ));
+        let held: Vec<String> = h.slices.iter().map(|s| s.material.clone()).collect();
+        if names != held {
+            return Err(TableFault::Slices {
+                held,
+                expected: names,
+            });
         }
         let mut indexes = Vec::new();
         for (s, &m) in h.slices.iter().zip(&want.materials) {
-            let index = self.core_index(m).map_err(|e| e.to_string())?;
+            let index = self
+                .core_index(m)
+                .map_err(|e| TableFault::Index(e.to_string()))?;
             if s.entries != index.len() as u64 {
-                return Err(format!(
-                    "slice {m} says {} entries; its index has {}",
-                    s.entries,
-                    index.len()
-                ));
+                return Err(TableFault::SliceEntries {
+                    material: m.to_string(),
+                    said: s.entries,
+                    index: index.len(),
+                });
             }
             indexes.push(index);
         }
@@ -280,7 +286,7 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
         FORMAT => serde_json::from_slice(line)
             .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
         crate::solve::FORMAT => Err(Foreign::Retro(format!(
-            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with --solver retro, or delete it",
+            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with the retro solver, or delete it",
             crate::solve::FORMAT
         ))),
         f => Err(Foreign::Bad(format!(
@@ -310,26 +316,22 @@ fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
 }
 
 /// The file's size against the size its header implies.
-fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), String> {
+fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), TableFault> {
     if len == head_len + payload {
         return Ok(());
     }
-    Err(format!(
-        "{len} bytes; the header implies {} ({payload} entries): the file is {}",
-        head_len + payload,
-        if len < head_len + payload {
-            "truncated"
-        } else {
-            "extended"
-        }
-    ))
+    Err(TableFault::Size {
+        len,
+        implied: head_len + payload,
+        entries: payload,
+    })
 }
 
 /// The header's counts of a slice against its values. A stored byte answers for one to four
 /// core positions (itself, its mirror image, its colour twin and the twin's image), so each
 /// count of the header lies between the stored count and four times it; the longest
 /// distance is the same.
-fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
+fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), TableFault> {
     let mut have = SliceStats::default();
     for &c in values {
         match decode(c) {
@@ -338,12 +340,12 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), String> {
             Value::Draw => have.draws += 1,
         }
     }
-    let bad = |what: &str| {
-        Err(format!(
-            "slice {}: the header's {what} do not fit its {} stored values: the file is inconsistent",
-            s.material,
-            values.len()
-        ))
+    let bad = |what: &'static str| {
+        Err(TableFault::SliceCounts {
+            material: s.material.clone(),
+            what,
+            stored: values.len(),
+        })
     };
     // Checked: the header's numbers are the file's, any u64 (a forged sum must not wrap).
     let sum = s
