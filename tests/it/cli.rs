@@ -354,7 +354,7 @@ fn interrupt_after_first_line(args: &[&str]) -> (Option<i32>, String, String) {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_on_any_command_says_so() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
         .arg("engine")
@@ -376,16 +376,10 @@ fn ctrl_c_on_any_command_says_so() {
         .status()
         .expect("run kill");
     assert!(sent.success());
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+    let o = child.wait_with_output().unwrap();
     drop(stdin);
-    assert_eq!(status.code(), Some(130), "{err}");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
     assert_eq!(
         err,
         "ordo: interrupted before the command finished; nothing more was written\n"

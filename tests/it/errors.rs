@@ -126,19 +126,12 @@ fn flags_in(lit: &str) -> Vec<String> {
 /// literal anywhere else that names a flag fails, unless [`FLAG_ALLOWED`] lists it.
 #[test]
 fn library_strings_name_no_command_line_flags() {
-    use super::independence::{rust_files, string_literals};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    use super::independence::{crate_sources, is_command_line, string_literals};
     let (mut found, mut seen) = (Vec::new(), Vec::new());
-    for path in rust_files(&root.join("src")) {
-        let rel = path
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.starts_with("src/cli/") || rel == "src/main.rs" {
+    for (rel, text) in crate_sources() {
+        if is_command_line(&rel) {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap();
         for (line, lit) in string_literals(&text) {
             for flag in flags_in(lit) {
                 match FLAG_ALLOWED

@@ -249,6 +249,28 @@ fn oracles_import_only_rules_and_notation() {
     );
 }
 
+/// Every Rust file of the crate's `src/`: its name below the crate (`src/…`, forward
+/// slashes) and its text.
+pub(super) fn crate_sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = rust_files(&root.join("src"));
+    assert!(files.len() > 50, "only {} source files", files.len());
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy();
+            let text = std::fs::read_to_string(&p).unwrap();
+            (rel.replace('\\', "/"), text)
+        })
+        .collect()
+}
+
+/// Whether the source file `rel` (as [`crate_sources`] names it) is the binary's command
+/// line rather than the library.
+pub(super) fn is_command_line(rel: &str) -> bool {
+    rel.starts_with("src/cli/") || rel == "src/main.rs"
+}
+
 /// The crates of the command line (`cli` feature): named only by the binary's modules.
 const CLI_CRATES: [&str; 3] = ["clap", "indicatif", "ctrlc"];
 
@@ -274,20 +296,15 @@ fn cli_crates_named(code: &str) -> Vec<&'static str> {
 /// API; `.ci/run` builds it so.
 #[test]
 fn the_library_names_no_command_line_crate() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut bad = Vec::new();
-    let files = rust_files(&src);
-    for path in &files {
-        let rel = path.strip_prefix(&src).unwrap();
-        if rel.starts_with("cli") || rel == Path::new("main.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(path).unwrap();
-        for c in cli_crates_named(&text) {
-            bad.push(format!("src/{} names {c}", rel.display()));
+    for (rel, text) in crate_sources() {
+        for c in cli_crates_named(&text)
+            .into_iter()
+            .filter(|_| !is_command_line(&rel))
+        {
+            bad.push(format!("{rel} names {c}"));
         }
     }
-    assert!(files.len() > 50, "only {} source files", files.len());
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert_eq!(
         cli_crates_named("#[derive(clap::ValueEnum)]\nuse indicatif;\n// ctrlc::set"),

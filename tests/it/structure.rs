@@ -4,9 +4,7 @@
 //! literals blanked out by the same reader as `independence.rs`. What is deliberately longer
 //! stands in [`ALLOWED`] with its reason.
 
-use std::path::Path;
-
-use super::independence::{code_only, rust_files};
+use super::independence::{code_only, crate_sources};
 
 /// The most lines a function may take.
 const LIMIT: usize = 60;
@@ -97,17 +95,10 @@ fn functions(src: &str) -> Vec<Function> {
 
 #[test]
 fn no_function_is_longer_than_a_screen() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut long = Vec::new();
     let mut allowed_seen = Vec::new();
     let mut count = 0;
-    for path in rust_files(&root.join("src")) {
-        let rel = path
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(&path).unwrap();
+    for (rel, text) in crate_sources() {
         for f in functions(&text) {
             count += 1;
             if f.lines <= LIMIT {
