@@ -331,11 +331,7 @@ fn interrupt_after_first_line(args: &[&str]) -> (Option<i32>, String, String) {
     let mut first = String::new();
     err.read_line(&mut first).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(sent.success());
+    crate::common::press_ctrl_c(&child);
     let mut rest = String::new();
     err.read_to_string(&mut rest).unwrap();
     let mut out = String::new();
@@ -371,11 +367,7 @@ fn ctrl_c_on_any_command_says_so() {
         out.read_line(&mut lines).unwrap();
     }
     assert!(lines.ends_with("status ongoing\n"), "{lines}");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(sent.success());
+    crate::common::press_ctrl_c(&child);
     let o = child.wait_with_output().unwrap();
     drop(stdin);
     let err = stderr(&o);

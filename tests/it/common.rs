@@ -213,3 +213,12 @@ pub fn scratch(tag: &str) -> std::path::PathBuf {
 pub fn won(winner: Color, reason: ordo::rules::WinReason) -> ordo::rules::Status {
     ordo::rules::Status::Won { winner, reason }
 }
+
+/// Press Ctrl-C on a running child: SIGINT through `kill -INT`.
+pub fn press_ctrl_c(child: &std::process::Child) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+}

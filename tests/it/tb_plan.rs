@@ -899,11 +899,7 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
         );
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(sent.success());
+    crate::common::press_ctrl_c(&child);
     let o = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{stderr}");
