@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{solver_flags, SolverArg};
+use super::solve::{SolverArg, NAMES};
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
@@ -137,25 +137,36 @@ fn verify(
     }
     let mut all_sound = true;
     for p in &parsed.problems {
-        let mut r = match engine {
+        let r = match engine {
             EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
             EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
         }
-        .map_err(|e| {
-            CliError(solver_flags(
-                &format!("{}: {e}", file.display())
-                    .replace("give the search a larger budget", "raise --max-nodes"),
-            ))
-        })?;
-        r.fallback = r.fallback.as_deref().map(solver_flags);
+        .map_err(|e| CliError(format!("{}: {}", file.display(), e.render(&NAMES))))?;
         all_sound &= r.sound;
         if json {
-            let _ = writeln!(out, "{}", serde_json::to_string(&r)?);
+            let _ = writeln!(out, "{}", serde_json::to_string(&JsonReport::of(&r))?);
         } else {
             write_report(&r, out);
         }
     }
     Ok(u8::from(!all_sound))
+}
+
+/// A report as `--json` prints it: the fallback in the command line's terms.
+#[derive(serde::Serialize)]
+struct JsonReport {
+    #[serde(flatten)]
+    report: ProblemReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<String>,
+}
+
+impl JsonReport {
+    fn of(r: &ProblemReport) -> JsonReport {
+        let mut report = r.clone();
+        let fallback = report.fallback.take().map(|why| why.render(&NAMES));
+        JsonReport { report, fallback }
+    }
 }
 
 fn write_report(r: &ProblemReport, out: &mut String) {
@@ -175,7 +186,11 @@ fn write_report(r: &ProblemReport, out: &mut String) {
             .unwrap_or_default()
     );
     if let Some(why) = &r.fallback {
-        let _ = writeln!(out, "  tables not used, proved by search instead: {why}");
+        let _ = writeln!(
+            out,
+            "  tables not used, proved by search instead: {}",
+            why.render(&NAMES)
+        );
     }
     let _ = writeln!(out, "  winning first moves: {}", r.winning.join(" "));
     for f in &r.faults {

@@ -9,7 +9,8 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::{solve_game, GameOptions, GameReport, Progress, Setup};
+use crate::solve::problem::TableKind;
+use crate::solve::{solve_game, GameOptions, GameReport, Names, Progress, Setup};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupArg {
@@ -175,23 +176,19 @@ pub fn solve_error(e: crate::solve::SolveError) -> CliError {
             needed.white,
             needed.black
         )),
-        SolveError::OtherSolver { .. } => CliError(solver_flags(&e.to_string())),
-        _ => CliError(e.to_string().replace("(the limit asked for)", "(--memory-limit)")),
+        _ => CliError(e.render(&NAMES)),
     }
 }
 
-/// `text` with the library's way of naming the solver that reads a table ("read it with the
-/// retro solver") in the command line's terms ("read it with --solver retro").
-pub fn solver_flags(text: &str) -> String {
-    use crate::solve::problem::TableKind;
-    [TableKind::Compact, TableKind::Retro]
-        .iter()
-        .fold(text.to_string(), |t, k| {
-            t.replace(
-                &format!("with the {} solver", k.name()),
-                &format!("with --solver {}", k.name()),
-            )
-        })
+/// The command line's names for what the solver's messages point to.
+pub const NAMES: Names = Names {
+    asked_limit: "--memory-limit",
+    solver: solver_flag,
+    larger_budget: "raise --max-nodes",
+};
+
+fn solver_flag(kind: TableKind) -> String {
+    format!("--solver {}", kind.name())
 }
 
 /// [`solve_error`] for the retro solver's slice files: the command that builds missing

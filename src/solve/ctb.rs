@@ -81,10 +81,10 @@ pub fn check_memory(
 ) -> Result<CompactTables, SolveError> {
     let limit = memory::effective(asked);
     let over = |need: String, l: &memory::Limit| {
-        SolveError::TooLarge(format!(
-            "the compact {} tables of {dims} up to {max} need {need} (values, the largest layer group and the shell cache), over the memory limit of {l}",
+        SolveError::over_memory(format!(
+            "the compact {} tables of {dims} up to {max} need {need} (values, the largest layer group and the shell cache), over",
             variant.name()
-        ))
+        ), l, "")
     };
     if let Some(l) = &limit {
         // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
@@ -94,11 +94,11 @@ pub fn check_memory(
         let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
         for k in 1..=max.white.max(max.black) {
             if super::tb::connected_sets_bounded(dims, k, cap).is_none() {
-                return Err(SolveError::TooLarge(format!(
-                    "the compact {} tables of {dims} up to {max} do not fit the memory limit of {l}: {k} pieces have over {cap} connected sets, so the {k}v1 slice alone needs over {} and the rest more",
-                    variant.name(),
-                    human(l.bytes / 2)
-                )));
+                return Err(SolveError::over_memory(
+                    format!("the compact {} tables of {dims} up to {max} do not fit", variant.name()),
+                    l,
+                    &format!(": {k} pieces have over {cap} connected sets, so the {k}v1 slice alone needs over {} and the rest more", human(l.bytes / 2)),
+                ));
             }
         }
     }

@@ -171,11 +171,13 @@ pub fn save_raw(
 fn compact_table_here(path: &Path) -> SolveError {
     SolveError::OtherSolver {
         path: path.display().to_string(),
-        msg: format!(
-            "a compact solver table (format {}), not a retro one (format {FORMAT}); read it with the compact solver, or delete it",
+        found: format!(
+            "a compact solver table (format {}), not a retro one (format {FORMAT})",
             super::compact::FORMAT
         ),
         solver: super::problem::TableKind::Compact,
+        them: false,
+        otherwise: "delete it".into(),
     }
 }
 

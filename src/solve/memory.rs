@@ -5,17 +5,43 @@
 //! at once with both figures named, instead of being killed hours later.
 
 /// A memory limit and where it comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {
     /// Bytes.
     pub bytes: u64,
-    /// What sets it: `the limit asked for`, `cgroup memory.max`, `RLIMIT_AS`, `available memory`.
-    pub source: &'static str,
+    /// What sets it.
+    pub source: Source,
+}
+
+/// What sets a memory limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The caller's own limit; a front end names it in its terms ([`super::Names`]).
+    Asked,
+    /// The cgroup's `memory.max` (or v1 `memory.limit_in_bytes`).
+    Cgroup,
+    /// The address-space limit `RLIMIT_AS`.
+    AddressSpace,
+    /// `MemAvailable` now.
+    Available,
+}
+
+impl Limit {
+    /// `1.1 GB (cgroup memory.max)`, the limit asked for named as `names` say.
+    pub fn describe(&self, names: &super::Names) -> String {
+        let source = match self.source {
+            Source::Asked => names.asked_limit,
+            Source::Cgroup => "cgroup memory.max",
+            Source::AddressSpace => "RLIMIT_AS",
+            Source::Available => "available memory",
+        };
+        format!("{} ({source})", human(self.bytes))
+    }
 }
 
 impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", human(self.bytes), self.source)
+        f.write_str(&self.describe(&super::Names::LIBRARY))
     }
 }
 
@@ -36,19 +62,19 @@ pub fn effective(asked: Option<u64>) -> Option<Limit> {
     let candidates = [
         asked.map(|bytes| Limit {
             bytes,
-            source: "the limit asked for",
+            source: Source::Asked,
         }),
         cgroup_limit().map(|bytes| Limit {
             bytes,
-            source: "cgroup memory.max",
+            source: Source::Cgroup,
         }),
         address_space_limit().map(|bytes| Limit {
             bytes,
-            source: "RLIMIT_AS",
+            source: Source::AddressSpace,
         }),
         available().map(|bytes| Limit {
             bytes,
-            source: "available memory",
+            source: Source::Available,
         }),
     ];
     candidates.into_iter().flatten().min_by_key(|l| l.bytes)
@@ -57,10 +83,11 @@ pub fn effective(asked: Option<u64>) -> Option<Limit> {
 /// Refuse `what` if `estimate` bytes exceed `limit`.
 pub fn check(what: &str, estimate: u64, limit: Option<&Limit>) -> Result<(), super::SolveError> {
     match limit {
-        Some(l) if estimate > l.bytes => Err(super::SolveError::TooLarge(format!(
-            "{what} needs about {}, over the memory limit of {l}",
-            human(estimate)
-        ))),
+        Some(l) if estimate > l.bytes => Err(super::SolveError::over_memory(
+            format!("{what} needs about {}, over", human(estimate)),
+            l,
+            "",
+        )),
         _ => Ok(()),
     }
 }

@@ -22,6 +22,7 @@ pub mod compact;
 pub mod ctb;
 mod file;
 pub mod memory;
+mod names;
 pub mod plan;
 pub mod problem;
 mod retro;
@@ -34,6 +35,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
+pub use names::Names;
 pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
 pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
 pub use value::{plies, sort_best_first, Value};
@@ -42,11 +44,22 @@ pub use verify::{bounded, bounded_expectation, verify, verify_graph, Verdict};
 use crate::notation::format_move;
 use crate::rules::{setup, Dims, Engine, Position, Variant};
 
-/// Why solving, loading or probing failed.
-#[derive(Debug, thiserror::Error)]
+/// Why solving, loading or probing failed. The variants that point to a setting (the
+/// memory limit, the solver, the search budget) are typed, so a front end can name it in its
+/// terms with [`SolveError::render`]; `Display` uses the library's.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SolveError {
     #[error("{0}")]
     TooLarge(String),
+    /// A job that would not fit its memory limit.
+    #[error("{}", self.render(&Names::LIBRARY))]
+    OverMemory {
+        /// The job and what it needs, up to "the memory limit of".
+        before: String,
+        limit: memory::Limit,
+        /// What follows the limit, if anything.
+        after: String,
+    },
     #[error("table inconsistent: {0}")]
     Corrupt(String),
     #[error("{path}: {msg}")]
@@ -54,13 +67,25 @@ pub enum SolveError {
     /// A valid table file of another game, board, kind or scope than the one asked for.
     #[error("{path}: {msg}")]
     OtherTable { path: String, msg: String },
-    /// A valid table file, or a folder of table files, that the other solver reads: `solver`
-    /// (the kind of tables found, not the kind asked for).
-    #[error("{path}: {msg}")]
+    /// A valid table file, or a folder of table files (`them`), that the other solver reads:
+    /// `solver` (the kind of tables found, not the kind asked for). The message says what was
+    /// `found`, then to read it with `solver` or do `otherwise`.
+    #[error("{}", self.render(&Names::LIBRARY))]
     OtherSolver {
         path: String,
-        msg: String,
+        found: String,
         solver: problem::TableKind,
+        them: bool,
+        otherwise: String,
+    },
+    /// The search of problem `problem` expanded `max_nodes` positions without deciding
+    /// 'win in `turns`'; `refused` says why the tables were not used, where they were asked for.
+    #[error("{}", self.render(&Names::LIBRARY))]
+    SearchGaveUp {
+        problem: String,
+        max_nodes: u64,
+        turns: u16,
+        refused: Option<Box<SolveError>>,
     },
     #[error("{0}")]
     Mismatch(String),
@@ -394,7 +419,7 @@ fn saved(
 ) -> Result<(Option<Table>, Option<Space>), SolveError> {
     let scope = setup.name();
     if path.exists() {
-        match Table::load(path, variant, dims, scope, true, limit.clone()) {
+        match Table::load(path, variant, dims, scope, true, *limit) {
             Ok(t) => return Ok((Some(t), None)),
             Err(e @ SolveError::File { .. }) => progress.note(&format!(
                 "table refused: {e}; solving again (the new table replaces it)"
@@ -405,7 +430,7 @@ fn saved(
     }
     let partial = partial_path(path);
     if partial.exists() {
-        match Table::load(&partial, variant, dims, scope, false, limit.clone()) {
+        match Table::load(&partial, variant, dims, scope, false, *limit) {
             Ok(t) => {
                 progress.note(&format!("resuming from {}", partial.display()));
                 return Ok((None, Some(t.space)));

@@ -70,9 +70,19 @@ pub struct ProblemReport {
     /// Nodes of the proof: positions searched, or table probes.
     pub proof_nodes: u64,
     pub seconds: f64,
-    /// Why the tables were not used, where they were asked for and search ran instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fallback: Option<String>,
+    /// Why the tables were not used, where they were asked for and search ran instead;
+    /// serialized as the library's message, read back as none.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "message",
+        skip_deserializing
+    )]
+    pub fallback: Option<SolveError>,
+}
+
+fn message<S: serde::Serializer>(e: &Option<SolveError>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&e.as_ref().map(|e| e.to_string()).unwrap_or_default())
 }
 
 /// Which solver's table files a proof or a composition reads.
@@ -209,17 +219,17 @@ fn other_kind(
     };
     SolveError::OtherSolver {
         path: dir.display().to_string(),
-        msg: format!(
-            "this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({}); read them with the {} solver, or build the {} ones",
+        found: format!(
+            "this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({})",
             other.name(),
             variant.name(),
             file(other),
             kind.name(),
             file(kind),
-            other.name(),
-            kind.name()
         ),
         solver: other,
+        them: true,
+        otherwise: format!("build the {} ones", kind.name()),
     }
 }
 
@@ -427,19 +437,18 @@ pub fn verify<E: Engine>(
     let (loaded, fallback) = match tables.map(|(dir, kind)| tables_of(&pos, dir, kind)) {
         None => (None, None),
         Some(Ok(t)) => (Some(t), None),
-        Some(Err(err)) => (None, Some(err.to_string())),
+        Some(Err(err)) => (None, Some(err)),
     };
     let proof = match &loaded {
         Some(t) => by_table(t, &e, 2 * n - 1, &keys).map_err(|e| where_(e.to_string()))?,
-        None => by_search(&e, 2 * n - 1, max_nodes).map_err(|OutOfBudget| {
-            let tables = fallback
-                .as_ref()
-                .map(|why| format!(" (the tables were not used: {why})"))
-                .unwrap_or_default();
-            where_(format!(
-                "the search gave up after {max_nodes} positions without deciding 'win in {n}'; prove it with the tables of its material{tables}, or give the search a larger budget"
-            ))
-        })?,
+        None => {
+            by_search(&e, 2 * n - 1, max_nodes).map_err(|OutOfBudget| SolveError::SearchGaveUp {
+                problem: p.id.clone(),
+                max_nodes,
+                turns: n,
+                refused: fallback.clone().map(Box::new),
+            })?
+        }
     };
     let mut report = judge(p, &keys, n, proof);
     report.fallback = fallback;

@@ -306,10 +306,14 @@ impl<'a> SizeBound<'a> {
         if found as u64 > self.budget {
             let l = self.limit.expect("a finite budget comes from a limit");
             let (dims, variant, per_position) = (self.dims, self.variant, self.per_position);
-            return Err(SolveError::TooLarge(format!(
-                "more than {found} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of the memory limit of {l}",
-                super::memory::human(found as u64 * per_position),
-            )));
+            return Err(SolveError::over_memory(
+                format!(
+                    "more than {found} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of",
+                    super::memory::human(found as u64 * per_position),
+                ),
+                l,
+                "",
+            ));
         }
         Ok(())
     }

@@ -675,9 +675,11 @@ pub fn size_slices(
         let index =
             SliceIndex::bounded(dims, variant, m, bound).map_err(|e| match (&limit, e) {
                 (Some(l), SolveError::TooLarge(msg)) if by_memory < u64::from(u32::MAX) - 1 => {
-                    SolveError::TooLarge(format!(
-                    "{msg}: building needs about {per} bytes an entry, and the memory limit is {l}"
-                ))
+                    SolveError::over_memory(
+                        format!("{msg}: building needs about {per} bytes an entry, so no more fit"),
+                        l,
+                        "",
+                    )
                 }
                 (_, e) => e,
             })?;

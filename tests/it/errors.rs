@@ -170,3 +170,69 @@ fn flag_finder_sees_flags_only() {
     assert_eq!(lits, [(2, "\"ok\""), (2, "r#\"use --only\"#")]);
     assert_eq!(flags_in(lits[1].1), [" --only"]);
 }
+
+/// A front end names the settings a solver message points to in its own terms, from the typed
+/// error, and the library's `Display` keeps the library's: the memory limit asked for, the
+/// solver that reads a table, the problem search's budget.
+#[test]
+fn solver_messages_render_in_the_front_ends_terms() {
+    use ordo::solve::memory::{Limit, Source};
+    use ordo::solve::problem::TableKind;
+    use ordo::solve::{Names, SolveError};
+    fn flag(k: TableKind) -> String {
+        format!("--solver={}", k.name())
+    }
+    let mine = Names {
+        asked_limit: "-m",
+        solver: flag,
+        larger_budget: "pass -n",
+    };
+    let asked = Limit {
+        bytes: 2_000_000,
+        source: Source::Asked,
+    };
+    let over = SolveError::over_memory("it needs 3 MB, over".into(), &asked, ".");
+    assert_eq!(
+        over.to_string(),
+        "it needs 3 MB, over the memory limit of 2 MB (the limit asked for)."
+    );
+    assert_eq!(
+        over.render(&mine),
+        "it needs 3 MB, over the memory limit of 2 MB (-m)."
+    );
+    let cgroup = Limit {
+        source: Source::Cgroup,
+        ..asked
+    };
+    let by_cgroup = SolveError::over_memory("x".into(), &cgroup, "");
+    assert!(by_cgroup.render(&mine).ends_with("(cgroup memory.max)"));
+    let other = SolveError::OtherSolver {
+        path: "t".into(),
+        found: "a retro table".into(),
+        solver: TableKind::Retro,
+        them: false,
+        otherwise: "delete it".into(),
+    };
+    assert_eq!(
+        other.to_string(),
+        "t: a retro table; read it with the retro solver, or delete it"
+    );
+    assert_eq!(
+        other.render(&mine),
+        "t: a retro table; read it with --solver=retro, or delete it"
+    );
+    let gave_up = SolveError::SearchGaveUp {
+        problem: "p".into(),
+        max_nodes: 9,
+        turns: 2,
+        refused: Some(Box::new(other)),
+    };
+    let text = gave_up.render(&mine);
+    assert!(
+        text.ends_with("(the tables were not used: t: a retro table; read it with --solver=retro, or delete it), or pass -n"),
+        "{text}"
+    );
+    assert!(gave_up
+        .to_string()
+        .ends_with("or give the search a larger budget"));
+}

@@ -13,9 +13,9 @@ use crate::common::{assert_ok, assert_refused, ordo_cmd, stdout};
 use ordo::bitboard::Bitboard;
 use ordo::reference::Reference;
 use ordo::rules::{Dims, Variant};
-use ordo::solve::ctb;
 use ordo::solve::problem::{self, Method, Problem, ProblemReport, TableKind, Tables};
 use ordo::solve::tb::{self, Material};
+use ordo::solve::{ctb, SolveError};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("problem-{name}"))
@@ -283,9 +283,20 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
         "win in 1000",
         "a3-a4",
     );
-    let err = problem::verify::<Bitboard>(&p, None, 2000)
-        .unwrap_err()
-        .to_string();
+    let err = problem::verify::<Bitboard>(&p, None, 2000).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SolveError::SearchGaveUp {
+                max_nodes: 2000,
+                turns: 1000,
+                refused: None,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let err = err.to_string();
     assert!(
         err.contains("the search gave up after 2000 positions without deciding 'win in 1000'"),
         "{err}"
@@ -499,7 +510,19 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
     };
     let r = problem::verify::<Bitboard>(&good, in_retro, problem::DEFAULT_SEARCH_NODES).unwrap();
     assert_eq!(r.method, Method::Search);
-    let why = r.fallback.unwrap_or_default();
+    let why = r.fallback.expect("the tables were refused");
+    assert!(
+        matches!(
+            why,
+            SolveError::OtherSolver {
+                solver: TableKind::Compact,
+                them: true,
+                ..
+            }
+        ),
+        "{why:?}"
+    );
+    let why = why.to_string();
     assert!(
         why.contains("holds the compact solver's classic 10x8 tables up to 2v2")
             && why.contains("read them with the compact solver"),

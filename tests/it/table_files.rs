@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{assert_refused, ordo_cmd, tb_probe};
 use ordo::bitboard::Bitboard;
 use ordo::rules::{Dims, Variant};
-use ordo::solve::memory::Limit;
+use ordo::solve::memory::{Limit, Source};
 use ordo::solve::tb::{self, BuildOptions, Material};
 use ordo::solve::{solve_game, GameOptions, Setup, SolveError, Table};
 
@@ -298,7 +298,7 @@ fn endless_and_oversized_files_are_refused_quickly() {
     game_table(Variant::Classic, "3x3", &path);
     let tiny = Limit {
         bytes: 100,
-        source: "the limit asked for",
+        source: Source::Asked,
     };
     let err = Table::load(
         &path,

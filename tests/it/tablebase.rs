@@ -316,7 +316,7 @@ fn cli_tb_build_verify_probe() {
         // The memory limit asked for is honoured and named.
         (
             vec!["tb", "build", "--max-pieces", "3,3", "--memory-limit", "1G", "--dir", d, "--solver", "retro"],
-            "the memory limit is 1.1 GB (--memory-limit)",
+            "so no more fit the memory limit of 1.1 GB (--memory-limit)",
         ),
         (
             vec![

@@ -155,10 +155,12 @@ impl CompactTables {
         let fault = |f: TableFault| file_error(path, f);
         let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
-            Foreign::Retro(msg) => SolveError::OtherSolver {
+            Foreign::Retro(found) => SolveError::OtherSolver {
                 path: path.display().to_string(),
-                msg,
+                found,
                 solver: crate::solve::problem::TableKind::Retro,
+                them: false,
+                otherwise: "delete it".into(),
             },
             Foreign::Bad(msg) => bad(msg),
         })?;
@@ -286,7 +288,7 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
         FORMAT => serde_json::from_slice(line)
             .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
         crate::solve::FORMAT => Err(Foreign::Retro(format!(
-            "a retro solver table (format {}), not a compact one (format {FORMAT}); read it with the retro solver, or delete it",
+            "a retro solver table (format {}), not a compact one (format {FORMAT})",
             crate::solve::FORMAT
         ))),
         f => Err(Foreign::Bad(format!(
