@@ -16,6 +16,7 @@
 //!   by material, verification, problems.
 //! - [`files`]: atomic file writes that refuse to replace anything but a regular file and
 //!   clean up after killed writers.
+//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`.
 //! - [`serve`]: `ordo serve`, the web page for settling rule disputes, its JSON API and the
 //!   self-contained verdict file of `ordo explain --html`.
 //!
@@ -59,6 +60,7 @@ pub mod reference;
 pub mod render;
 pub mod rules;
 pub mod serve;
+pub mod signals;
 pub mod solve;
 
 /// The README's examples, compiled and run as doc tests (`cargo test --doc`), so that every

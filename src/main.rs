@@ -9,7 +9,7 @@ mod cli;
 #[allow(unused_imports)]
 use ordo::{
     adjudicate, bitboard, conformance, diff, files, notation, reference, render, rules, serve,
-    solve,
+    signals, solve,
 };
 
 fn main() -> std::process::ExitCode {

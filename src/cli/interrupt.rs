@@ -78,21 +78,13 @@ pub fn stopped(
 #[cfg(unix)]
 pub fn by_default() {
     extern "C" fn on_sigint(_sig: libc::c_int) {
-        let msg = b"ordo: interrupted before the command finished; nothing more was written\n";
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; `msg` is a static buffer.
-        unsafe {
-            libc::write(2, msg.as_ptr().cast(), msg.len());
-            libc::_exit(i32::from(INTERRUPTED));
-        }
+        crate::signals::say_and_exit(
+            b"ordo: interrupted before the command finished; nothing more was written\n",
+            i32::from(INTERRUPTED),
+        );
     }
-    // SAFETY: a zeroed sigaction is a valid value to fill in; `on_sigint` only calls
-    // async-signal-safe functions.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-    }
+    // Without the handler Ctrl-C still ends the process, only silently.
+    let _ = crate::signals::on(&[libc::SIGINT], on_sigint);
 }
 
 /// Ctrl-C keeps the system's behaviour where there are no Unix signals.

@@ -433,29 +433,18 @@ pub mod signals {
                 }
             }
         }
-        let msg = b"ordo: interrupted; the engine's process group was killed\n";
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; `msg` is a static buffer.
-        unsafe {
-            libc::write(2, msg.as_ptr().cast(), msg.len());
-            libc::_exit(128 + sig);
-        }
+        crate::signals::say_and_exit(
+            b"ordo: interrupted; the engine's process group was killed\n",
+            128 + sig,
+        );
     }
 
     /// From now on, SIGINT and SIGTERM kill the process groups of the running engines and end
     /// this process with the conventional status (130 for SIGINT, 143 for SIGTERM). For
     /// programs that drive engines (`ordo conform`); a library caller with signal handling of
     /// its own should not call it.
-    pub fn kill_engines_on_signals() {
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            // SAFETY: a zeroed sigaction is a valid value to fill in; `on_signal` only calls
-            // async-signal-safe functions and reads atomics.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(sig, &action, std::ptr::null_mut());
-            }
-        }
+    pub fn kill_engines_on_signals() -> std::io::Result<()> {
+        crate::signals::on(&[libc::SIGINT, libc::SIGTERM], on_signal)
     }
 }
 
