@@ -40,6 +40,7 @@ if [ "${1:-}" = "--compact" ]; then
     compact x-6x5-row1.json --verify solve --variant x --board 6x5 --setup row1
     compact classic-6x6-row1.json --verify solve --variant classic --board 6x6 --setup row1
     compact x-6x6-row1.json --verify solve --variant x --board 6x6 --setup row1
+    compact classic-5x5-row2.json --verify solve --variant classic --board 5x5 --setup row2
     exit 0
 fi
 boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"
