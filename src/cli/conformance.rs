@@ -214,8 +214,7 @@ fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let filled = cases::fill_bulk(&name.unwrap_or_default(), &text)?;
         if filled != text {
-            crate::render::write_atomically(&path, &filled)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            crate::files::write_atomically(&path, &filled).map_err(|e| CliError(e.to_string()))?;
             out.push_str(&format!("updated {}\n", path.display()));
         }
     }

@@ -159,8 +159,7 @@ impl<E: std::fmt::Display> From<E> for CliError {
 
 /// Write `text` to `path` atomically; a failure names the file.
 pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    crate::render::write_atomically(path, text)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+    crate::files::write_atomically(path, text).map_err(|e| CliError(format!("cannot write {e}")))
 }
 
 /// Entry point of the binary.

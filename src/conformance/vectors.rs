@@ -475,7 +475,8 @@ pub fn generate(dir: &Path, cases: &[Case]) -> Result<Vec<(PathBuf, usize)>, Vec
     let mut written = Vec::new();
     for (name, text) in generate_texts(cases)? {
         let path = dir.join(name);
-        crate::render::write_atomically(&path, &text).map_err(|e| VectorError::file(&path, e))?;
+        crate::files::write_atomically(&path, &text)
+            .map_err(|e| VectorError::file(&path, e.reason))?;
         written.push((path, text.lines().count()));
     }
     Ok(written)

@@ -11,8 +11,6 @@
 mod svg;
 mod unicode;
 
-use std::path::Path;
-
 use crate::notation::format_move;
 use crate::rules::{Dims, Move, Position, Square};
 
@@ -89,22 +87,6 @@ pub fn escape_markup(s: &str) -> String {
         }
     }
     out
-}
-
-/// Write `text` to `path` atomically. Kept for the callers that speak `io::Error`: new code
-/// calls [`crate::files::write_atomically`], which refuses a target that is not a regular file
-/// and cleans up after killed writers (this does the same, with the reason as the error).
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    crate::files::write_atomically(path, text).map_err(Into::into)
-}
-
-/// [`write_atomically`] for contents produced piece by piece by `fill`; see
-/// [`crate::files::write_atomically_with`].
-pub fn write_atomically_with(
-    path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    crate::files::write_atomically_with(path, fill).map_err(Into::into)
 }
 
 /// One arrow of a drawn move: a moved piece going from `from` to `to` in step `step` (1 or 2).

@@ -105,9 +105,9 @@ impl Run<'_> {
         };
         let path = dir.join(format!("finding-{:03}.svg", i + 1));
         let svg = render::svg(&pos, mv.as_ref(), &notes);
-        self.report.findings[i].svg = Some(match render::write_atomically(&path, &svg) {
+        self.report.findings[i].svg = Some(match crate::files::write_atomically(&path, &svg) {
             Ok(()) => path.display().to_string(),
-            Err(e) => format!("could not write {}: {e}", path.display()),
+            Err(e) => format!("could not write {e}"),
         });
     }
 }
