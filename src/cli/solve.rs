@@ -9,7 +9,6 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::problem::TableKind;
 use crate::solve::{solve_game, GameOptions, GameReport, Names, Progress, Setup};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,13 +182,9 @@ pub fn solve_error(e: crate::solve::SolveError) -> CliError {
 /// The command line's names for what the solver's messages point to.
 pub const NAMES: Names = Names {
     asked_limit: "--memory-limit",
-    solver: solver_flag,
+    solver: ["--solver ", ""],
     larger_budget: "raise --max-nodes",
 };
-
-fn solver_flag(kind: TableKind) -> String {
-    format!("--solver {}", kind.name())
-}
 
 /// [`solve_error`] for the retro solver's slice files: the command that builds missing
 /// ones says `--solver retro`.

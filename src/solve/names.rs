@@ -12,8 +12,9 @@ use super::SolveError;
 pub struct Names {
     /// The memory limit the caller asked for.
     pub asked_limit: &'static str,
-    /// The solver that reads a kind of tables, as the object of "read it with …".
-    pub solver: fn(TableKind) -> String,
+    /// The text before and after a solver's name (`compact`, `retro`), as the object of
+    /// "read it with …".
+    pub solver: [&'static str; 2],
     /// What gives the problem search more positions, after "or …".
     pub larger_budget: &'static str,
 }
@@ -23,13 +24,15 @@ impl Names {
     /// a larger budget".
     pub const LIBRARY: Names = Names {
         asked_limit: "the limit asked for",
-        solver: the_solver,
+        solver: ["the ", " solver"],
         larger_budget: "give the search a larger budget",
     };
-}
 
-fn the_solver(kind: TableKind) -> String {
-    format!("the {} solver", kind.name())
+    /// How these names call the solver of `kind`.
+    pub fn solver(&self, kind: TableKind) -> String {
+        let [before, after] = self.solver;
+        format!("{before}{}{after}", kind.name())
+    }
 }
 
 impl SolveError {
@@ -63,7 +66,7 @@ impl SolveError {
             } => format!(
                 "{path}: {found}; read {} with {}, or {otherwise}",
                 if *them { "them" } else { "it" },
-                (names.solver)(*solver)
+                names.solver(*solver)
             ),
             SolveError::SearchGaveUp {
                 problem,

@@ -82,7 +82,10 @@ pub struct ProblemReport {
 }
 
 fn message<S: serde::Serializer>(e: &Option<SolveError>, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(&e.as_ref().map(|e| e.to_string()).unwrap_or_default())
+    match e {
+        Some(e) => s.collect_str(e),
+        None => s.serialize_none(),
+    }
 }
 
 /// Which solver's table files a proof or a composition reads.

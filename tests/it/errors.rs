@@ -179,12 +179,9 @@ fn solver_messages_render_in_the_front_ends_terms() {
     use ordo::solve::memory::{Limit, Source};
     use ordo::solve::problem::TableKind;
     use ordo::solve::{Names, SolveError};
-    fn flag(k: TableKind) -> String {
-        format!("--solver={}", k.name())
-    }
     let mine = Names {
         asked_limit: "-m",
-        solver: flag,
+        solver: ["--solver=", ""],
         larger_budget: "pass -n",
     };
     let asked = Limit {

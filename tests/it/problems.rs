@@ -189,6 +189,17 @@ fn cli_problem_verify_and_compose() {
     // The compact solver's slices are the default; without them the retro ones are named.
     let out = sound(&["--tables", d], "search");
     assert!(out.contains("read them with --solver retro"), "{out}");
+    // --json names the solver the same way, once, in the report's own field.
+    let o = ordo_cmd(&["problem", "verify", f, "--tables", d, "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    for line in stdout(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let why = v["fallback"].as_str().unwrap_or_default();
+        assert!(why.contains("read them with --solver retro"), "{line}");
+        assert_eq!(line.matches("\"fallback\"").count(), 1, "{line}");
+        assert_eq!(v["method"], "search", "{line}");
+    }
     assert_ok(&ordo_cmd(&build));
     sound(&["--tables", d], "table");
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
