@@ -1,15 +1,15 @@
-//! Apply target: on one case of `ordo::diff::input`, a move applied by an engine gives the same
+//! Apply target: on one case of `ordo_testkit::input`, a move applied by an engine gives the same
 //! successor as a from-scratch load of that successor, in position, status and legal moves
-//! (`ordo::diff::oracles::check_apply_case`): four sampled moves of the bitboard engine on
+//! (`ordo_testkit::oracles::check_apply_case`): four sampled moves of the bitboard engine on
 //! every board, and one of the reference engine on small boards where its move list is cheap
 //! (it keeps no incremental state, and each check costs it four move lists).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ordo::bitboard::Bitboard;
-use ordo::diff::input::Case;
-use ordo::diff::oracles::check_apply_case;
-use ordo::reference::Reference;
+use ordo_bitboard::Bitboard;
+use ordo_testkit::input::Case;
+use ordo_testkit::oracles::check_apply_case;
+use ordo_reference::Reference;
 
 fuzz_target!(|data: &[u8]| {
     let Some(case) = Case::from_bytes::<Bitboard>(data) else {

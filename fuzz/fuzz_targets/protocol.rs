@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ordo::conformance::server::{EngineChoice, Server};
+use ordo_conformance::server::{EngineChoice, Server};
 
 /// Leaves one `perft` request may count: enough for small boards, cheap on any input.
 const PERFT_BUDGET: u64 = 20_000;

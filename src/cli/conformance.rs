@@ -1,5 +1,5 @@
 //! `ordo conformance`, `ordo engine`, `ordo conform`: the conformance kit's commands
-//! (`src/conformance/`, `spec/conformance/README.md`, `spec/protocol.md`).
+//! (`crates/conformance/src/`, `spec/conformance/README.md`, `spec/protocol.md`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -37,9 +37,9 @@ pub enum ConformanceAction {
         /// Engine to check.
         #[arg(long, value_enum, default_value = "reference")]
         engine: EngineArg,
-        /// Directory of the vector files.
-        #[arg(long, default_value = "spec/conformance")]
-        dir: PathBuf,
+        /// Directory of the vector files (default: the vectors built into the program).
+        #[arg(long)]
+        dir: Option<PathBuf>,
         /// Directory of the case suite (default: the suite built into the program).
         #[arg(long)]
         cases: Option<PathBuf>,
@@ -87,9 +87,9 @@ pub struct ConformArgs {
     /// The engine's command line, run with `sh -c` (it must speak spec/protocol.md).
     #[arg(long)]
     pub engine: String,
-    /// Directory of the vector files.
-    #[arg(long, default_value = "spec/conformance")]
-    pub vectors: PathBuf,
+    /// Directory of the vector files (default: the vectors built into the program).
+    #[arg(long)]
+    pub vectors: Option<PathBuf>,
     /// Number of random playouts after the vectors.
     #[arg(long, default_value_t = 20)]
     pub playouts: u32,
@@ -145,7 +145,7 @@ pub fn run_conformance(args: &ConformanceArgs, out: &mut String) -> Result<u8, C
         }
         ConformanceAction::Check { engine, dir, cases } => {
             let suite = suite(cases)?;
-            let vectors_ok = check_vectors(*engine, dir, out)?;
+            let vectors_ok = check_vectors(*engine, dir.as_deref(), out)?;
             let report = match engine {
                 EngineArg::Reference => cases::run_suite(
                     &suite,
@@ -180,8 +180,12 @@ fn print_report(report: &SuiteReport, out: &mut String) -> bool {
 }
 
 /// Check an engine against the vector files; whether every vector matches.
-fn check_vectors(engine: EngineArg, dir: &Path, out: &mut String) -> Result<bool, CliError> {
-    let all = vectors::read_dir(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
+fn check_vectors(
+    engine: EngineArg,
+    dir: Option<&Path>,
+    out: &mut String,
+) -> Result<bool, CliError> {
+    let all = vectors::read(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
     let mismatches = match engine {
         EngineArg::Reference => vectors::check::<crate::reference::Reference>(&all),
         EngineArg::Bitboard => vectors::check::<crate::bitboard::Bitboard>(&all),

@@ -81,9 +81,9 @@ pub enum BoardArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineArg {
-    /// The plain reference engine (src/reference/).
+    /// The plain reference engine (the ordo-reference crate).
     Reference,
-    /// The optimized bitboard engine (src/bitboard/).
+    /// The optimized bitboard engine (the ordo-bitboard crate).
     Bitboard,
 }
 
@@ -129,7 +129,7 @@ pub enum Command {
     /// positions; a minimized reproduction and exit status 1 on any divergence.
     Fuzz(fuzz::FuzzArgs),
     /// Solve a small board: the value of the start, the winning first moves, every position
-    /// reachable from it (retrograde analysis, src/solve/).
+    /// reachable from it (retrograde analysis, the ordo-solve crate).
     Solve(solve::SolveArgs),
     /// Endgame tablebases by material: build, verify, probe.
     Tb(tb::TbArgs),

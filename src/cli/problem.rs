@@ -1,5 +1,5 @@
 //! `ordo problem verify|compose`: problems proved by the tables or by search
-//! (src/solve/problem.rs, spec/problems.md), from the compact solver's slice files (the
+//! (crates/solve/src/problem.rs, spec/problems.md), from the compact solver's slice files (the
 //! default) or the retro solver's (`--solver retro`).
 
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! `ordo solve`: whole-game solutions of small boards (src/solve/).
+//! `ordo solve`: whole-game solutions of small boards (crates/solve/src/).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

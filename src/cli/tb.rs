@@ -1,4 +1,4 @@
-//! `ordo tb build|probe|verify`: endgame tablebases by material (src/solve/tb.rs).
+//! `ordo tb build|probe|verify`: endgame tablebases by material (crates/solve/src/tb.rs).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! `ordo tb build|verify` on the compact solver's slice files (src/solve/ctb.rs), the
+//! `ordo tb build|verify` on the compact solver's slice files (crates/solve/src/ctb.rs), the
 //! default; `--solver retro` goes to src/cli/tb.rs, and so does `tb probe` for both.
 
 use super::solve::{solve_error, Bar};

@@ -1,5 +1,5 @@
 //! `ordo tb job` and `ordo tb plan`: one slice as an independent job, and the job graph of a
-//! table set for a cluster scheduler (src/solve/plan.rs).
+//! table set for a cluster scheduler (crates/solve/src/plan.rs).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -22,9 +22,9 @@ use crate::solve::{plies, Progress, Setup};
 /// The solver whose files and per-slice code a job uses.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobSolverArg {
-    /// The compact solver of `ordo tb build` (src/solve/ctb.rs, files ctb-*.ordotb).
+    /// The compact solver of `ordo tb build` (crates/solve/src/ctb.rs, files ctb-*.ordotb).
     Compact,
-    /// The tablebase solver of `ordo tb build --solver retro` (src/solve/tb.rs, files
+    /// The tablebase solver of `ordo tb build --solver retro` (crates/solve/src/tb.rs, files
     /// tb-*.ordotb).
     Retro,
 }

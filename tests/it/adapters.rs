@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ordo::conformance::vectors;
-use ordo::notation::{format_move, parse_position};
-use ordo::reference::Reference;
-use ordo::rules::{Dims, Engine, Move, Square, Step};
+use ordo_conformance::vectors;
+use ordo_core::notation::{format_move, parse_position};
+use ordo_core::rules::{Dims, Engine, Move, Square, Step};
+use ordo_reference::Reference;
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 

@@ -1,4 +1,4 @@
-//! The adjudicator (`ordo::adjudicate`), an independent code path written from spec/rules.md.
+//! The adjudicator (`ordo_adjudicate`), an independent code path written from spec/rules.md.
 //!
 //! - Hand-written tests, each naming the clauses it covers: every kind of violation yields the
 //!   right clause ids, a move with several independent faults lists all of them, legal moves
@@ -15,16 +15,16 @@ use std::time::Instant;
 
 use crate::common::{ordo_cmd as ordo, stdout};
 use crate::common::{playout, playout_starts, pos, won};
-use ordo::adjudicate::{
+use ordo_adjudicate::{
     adjudicate, candidate_moves, candidate_moves_limited, canonical_spelling, groups_after_capture,
     Verdict,
 };
-use ordo::bitboard::Bitboard;
-use ordo::notation::{format_move, format_position, parse_move, parse_position};
-use ordo::reference::Reference;
-use ordo::rules::{
+use ordo_bitboard::Bitboard;
+use ordo_core::notation::{format_move, format_position, parse_move, parse_position};
+use ordo_core::rules::{
     clauses, setup, Color, Dims, Engine, Move, Position, Square, Status, Step, Variant, WinReason,
 };
+use ordo_reference::Reference;
 use proptest::prelude::*;
 use quickcheck::{QuickCheck, TestResult};
 
@@ -36,7 +36,7 @@ fn mv(s: &str) -> Move {
 }
 
 fn sq(s: &str) -> Square {
-    ordo::notation::parse_square(s).unwrap()
+    ordo_core::notation::parse_square(s).unwrap()
 }
 
 fn sqs(s: &str) -> Vec<Square> {
@@ -76,7 +76,7 @@ fn assert_violates(p: &Position, m: &str, want: &[&str]) {
 
 /// The move must be legal, permitted by (at least) these clauses.
 #[track_caller]
-fn assert_legal(p: &Position, m: &str, permits: &[&str]) -> ordo::adjudicate::Effects {
+fn assert_legal(p: &Position, m: &str, permits: &[&str]) -> ordo_adjudicate::Effects {
     let v = adjudicate(p, &mv(m));
     let Verdict::Legal {
         permits: got,

@@ -8,13 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ordo::conformance::cases::{
+use ordo_conformance::cases::{
     self, Case, CaseOracle, Check, Effect, Illegal, MoveVerdict, OracleError, SuiteReport,
 };
-use ordo::conformance::oracles::{AdjudicatorOracle, EngineOracle};
-use ordo::conformance::vectors;
-use ordo::notation::parse_position;
-use ordo::rules::{clauses, Status};
+use ordo_conformance::oracles::{AdjudicatorOracle, EngineOracle};
+use ordo_conformance::vectors;
+use ordo_core::notation::parse_position;
+use ordo_core::rules::{clauses, Status};
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
@@ -72,7 +72,7 @@ fn the_suite_loads_built_in_and_from_the_directory() {
 fn every_case_passes_on_the_reference_engine() {
     let report = cases::run_suite(
         &suite(),
-        &mut EngineOracle::<ordo::reference::Reference>::new(),
+        &mut EngineOracle::<ordo_reference::Reference>::new(),
     );
     assert_passes(&report);
     assert!(report.skips.is_empty(), "{:?}", report.skips);
@@ -82,7 +82,7 @@ fn every_case_passes_on_the_reference_engine() {
 fn every_case_passes_on_the_bitboard_engine() {
     let report = cases::run_suite(
         &suite(),
-        &mut EngineOracle::<ordo::bitboard::Bitboard>::new(),
+        &mut EngineOracle::<ordo_bitboard::Bitboard>::new(),
     );
     assert_passes(&report);
     assert!(report.skips.is_empty(), "{:?}", report.skips);
@@ -123,7 +123,7 @@ fn a_wrong_move_set_is_reported() {
     assert_eq!(
         failures_of(
             c.clone(),
-            &mut EngineOracle::<ordo::bitboard::Bitboard>::new()
+            &mut EngineOracle::<ordo_bitboard::Bitboard>::new()
         ),
         want
     );
@@ -140,7 +140,7 @@ fn a_wrong_clause_is_reported_by_the_adjudicator_only() {
     let got = failures_of(c.clone(), &mut AdjudicatorOracle);
     assert_eq!(got, vec![(c.id.clone(), Check::Illegal("d2:e2-d3".into()))]);
     // An engine cannot name clauses: for it the move is just illegal, as stated.
-    let got = failures_of(c, &mut EngineOracle::<ordo::reference::Reference>::new());
+    let got = failures_of(c, &mut EngineOracle::<ordo_reference::Reference>::new());
     assert!(got.is_empty(), "{got:?}");
 }
 
@@ -167,7 +167,7 @@ fn a_wrong_effect_is_reported() {
         "{line}"
     );
     assert_eq!(
-        failures_of(c, &mut EngineOracle::<ordo::bitboard::Bitboard>::new()),
+        failures_of(c, &mut EngineOracle::<ordo_bitboard::Bitboard>::new()),
         want
     );
 }
@@ -182,7 +182,7 @@ fn a_wrong_legal_move_status_or_perft_is_reported() {
     c.perft = vec![1];
     let got = failures_of(
         c.clone(),
-        &mut EngineOracle::<ordo::reference::Reference>::new(),
+        &mut EngineOracle::<ordo_reference::Reference>::new(),
     );
     let want = [Check::Legal("a8-a7".into()), Check::Status, Check::Perft(1)];
     assert_eq!(got, want.map(|k| (c.id.clone(), k)).to_vec());
@@ -196,19 +196,19 @@ impl CaseOracle for WrongAfter {
         "wrong after".into()
     }
     fn moves(&mut self, p: &str) -> Result<Vec<String>, OracleError> {
-        EngineOracle::<ordo::reference::Reference>::new().moves(p)
+        EngineOracle::<ordo_reference::Reference>::new().moves(p)
     }
     fn verdict(&mut self, p: &str, m: &str) -> Result<MoveVerdict, OracleError> {
-        EngineOracle::<ordo::reference::Reference>::new().verdict(p, m)
+        EngineOracle::<ordo_reference::Reference>::new().verdict(p, m)
     }
     fn after(&mut self, _: &str, _: &str) -> Result<Option<String>, OracleError> {
         Ok(Some(self.0.clone()))
     }
     fn status(&mut self, p: &str) -> Result<Status, OracleError> {
-        EngineOracle::<ordo::reference::Reference>::new().status(p)
+        EngineOracle::<ordo_reference::Reference>::new().status(p)
     }
     fn perft(&mut self, p: &str, d: u32) -> Result<Option<u64>, OracleError> {
-        EngineOracle::<ordo::reference::Reference>::new().perft(p, d)
+        EngineOracle::<ordo_reference::Reference>::new().perft(p, d)
     }
 }
 

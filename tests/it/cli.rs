@@ -92,7 +92,7 @@ fn rules_quotes_a_clause() {
     let all = stdout(&ordo(&["rules"]));
     assert_eq!(
         all.lines().count(),
-        ordo::rules::clauses::registry().clauses.len()
+        ordo_core::rules::clauses::registry().clauses.len()
     );
 }
 

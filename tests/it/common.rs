@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use ordo::notation::{format_move, parse_move, parse_position, parse_square};
-use ordo::rules::{Color, Dims, Engine, Move, Position, Variant};
+use ordo_core::notation::{format_move, parse_move, parse_position, parse_square};
+use ordo_core::rules::{Color, Dims, Engine, Move, Position, Variant};
 use quickcheck::{Arbitrary, Gen};
 
 /// A position from space-separated square lists, e.g. `pos(Variant::Classic, 5, 5, 'w',
@@ -71,7 +71,7 @@ pub fn play_line<E: Engine>(e: &E, line: &[&str]) -> E {
 /// variant and small boards 3 x 3 .. 6 x 6 with each side on its home row or its two nearest
 /// rows, in both variants (the library's generator, shared with the fuzz targets).
 pub fn playout_starts() -> Vec<Position> {
-    ordo::diff::reachable_starts()
+    ordo_conformance::diff::reachable_starts()
 }
 
 /// A random playout for quickcheck: which start (an index into [`playout_starts`], taken
@@ -210,8 +210,8 @@ pub fn scratch(tag: &str) -> std::path::PathBuf {
 }
 
 /// The status of a game `winner` has won for `reason`.
-pub fn won(winner: Color, reason: ordo::rules::WinReason) -> ordo::rules::Status {
-    ordo::rules::Status::Won { winner, reason }
+pub fn won(winner: Color, reason: ordo_core::rules::WinReason) -> ordo_core::rules::Status {
+    ordo_core::rules::Status::Won { winner, reason }
 }
 
 /// Press Ctrl-C on a running child: SIGINT through `kill -INT`.

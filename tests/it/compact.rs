@@ -1,4 +1,4 @@
-//! The compact solver (src/solve/compact/) against the current solver, which stays the
+//! The compact solver (crates/solve/src/compact/) against the current solver, which stays the
 //! oracle: every position of every whole-game table and endgame slice both solve in seconds
 //! gets the same value from both, and a plain bounded minimax confirms sampled core values.
 //!
@@ -6,15 +6,15 @@
 //! side to move, the shell, only follows a capture), ORDO-2.3 (gaps of the index), ORDO-3.3
 //! (draws: what no distance reaches), ORDOX-4.1 (in Ordo X the side to move is one group).
 
-use ordo::bitboard::Bitboard;
-use ordo::diff::Rng;
-use ordo::reference::Reference;
-use ordo::rules::{Color, Dims, Engine, Variant};
-use ordo::solve::compact::{self, CompactTables, Sets};
-use ordo::solve::tb::{self, connected_sets, Material};
-use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::Rng;
+use ordo_core::rules::{Color, Dims, Engine, Variant};
+use ordo_reference::Reference;
+use ordo_solve::compact::{self, CompactTables, Sets};
+use ordo_solve::tb::{self, connected_sets, Material};
+use ordo_solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
 
-fn old_game(variant: Variant, dims: Dims) -> ordo::solve::Table {
+fn old_game(variant: Variant, dims: Dims) -> ordo_solve::Table {
     let opts = GameOptions::default();
     solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts)
         .expect("the current solver solves it")
@@ -181,11 +181,11 @@ fn same_game(variant: Variant, board: &str) {
         Bitboard::from_position(&Setup::Row1.start(dims, variant).unwrap()).unwrap();
     assert_eq!(
         Some(new.probe(&start).unwrap()),
-        ordo::solve::probe(&old, &start)
+        ordo_solve::probe(&old, &start)
     );
     assert_eq!(
         new.rank_moves(&start).unwrap(),
-        ordo::solve::rank_moves(&old, &start).unwrap()
+        ordo_solve::rank_moves(&old, &start).unwrap()
     );
     assert!(!report.slices.is_empty());
     for i in 0..old.space.len() {
@@ -195,7 +195,7 @@ fn same_game(variant: Variant, board: &str) {
             new.probe(&e).unwrap(),
             want,
             "{variant} {board}: {}",
-            ordo::notation::format_position(&e.to_position())
+            ordo_core::notation::format_position(&e.to_position())
         );
     }
 }

@@ -1,4 +1,4 @@
-//! The compact solver on disk (src/solve/ctb.rs, src/solve/compact/store.rs): slice and game
+//! The compact solver on disk (crates/solve/src/ctb.rs, crates/solve/src/compact/store.rs): slice and game
 //! files that refuse damage, relabelling, another index scheme and the other solver's files
 //! with a one-line reason; builds and solves that resume from finished slices and give the
 //! same values; the verification pass that catches a wrong value; the memory check up front;
@@ -8,13 +8,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{assert_refused, ordo_cmd, ordo_line, tb_probe};
-use ordo::bitboard::Bitboard;
-use ordo::rules::{Dims, Variant};
-use ordo::solve::compact::{CompactExpect, CompactTables};
-use ordo::solve::ctb;
-use ordo::solve::problem::TableKind;
-use ordo::solve::tb::{self, BuildOptions, Material, VerifyScope};
-use ordo::solve::{GameOptions, Progress, Setup, Silent, SolveError};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::{Dims, Variant};
+use ordo_solve::compact::{CompactExpect, CompactTables};
+use ordo_solve::ctb;
+use ordo_solve::problem::TableKind;
+use ordo_solve::tb::{self, BuildOptions, Material, VerifyScope};
+use ordo_solve::{GameOptions, Progress, Setup, Silent, SolveError};
 
 fn scratch(name: &str) -> PathBuf {
     crate::common::scratch(&format!("cfiles-{name}"))
@@ -173,7 +173,7 @@ fn an_interrupted_compact_build_resumes_with_the_same_values() {
     let (resumed, built) = build(&a, M22);
     assert_eq!(built, [false, false, true]);
     let (fresh, _) = build(&b, M22);
-    for m in ordo::solve::compact::stored_up_to(M22) {
+    for m in ordo_solve::compact::stored_up_to(M22) {
         assert_eq!(resumed.slices[&m].values, fresh.slices[&m].values, "{m}");
         let (pa, pb) = (
             ctb::path(&a, Variant::Classic, dims("4x4"), m),
@@ -227,7 +227,7 @@ fn a_compact_game_file_is_loaded_and_an_interrupted_solve_resumes() {
     assert_eq!(resumed.verified, Some(true));
     let (_, loaded) = go(Some(table.clone()));
     assert!(loaded.load_seconds.is_some());
-    assert!(!ordo::solve::compact::verify_log_path(&table).exists());
+    assert!(!ordo_solve::compact::verify_log_path(&table).exists());
     assert_eq!(loaded.game, fresh.game);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -482,7 +482,7 @@ fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
         size.marks * 8 * 4 < pairs,
         "{size:?}: a quarter bit a pair or less"
     );
-    assert!(pairs < ordo::solve::compact::MAX_RANK_PAIRS);
+    assert!(pairs < ordo_solve::compact::MAX_RANK_PAIRS);
 }
 
 /// `ordo tb probe` on a folder that holds only the other solver's slices names them and the

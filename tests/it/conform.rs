@@ -3,21 +3,16 @@
 //! planted fault is caught and named by its main clause or known reading. Also the engine
 //! failures conform must survive, the `--only` and `--json` options, and the protocol probes.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use ordo::conformance::conform::report::Report;
-use ordo::conformance::conform::Options;
-use ordo::conformance::plant::Plant;
+use ordo_conformance::conform::report::Report;
+use ordo_conformance::conform::Options;
+use ordo_conformance::plant::Plant;
 use serde_json::Value;
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
-
-fn vector_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec/conformance")
-}
 
 fn text(o: &Output) -> String {
     format!(
@@ -27,15 +22,13 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// `ordo conform` on `engine` with few playouts: exit status, output, time taken.
+/// `ordo conform` on `engine` with few playouts and the built-in vectors: exit status, output,
+/// time taken.
 fn conform(engine: &str, extra: &[&str]) -> (Option<i32>, String, Duration) {
-    let dir = vector_dir();
     let mut args = vec![
         "conform",
         "--engine",
         engine,
-        "--vectors",
-        dir.to_str().unwrap(),
         "--playouts",
         "3",
         "--plies",
@@ -162,7 +155,7 @@ fn planted_report(p: Plant) -> &'static Report {
     REPORTS[i].get_or_init(|| {
         let opts = Options {
             command: planted(p),
-            vectors: vector_dir(),
+            vectors: None,
             cases: None,
             playouts: 3,
             plies: 12,
@@ -171,7 +164,7 @@ fn planted_report(p: Plant) -> &'static Report {
             svg_dir: None,
             only: None,
         };
-        ordo::conformance::conform::run(&opts).unwrap_or_else(|e| panic!("{}: {e}", p.name()))
+        ordo_conformance::conform::run(&opts).unwrap_or_else(|e| panic!("{}: {e}", p.name()))
     })
 }
 
@@ -437,4 +430,32 @@ fn conform_rejects_bad_arguments() {
         let o = Command::new(ORDO).args(args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     }
+}
+
+/// The kit runs from any folder (issue 22): `ordo conform` and `ordo conformance check` read
+/// the vectors and the case suite built into the program, so an implementer runs them from
+/// their own project's folder, where no `spec/` exists; `--vectors DIR` still overrides, and
+/// a folder without vector files is refused naming the flag.
+#[test]
+fn the_kit_runs_from_an_empty_folder() {
+    let dir = crate::common::scratch("kit-anywhere");
+    let engine = format!("'{ORDO}' engine");
+    let run = |args: &[&str]| {
+        let o = Command::new(ORDO)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run ordo");
+        (o.status.code(), text(&o))
+    };
+    let (code, out) = run(&["conform", "--engine", &engine, "--playouts", "1"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("PASS"), "{out}");
+    let (code, out) = run(&["conformance", "check", "--engine", "bitboard"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(" vectors match, 0 differ"), "{out}");
+    let (code, out) = run(&["conform", "--engine", &engine, "--vectors", "."]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("--vectors") && out.contains("no"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,13 +10,29 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use crate::common::ordo_cmd as ordo;
-use ordo::conformance::vectors::{self, Located, Vector};
-use ordo::rules::clauses;
+use ordo_conformance::vectors::{self, Located, Vector};
+use ordo_core::rules::clauses;
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
 fn vector_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/conformance")
+}
+
+/// The vectors built into the program are the committed files of `spec/conformance/`, byte for
+/// byte, so `ordo conform` run from any folder checks what the repository publishes.
+#[test]
+fn built_in_vectors_are_the_committed_files() {
+    for (name, text) in vectors::BUILT_IN {
+        let file = std::fs::read_to_string(vector_dir().join(name)).unwrap();
+        assert!(
+            file == text,
+            "{name}: the built-in copy differs from spec/conformance"
+        );
+    }
+    let names: Vec<&str> = vectors::BUILT_IN.iter().map(|v| v.0).collect();
+    assert_eq!(names, [vectors::CLAUSES_FILE, vectors::PLAYOUTS_FILE]);
+    assert_eq!(vectors::built_in().unwrap().len(), committed().len());
 }
 
 fn committed() -> Vec<Located> {
@@ -146,13 +162,13 @@ fn the_unreachable_clauses_are_noted() {
 
 #[test]
 fn reference_engine_matches_the_files() {
-    let m = vectors::check::<ordo::reference::Reference>(&committed());
+    let m = vectors::check::<ordo_reference::Reference>(&committed());
     assert!(m.is_empty(), "{m:#?}");
 }
 
 #[test]
 fn bitboard_engine_matches_the_files() {
-    let m = vectors::check::<ordo::bitboard::Bitboard>(&committed());
+    let m = vectors::check::<ordo_bitboard::Bitboard>(&committed());
     assert!(m.is_empty(), "{m:#?}");
 }
 
@@ -281,7 +297,7 @@ fn every_error_code_is_documented() {
     let doc =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/protocol.md"))
             .unwrap();
-    for code in ordo::conformance::protocol::codes::ALL {
+    for code in ordo_conformance::protocol::codes::ALL {
         assert!(
             doc.contains(&format!("| `{code}` |")),
             "{code} is not in the table"

@@ -1,13 +1,13 @@
-//! The differential oracle of `src/diff/` catches a broken engine and shrinks the evidence: an
+//! The differential oracle of `crates/conformance/src/diff/` catches a broken engine and shrinks the evidence: an
 //! engine that forgets captures (ORDO-6.4) is caught on playouts and set-up positions, and the
 //! reproduction is minimized to a handful of pieces. Two identical engines never diverge.
 
-use ordo::diff::{
+use ordo_conformance::diff::{
     check_apply_rebuild, check_notation, check_playout, compare_position, minimize,
     random_position, reachable_starts, Rng,
 };
-use ordo::reference::Reference;
-use ordo::rules::{Color, Dims, Engine, Move, Position, PositionError, Status, Variant};
+use ordo_core::rules::{Color, Dims, Engine, Move, Position, PositionError, Status, Variant};
+use ordo_reference::Reference;
 
 /// The reference engine with captures removed from its move list: a planted bug.
 #[derive(Clone)]
@@ -104,7 +104,7 @@ fn notation_oracle_accepts_anything_without_panicking() {
 /// divergence between two copies of the same engine.
 #[test]
 fn campaign_stops_and_reports() {
-    use ordo::diff::campaign::{run_campaign, CampaignOptions};
+    use ordo_conformance::diff::campaign::{run_campaign, CampaignOptions};
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
     let stopped = AtomicBool::new(true);
@@ -147,8 +147,8 @@ fn fuzz_inputs(seed: u64, n: usize) -> Vec<Vec<u8>> {
 /// both variants), big set-ups stay sparse, and the same bytes give the same case.
 #[test]
 fn fuzz_cases_are_valid_bounded_and_varied_ordo_2_3() {
-    use ordo::bitboard::Bitboard;
-    use ordo::diff::input::{Case, Origin, BIG_PIECES, PICKS, SMALL_SQUARES};
+    use ordo_bitboard::Bitboard;
+    use ordo_testkit::input::{Case, Origin, BIG_PIECES, PICKS, SMALL_SQUARES};
     let mut kinds = std::collections::BTreeSet::new();
     let mut invalid = 0;
     for bytes in fuzz_inputs(3, 3000) {
@@ -205,9 +205,9 @@ fn fuzz_cases_are_valid_bounded_and_varied_ordo_2_3() {
 /// The targets' oracles pass on the correct engines, each over cases of every kind.
 #[test]
 fn fuzz_oracles_pass_on_correct_engines() {
-    use ordo::bitboard::Bitboard;
-    use ordo::diff::input::Case;
-    use ordo::diff::oracles::{check_adjudicate_case, check_apply_case, check_case};
+    use ordo_bitboard::Bitboard;
+    use ordo_testkit::input::Case;
+    use ordo_testkit::oracles::{check_adjudicate_case, check_apply_case, check_case};
     let mut compared = 0;
     for bytes in fuzz_inputs(4, 300) {
         let Some(case) = Case::from_bytes::<Bitboard>(&bytes) else {
@@ -227,8 +227,8 @@ fn fuzz_oracles_pass_on_correct_engines() {
 /// adjudicator oracles of the targets, on small boards and (sampled) on big ones.
 #[test]
 fn fuzz_oracles_catch_forgotten_captures_ordo_6_4() {
-    use ordo::diff::input::Case;
-    use ordo::diff::oracles::{check_adjudicate_case, check_case};
+    use ordo_testkit::input::Case;
+    use ordo_testkit::oracles::{check_adjudicate_case, check_case};
     let (mut small, mut big, mut judged) = (0, 0, 0);
     for bytes in fuzz_inputs(5, 2000) {
         let Some(case) = Case::from_bytes::<Reference>(&bytes) else {
@@ -259,9 +259,9 @@ fn fuzz_oracles_catch_forgotten_captures_ordo_6_4() {
 /// raw records never make the oracle fail on correct engines.
 #[test]
 fn fuzz_records_replay_in_full() {
-    use ordo::bitboard::Bitboard;
-    use ordo::diff::input::Draws;
-    use ordo::diff::record::{check_record, game_record, record_from_bytes};
+    use ordo_bitboard::Bitboard;
+    use ordo_testkit::input::Draws;
+    use ordo_testkit::record::{check_record, game_record, record_from_bytes};
     let mut moves = 0;
     for bytes in fuzz_inputs(6, 400) {
         let text = record_from_bytes::<Bitboard>(&bytes);

@@ -1,5 +1,5 @@
-//! Differential tests: the bitboard engine (`src/bitboard/`) must agree with the reference
-//! engine (`src/reference/`) on everything the [`Engine`] trait exposes — whether a position
+//! Differential tests: the bitboard engine (`crates/bitboard/`) must agree with the reference
+//! engine (`crates/reference/`) on everything the [`Engine`] trait exposes — whether a position
 //! can be set up (ORDO-2.3), the legal moves as sets of canonical notation (one move = one
 //! turn, ORDOX-5.1; canonical ordo ends and tie choices, spec/notation.md), the position after
 //! every legal move, the status with winner and reason (ORDO-10.1 to ORDO-10.5), and perft.
@@ -14,12 +14,12 @@
 //! whose thousands of turns make the reference engine's deeper counts take minutes.
 
 use crate::common::{playout, playout_starts, won};
-use ordo::bitboard::Bitboard;
-use ordo::diff::{compare_position, Rng};
-use ordo::notation::sorted_moves;
-use ordo::notation::{format_move, format_position, parse_move};
-use ordo::reference::Reference;
-use ordo::rules::{setup, Color, Dims, Engine, Position, Variant, WinReason};
+use ordo_bitboard::Bitboard;
+use ordo_conformance::diff::{compare_position, Rng};
+use ordo_core::notation::sorted_moves;
+use ordo_core::notation::{format_move, format_position, parse_move};
+use ordo_core::rules::{setup, Color, Dims, Engine, Position, Variant, WinReason};
+use ordo_reference::Reference;
 use proptest::prelude::*;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 
@@ -59,7 +59,7 @@ fn affordable_depth(b: &Bitboard, max_depth: u32) -> u32 {
 fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
     let here = format_position(p);
     // Acceptance, status, the move lists as notation and the position after every move: the
-    // one engine-against-engine oracle (`ordo::diff`, also behind the fuzz targets and
+    // one engine-against-engine oracle (`ordo_conformance::diff`, also behind the fuzz targets and
     // `ordo fuzz`). What follows checks what that oracle does not.
     compare_position::<Reference, Bitboard>(p).map_err(|d| d.to_string())?;
     let (Ok(r), Ok(b)) = (Reference::from_position(p), Bitboard::from_position(p)) else {
@@ -129,7 +129,7 @@ fn agree(p: &Position, max_depth: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// The solver's entry points of the trait (src/solve/): the occupancy masks, loading from
+/// The solver's entry points of the trait (crates/solve/src/): the occupancy masks, loading from
 /// them (with the ORDO-2.3 checks), and the successor list in move-list order, which the
 /// bitboard engine produces without building moves.
 fn solver_interface_agrees(r: &Reference, b: &Bitboard) -> Result<(), String> {

@@ -2,11 +2,11 @@
 //! the position (never a `Debug` dump), a refused clause registry says what to fix, and the
 //! notation oracle says which text failed to round-trip.
 
-use ordo::diff::RoundTripError;
-use ordo::notation::{format_position, parse_move, parse_position};
-use ordo::reference::Reference;
-use ordo::rules::clauses::{Registry, RegistryError, REGISTRY_TOML};
-use ordo::rules::{setup, Engine, IllegalMove, Variant};
+use ordo_conformance::diff::RoundTripError;
+use ordo_core::notation::{format_position, parse_move, parse_position};
+use ordo_core::rules::clauses::{Registry, RegistryError, REGISTRY_TOML};
+use ordo_core::rules::{setup, Engine, IllegalMove, Variant};
+use ordo_reference::Reference;
 
 /// ORDO-6.3: `b2-b3` from the start lands on White's own piece; the error says so in notation.
 #[test]
@@ -94,14 +94,18 @@ fn round_trip_error_names_text_and_canonical_form() {
 const FLAG_ALLOWED: [(&str, &str, &str); 3] = [
     // The game viewer's page tells its reader which command reproduces a finding.
     (
-        "src/serve/pages.rs",
+        "crates/serve/src/pages.rs",
         " --position",
         "a command line to copy",
     ),
-    ("src/serve/pages.rs", " --move", "a command line to copy"),
+    (
+        "crates/serve/src/pages.rs",
+        " --move",
+        "a command line to copy",
+    ),
     // The generated rules page says which command regenerates it.
     (
-        "src/rules/clauses.rs",
+        "crates/core/src/rules/clauses.rs",
         " --markdown",
         "the generating command",
     ),
@@ -176,9 +180,9 @@ fn flag_finder_sees_flags_only() {
 /// solver that reads a table, the problem search's budget.
 #[test]
 fn solver_messages_render_in_the_front_ends_terms() {
-    use ordo::solve::memory::{Limit, Source};
-    use ordo::solve::problem::TableKind;
-    use ordo::solve::{Names, SolveError};
+    use ordo_solve::memory::{Limit, Source};
+    use ordo_solve::problem::TableKind;
+    use ordo_solve::{Names, SolveError};
     let mine = Names {
         asked_limit: "-m",
         solver: ["--solver=", ""],

@@ -5,7 +5,7 @@
 //! always has a follow-up (ORDOX-3.3 never removes one).
 
 use crate::common::one_group;
-use ordo::rules::{Color, Dims, Engine, Position, Status, Step, Variant};
+use ordo_core::rules::{Color, Dims, Engine, Position, Status, Step, Variant};
 
 fn check<E: Engine>() {
     let mut sets = 0;
@@ -35,7 +35,11 @@ fn check<E: Engine>() {
                             && matches!(m.first, Step::Single { .. })
                             && matches!(m.first.direction(), Some((d, 1)) if d.dr == 1)
                     });
-                    assert!(has_short_forward, "{}", ordo::notation::format_position(&p));
+                    assert!(
+                        has_short_forward,
+                        "{}",
+                        ordo_core::notation::format_position(&p)
+                    );
                 }
             }
         }
@@ -45,10 +49,10 @@ fn check<E: Engine>() {
 
 #[test]
 fn ordo_10_4_connected_player_always_has_a_forward_step_reference() {
-    check::<ordo::reference::Reference>();
+    check::<ordo_reference::Reference>();
 }
 
 #[test]
 fn ordo_10_4_connected_player_always_has_a_forward_step_bitboard() {
-    check::<ordo::bitboard::Bitboard>();
+    check::<ordo_bitboard::Bitboard>();
 }

@@ -1,11 +1,11 @@
 //! The seed corpora of the cargo-fuzz targets (`fuzz/corpus/`) replayed on stable by the same
 //! library code the targets run, so that `cargo test` checks them: `table_file`
-//! (`ordo::diff::table_file`: damaged retro and compact table files are refused, forged
+//! (`ordo_testkit::table_file`: damaged retro and compact table files are refused, forged
 //! compact files load whole or not at all, and no input panics).
 
 use std::path::{Path, PathBuf};
 
-use ordo::diff::table_file::{self, check, rechecksum};
+use ordo_testkit::table_file::{self, check, rechecksum};
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,8 +1,8 @@
 //! Game records (spec/game-record.md): headers, move numbers, comments, results, other
 //! programs' spellings, and located errors.
 
-use ordo::notation::{format_move, parse_move_lenient, parse_record};
-use ordo::rules::{setup, Dims, Variant};
+use ordo_core::notation::{format_move, parse_move_lenient, parse_record};
+use ordo_core::rules::{setup, Dims, Variant};
 
 #[test]
 fn reads_headers_moves_comments_and_result() {

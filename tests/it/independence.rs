@@ -1,19 +1,19 @@
-//! The three oracles stay independent: the reference engine (`src/reference/`), the bitboard
-//! engine (`src/bitboard/`) and the adjudicator (`src/adjudicate/`) reach into the rest of the
-//! crate only through the shared rules (`src/rules/`) and, for the adjudicator, the notation
-//! (`src/notation/`). A bug in one of them can then never be copied into another by a shared
-//! helper. The check reads the source: every `crate::` path and every `super::` path that
-//! climbs out of the oracle's own directory names the top-level module it reaches.
+//! The three oracles stay independent: the reference engine (`crates/reference`), the
+//! bitboard engine (`crates/bitboard`) and the adjudicator (`crates/adjudicate`) are crates
+//! that depend on the vocabulary crate (`crates/core`: the rules and the notation) and on no
+//! other crate of the workspace, so the compiler refuses any shared helper: a bug in one of
+//! them can never be copied into another. These tests are the second guard over the crate
+//! graph: they read each oracle's manifest (every dependency table, dev- and build-
+//! dependencies included) and its source (any `ordo_…` crate path in code).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Each oracle and the top-level modules it may use.
-const ORACLES: [(&str, &[&str]); 3] = [
-    ("reference", &["rules"]),
-    ("bitboard", &["rules"]),
-    ("adjudicate", &["rules", "notation"]),
-];
+/// The oracle crates, by their folder below `crates/`.
+const ORACLES: [&str; 3] = ["reference", "bitboard", "adjudicate"];
+
+/// The one workspace crate an oracle may depend on.
+const VOCABULARY: &str = "ordo-core";
 
 /// The source with comments, string and character literals blanked out, so a path named in a
 /// doc comment or a message is not taken for an import (and a brace in one is not counted by
@@ -123,95 +123,6 @@ fn char_literal_len(s: &str) -> Option<usize> {
         .then_some(c.len_utf8() + 2)
 }
 
-/// The module depth of a source file below `src/`: `src/reference/mod.rs` is 1 (the module
-/// `reference`), `src/reference/steps.rs` is 2.
-fn module_depth(rel: &Path) -> usize {
-    let parts = rel.components().count();
-    let is_root = matches!(
-        rel.file_name().and_then(|f| f.to_str()),
-        Some("mod.rs" | "lib.rs")
-    );
-    if is_root {
-        parts - 1
-    } else {
-        parts
-    }
-}
-
-/// The top-level modules reached from a file at module depth `depth`: the segment after
-/// `crate::`, and the segment after a run of `super::` that climbs to the crate root. Group
-/// imports (`use crate::{a, b::c}`) count each member.
-fn reached_modules(code: &str, depth: usize) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut i = 0;
-    while i < code.len() {
-        let rest = &code[i..];
-        let starts_word = !code[..i].chars().next_back().is_some_and(is_ident);
-        let root = if !starts_word {
-            None
-        } else if rest.starts_with("crate::") {
-            Some("crate::".len())
-        } else {
-            let supers = (0..)
-                .take_while(|k| rest[k * "super::".len()..].starts_with("super::"))
-                .count();
-            (supers > 0 && supers >= depth).then_some(supers * "super::".len())
-        };
-        let Some(skip) = root else {
-            i += rest.chars().next().map_or(1, char::len_utf8);
-            continue;
-        };
-        let after = rest[skip..].trim_start();
-        if let Some(group) = after.strip_prefix('{') {
-            for member in top_level_members(group) {
-                let name: String = member.trim().chars().take_while(|&c| is_ident(c)).collect();
-                if !name.is_empty() {
-                    out.insert(name);
-                }
-            }
-        } else {
-            let name: String = after.chars().take_while(|&c| is_ident(c)).collect();
-            if !name.is_empty() {
-                out.insert(name);
-            }
-        }
-        i += skip;
-    }
-    out
-}
-
-/// The members of a `{…}` group (`group` starts after the `{`), split at its own commas only.
-fn top_level_members(group: &str) -> Vec<&str> {
-    let (mut depth, mut from, mut out) = (0usize, 0, Vec::new());
-    for (k, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                out.push(&group[from..k]);
-                return out;
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&group[from..k]);
-                from = k + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&group[from..]);
-    out
-}
-
-/// The top-level modules used by `src` at module depth `depth` that `allowed` does not list
-/// (the oracle's own module `own` is always allowed).
-fn forbidden(src: &str, depth: usize, own: &str, allowed: &[&str]) -> Vec<String> {
-    reached_modules(&code_only(src), depth)
-        .into_iter()
-        .filter(|m| m != own && !allowed.contains(&m.as_str()))
-        .collect()
-}
-
 /// Every `.rs` file below `dir`.
 pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -226,18 +137,104 @@ pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The workspace crates a manifest depends on (`ordo…` keys of `[dependencies]`,
+/// `[dev-dependencies]`, `[build-dependencies]` and their `[target.….…]` forms).
+fn ordo_dependencies(manifest: &str) -> BTreeSet<String> {
+    let doc: toml::Table = manifest.parse().expect("a manifest");
+    let mut scopes: Vec<&toml::Table> = vec![&doc];
+    if let Some(targets) = doc.get("target").and_then(|t| t.as_table()) {
+        scopes.extend(targets.values().filter_map(|c| c.as_table()));
+    }
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let tables = scopes.iter().flat_map(|t| {
+        kinds
+            .iter()
+            .filter_map(|k| t.get(*k).and_then(|d| d.as_table()))
+    });
+    let mut out = BTreeSet::new();
+    for deps in tables {
+        for (name, spec) in deps {
+            let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
+            if package.starts_with("ordo") {
+                out.insert(package.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The workspace crates `code` names as paths (`ordo_reference::…`, `use ordo::…`), comments
+/// and strings aside, among `crates` (their library names); `own` does not count. Game terms
+/// such as `ordo_steps` are no crate and do not count.
+fn ordo_crates_named(code: &str, own: &str, crates: &BTreeSet<String>) -> BTreeSet<String> {
+    let code = code_only(code);
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices("ordo")
+        .filter(|(at, _)| !code[..*at].chars().next_back().is_some_and(is_ident))
+        .filter_map(|(at, _)| {
+            let name: String = code[at..].chars().take_while(|&c| is_ident(c)).collect();
+            let path = code[at + name.len()..].trim_start().starts_with("::");
+            (path && name != own && crates.contains(&name)).then_some(name)
+        })
+        .collect()
+}
+
+/// The library names of every crate of the workspace (`ordo`, `ordo_core`, …).
+fn workspace_crates() -> BTreeSet<String> {
+    let mut dirs = product_crates();
+    dirs.push(workspace().join("crates/testkit"));
+    let names: BTreeSet<String> = dirs
+        .iter()
+        .map(|d| {
+            let manifest: toml::Table = std::fs::read_to_string(d.join("Cargo.toml"))
+                .unwrap()
+                .parse()
+                .unwrap();
+            manifest["package"]["name"]
+                .as_str()
+                .unwrap()
+                .replace('-', "_")
+        })
+        .collect();
+    assert!(
+        names.contains("ordo") && names.contains("ordo_core"),
+        "{names:?}"
+    );
+    names
+}
+
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
 #[test]
-fn oracles_import_only_rules_and_notation() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut bad = Vec::new();
-    let mut files = 0;
-    for (own, allowed) in ORACLES {
-        for path in rust_files(&src.join(own)) {
-            let rel = path.strip_prefix(&src).unwrap();
-            let text = std::fs::read_to_string(&path).unwrap();
+fn oracle_crates_depend_only_on_the_vocabulary() {
+    for oracle in ORACLES {
+        let path = workspace().join("crates").join(oracle).join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&path).unwrap();
+        let deps = ordo_dependencies(&manifest);
+        assert_eq!(
+            deps,
+            BTreeSet::from([VOCABULARY.to_string()]),
+            "{} may depend on {VOCABULARY} alone",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn oracle_sources_name_no_other_workspace_crate() {
+    let (mut bad, mut files) = (Vec::new(), 0);
+    let crates = workspace_crates();
+    for oracle in ORACLES {
+        let own = format!("ordo_{oracle}");
+        for path in rust_files(&workspace().join("crates").join(oracle)) {
             files += 1;
-            for m in forbidden(&text, module_depth(rel), own, allowed) {
-                bad.push(format!("src/{} reaches crate::{m}", rel.display()));
+            let text = std::fs::read_to_string(&path).unwrap();
+            for name in ordo_crates_named(&text, &own, &crates) {
+                if name != VOCABULARY.replace('-', "_") {
+                    bad.push(format!("{} names {name}", path.display()));
+                }
             }
         }
     }
@@ -249,11 +246,26 @@ fn oracles_import_only_rules_and_notation() {
     );
 }
 
-/// Every Rust file of the crate's `src/`: its name below the crate (`src/…`, forward
-/// slashes) and its text.
+/// The crates of the product (every folder of `crates/` but the test tooling), sorted.
+pub(super) fn product_crates() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(workspace().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("Cargo.toml").is_file() && !p.ends_with("testkit"))
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 9, "only {} product crates", dirs.len());
+    dirs
+}
+
+/// Every Rust source file of the product (the command line's `src/` and each product
+/// crate's `src/`): its name below the workspace (forward slashes) and its text.
 pub(super) fn crate_sources() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = rust_files(&root.join("src"));
+    let root = workspace();
+    let mut files = rust_files(&root.join("src"));
+    for dir in product_crates() {
+        files.extend(rust_files(&dir.join("src")));
+    }
     assert!(files.len() > 50, "only {} source files", files.len());
     files
         .into_iter()
@@ -265,13 +277,13 @@ pub(super) fn crate_sources() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Whether the source file `rel` (as [`crate_sources`] names it) is the binary's command
-/// line rather than the library.
+/// Whether the source file `rel` (as [`crate_sources`] names it) is the command line (the
+/// `ordo-cli` package's `src/`) rather than a library crate.
 pub(super) fn is_command_line(rel: &str) -> bool {
-    rel.starts_with("src/cli/") || rel == "src/main.rs"
+    rel.starts_with("src/")
 }
 
-/// The crates of the command line (`cli` feature): named only by the binary's modules.
+/// The crates of the command line: named only by the `ordo-cli` package.
 const CLI_CRATES: [&str; 3] = ["clap", "indicatif", "ctrlc"];
 
 /// The CLI crates `code` names as paths (`clap::…`, `use indicatif`), comments and strings
@@ -291,9 +303,9 @@ fn cli_crates_named(code: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The library (all of `src/` but the binary's `main.rs` and `cli/`) names no crate of the
-/// command line, so `default-features = false` leaves clap, indicatif and ctrlc out of its
-/// API; `.ci/run` builds it so.
+/// No library crate names a crate of the command line (only the `ordo-cli` package's `src/`
+/// does), so clap, indicatif and ctrlc stay out of every library's API; `.ci/run` checks the
+/// facade's dependency tree too.
 #[test]
 fn the_library_names_no_command_line_crate() {
     let mut bad = Vec::new();
@@ -314,47 +326,32 @@ fn the_library_names_no_command_line_crate() {
 
 #[test]
 fn checker_catches_a_planted_crate_import() {
-    let src = "use crate::rules::{Color, Position};\nuse crate::bitboard::Bitboard;\n";
-    assert_eq!(forbidden(src, 2, "reference", &["rules"]), ["bitboard"]);
-}
-
-#[test]
-fn checker_catches_grouped_and_inline_paths() {
-    let src = "use crate::{rules::{Move, Step}, diff::Rng};\nfn f() { crate::solve::x(); }\n";
-    assert_eq!(forbidden(src, 1, "bitboard", &["rules"]), ["diff", "solve"]);
-}
-
-#[test]
-fn checker_catches_super_escapes() {
-    // From src/adjudicate/step.rs (depth 2) `super::super::` is the crate root; from
-    // src/adjudicate/mod.rs (depth 1) a single `super::` already is.
-    let nested = "use super::groups::groups;\nuse super::super::reference::Reference;\n";
+    let src = "use ordo_core::rules::Position;\nuse ordo_bitboard::Bitboard;\nfn f() { ordo::explain(); }\n";
+    let named = ordo_crates_named(src, "ordo_reference", &workspace_crates());
     assert_eq!(
-        forbidden(nested, 2, "adjudicate", &["rules"]),
-        ["reference"]
+        named,
+        BTreeSet::from(["ordo".into(), "ordo_bitboard".into(), "ordo_core".into()])
     );
-    assert_eq!(
-        forbidden(
-            "use super::bitboard::Bitboard;",
-            1,
-            "adjudicate",
-            &["rules"]
-        ),
-        ["bitboard"]
-    );
-    assert!(forbidden("use super::groups::groups;", 2, "adjudicate", &["rules"]).is_empty());
 }
 
 #[test]
-fn checker_ignores_comments_and_strings() {
-    let src =
-        "//! Like [`crate::reference`].\n/* crate::solve */\nconst S: &str = \"crate::cli\";\n";
-    assert!(forbidden(src, 1, "bitboard", &["rules"]).is_empty());
+fn checker_ignores_comments_strings_game_terms_and_the_crate_itself() {
+    let src = "//! Like [`ordo_reference::x`].\n/* ordo_solve::y */\nconst S: &str = \"ordo_core::z\";\nuse ordo_bitboard::gen;\nlet ordo_steps = ordo_path::new();\n";
+    assert!(ordo_crates_named(src, "ordo_bitboard", &workspace_crates()).is_empty());
 }
 
 #[test]
-fn module_depth_of_files() {
-    assert_eq!(module_depth(Path::new("reference/mod.rs")), 1);
-    assert_eq!(module_depth(Path::new("reference/steps.rs")), 2);
-    assert_eq!(module_depth(Path::new("bitboard/gen/runs.rs")), 3);
+fn checker_reads_every_dependency_table() {
+    let manifest = r#"
+[dependencies]
+ordo-core.workspace = true
+petgraph = "0.8"
+[dev-dependencies]
+ordo-bitboard = { path = "../bitboard" }
+[target.'cfg(unix)'.build-dependencies]
+helper = { package = "ordo-solve", path = "../solve" }
+"#;
+    let deps = ordo_dependencies(manifest);
+    let want = ["ordo-bitboard", "ordo-core", "ordo-solve"].map(String::from);
+    assert_eq!(deps, BTreeSet::from(want));
 }

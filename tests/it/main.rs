@@ -7,10 +7,10 @@
 macro_rules! on_both_engines {
     ($($name:ident),* $(,)?) => {
         mod reference {
-            $( #[test] fn $name() { super::$name::<ordo::reference::Reference>() } )*
+            $( #[test] fn $name() { super::$name::<ordo_reference::Reference>() } )*
         }
         mod bitboard {
-            $( #[test] fn $name() { super::$name::<ordo::bitboard::Bitboard>() } )*
+            $( #[test] fn $name() { super::$name::<ordo_bitboard::Bitboard>() } )*
         }
     };
 }

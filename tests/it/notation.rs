@@ -3,11 +3,11 @@
 //! and property tests (proptest and quickcheck) for round trips and for parsers that never
 //! panic.
 
-use ordo::notation::{
+use ordo_core::notation::{
     diagram, format_move, format_moves, format_position, parse_move, parse_moves, parse_position,
     parse_square, sorted_moves, sorted_notation, NotationError,
 };
-use ordo::rules::{setup, Color, Dims, Move, Position, Square, Step, Variant};
+use ordo_core::rules::{setup, Color, Dims, Move, Position, Square, Step, Variant};
 
 const START: &str = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic";
 
@@ -873,13 +873,13 @@ mod quick {
 fn sorted_move_lists_are_canonical_and_in_order() {
     let moves = parse_moves("e3-e4 a3-a4 c2-c3").unwrap();
     assert_eq!(sorted_notation(&moves), ["a3-a4", "c2-c3", "e3-e4"]);
-    let e = <ordo::reference::Reference as ordo::rules::Engine>::from_position(&setup::standard(
-        Variant::Classic,
-    ))
+    let e = <ordo_reference::Reference as ordo_core::rules::Engine>::from_position(
+        &setup::standard(Variant::Classic),
+    )
     .unwrap();
     let list = sorted_moves(&e);
     assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
-    assert_eq!(list.len(), ordo::rules::Engine::legal_moves(&e).len());
+    assert_eq!(list.len(), ordo_core::rules::Engine::legal_moves(&e).len());
     assert!(list
         .iter()
         .all(|m| format_move(&parse_move(m).unwrap()) == *m));

@@ -3,7 +3,7 @@
 //! moves (ORDO-10.5).
 
 use crate::common::{fen, load};
-use ordo::rules::{setup, Engine, Variant};
+use ordo_core::rules::{setup, Engine, Variant};
 
 fn standard_classic<E: Engine>() {
     let e: E = load(&setup::standard(Variant::Classic));
@@ -59,7 +59,7 @@ on_both_engines!(
 /// move, which must sum to the reference engine's published 11,501,158 (ORDO-2.2, ORDO-10.5).
 #[test]
 fn bitboard_classic_perft_5_published_figure() {
-    use ordo::bitboard::Bitboard;
+    use ordo_bitboard::Bitboard;
     let e: Bitboard = load(&setup::standard(Variant::Classic));
     assert_eq!(e.perft_threads(5, 2).unwrap(), 724_821_826);
     let rows = e.divide(4);
@@ -71,11 +71,11 @@ fn bitboard_classic_perft_5_published_figure() {
 /// each finished first move once, and stops when asked (keeping only finished first moves).
 #[test]
 fn parallel_divide_reports_progress_and_stops() {
-    use ordo::rules::perft::{divide_parallel, PerftError, PerftOptions, MAX_PERFT_DEPTH};
+    use ordo_core::rules::perft::{divide_parallel, PerftError, PerftOptions, MAX_PERFT_DEPTH};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let e: ordo::bitboard::Bitboard = load(&setup::chess_board(Variant::Classic));
+    let e: ordo_bitboard::Bitboard = load(&setup::chess_board(Variant::Classic));
     let calls = AtomicUsize::new(0);
-    let count = |p: ordo::rules::perft::PerftProgress| {
+    let count = |p: ordo_core::rules::perft::PerftProgress| {
         assert_eq!(p.total, 46);
         calls.fetch_add(1, Ordering::Relaxed);
     };

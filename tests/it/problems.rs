@@ -1,4 +1,4 @@
-//! Problems (spec/problems.md, src/solve/problem.rs): composed problems are sound by both
+//! Problems (spec/problems.md, crates/solve/src/problem.rs): composed problems are sound by both
 //! routes (tables with their proof tree, and exact search), the compact solver's tables and
 //! the retro solver's give the same verdicts (the saved problems of analysis/problems/
 //! included), false keys and cooks are caught, a position the tables cannot answer is an
@@ -10,12 +10,12 @@
 use std::path::Path;
 
 use crate::common::{assert_ok, assert_refused, ordo_cmd, stdout};
-use ordo::bitboard::Bitboard;
-use ordo::reference::Reference;
-use ordo::rules::{Dims, Variant};
-use ordo::solve::problem::{self, Method, Problem, ProblemReport, TableKind, Tables};
-use ordo::solve::tb::{self, Material};
-use ordo::solve::{ctb, SolveError};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::{Dims, Variant};
+use ordo_reference::Reference;
+use ordo_solve::problem::{self, Method, Problem, ProblemReport, TableKind, Tables};
+use ordo_solve::tb::{self, Material};
+use ordo_solve::{ctb, SolveError};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("problem-{name}"))
@@ -104,11 +104,11 @@ fn false_keys_and_cooks_are_caught() {
     let n = problem::turns(&good.stipulation).unwrap();
     let retro = Some((dir.as_path(), TableKind::Retro));
     let report = problem::verify::<Bitboard>(&good, retro, problem::DEFAULT_SEARCH_NODES).unwrap();
-    let pos = ordo::notation::parse_position(&good.position).unwrap();
-    let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
-    let other = ordo::rules::Engine::legal_moves(&e)
+    let pos = ordo_core::notation::parse_position(&good.position).unwrap();
+    let e = <Bitboard as ordo_core::rules::Engine>::from_position(&pos).unwrap();
+    let other = ordo_core::rules::Engine::legal_moves(&e)
         .iter()
-        .map(ordo::notation::format_move)
+        .map(ordo_core::notation::format_move)
         .find(|m| !report.winning.contains(m))
         .unwrap();
     let compact = Some((dir.as_path(), TableKind::Compact));
@@ -269,10 +269,10 @@ fn a_standard_board_problem_is_sound_by_both_routes() {
 /// White on j8, Black to move has lost; without it, not.
 #[test]
 fn search_memo_distinguishes_every_square_of_the_standard_board() {
-    let over = ordo::notation::parse_position("9W/10/10/4B5/10/10/10/WW8 b classic").unwrap();
-    let open = ordo::notation::parse_position("10/10/10/4B5/10/10/10/WW8 b classic").unwrap();
-    let over: Bitboard = ordo::rules::Engine::from_position(&over).unwrap();
-    let open: Bitboard = ordo::rules::Engine::from_position(&open).unwrap();
+    let over = ordo_core::notation::parse_position("9W/10/10/4B5/10/10/10/WW8 b classic").unwrap();
+    let open = ordo_core::notation::parse_position("10/10/10/4B5/10/10/10/WW8 b classic").unwrap();
+    let over: Bitboard = ordo_core::rules::Engine::from_position(&over).unwrap();
+    let open: Bitboard = ordo_core::rules::Engine::from_position(&open).unwrap();
     let mut memo = std::collections::HashMap::new();
     let mut nodes = 0;
     assert!(problem::lost_within(&over, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
@@ -344,10 +344,10 @@ fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
 /// A problem on `position` whose key is the best first move the `tables` give (a win where
 /// there is one), claimed as the only one, within `turns`.
 fn best_move_problem(tables: &Tables, id: &str, position: &str, turns: u16) -> Problem {
-    let pos = ordo::notation::parse_position(position).unwrap();
-    let e = <Bitboard as ordo::rules::Engine>::from_position(&pos).unwrap();
+    let pos = ordo_core::notation::parse_position(position).unwrap();
+    let e = <Bitboard as ordo_core::rules::Engine>::from_position(&pos).unwrap();
     let (_, moves) = tables.probe(&e).unwrap();
-    let key = ordo::notation::format_move(&moves[0].0);
+    let key = ordo_core::notation::format_move(&moves[0].0);
     Problem {
         only_keys: true,
         ..problem(id, position, &format!("win in {turns}"), &key)
@@ -508,8 +508,8 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         err.contains("problem split-mover") && err.contains("must be one group"),
         "{err}"
     );
-    let e = <Bitboard as ordo::rules::Engine>::from_position(
-        &ordo::notation::parse_position(&p.position).unwrap(),
+    let e = <Bitboard as ordo_core::rules::Engine>::from_position(
+        &ordo_core::notation::parse_position(&p.position).unwrap(),
     )
     .unwrap();
     assert!(compact.value(&e).is_err());

@@ -10,12 +10,12 @@
 use std::collections::BTreeSet;
 
 use crate::common::{one_group, playout, playout_starts};
-use ordo::notation::{format_move, format_position, parse_move, parse_position};
-use ordo::reference::Reference;
-use ordo::rules::{
+use ordo_core::notation::{format_move, format_position, parse_move, parse_position};
+use ordo_core::rules::{
     mirror_square, rotate_square, Color, Dims, Engine, Move, Position, Square, Status, Step,
     Variant, WinReason,
 };
+use ordo_reference::Reference;
 use proptest::prelude::*;
 use quickcheck::QuickCheck;
 

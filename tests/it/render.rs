@@ -8,11 +8,11 @@ use std::collections::BTreeSet;
 
 use crate::common::{assert_ok, ordo_cmd as ordo};
 
-use ordo::notation::{parse_move, parse_position, parse_square};
 use ordo::render::{self, Annotations};
-use ordo::rules::{setup, Color, Dims, Position, Variant};
+use ordo_core::notation::{parse_move, parse_position, parse_square};
+use ordo_core::rules::{setup, Color, Dims, Position, Variant};
 
-fn sq(s: &str) -> ordo::rules::Square {
+fn sq(s: &str) -> ordo_core::rules::Square {
     parse_square(s).unwrap()
 }
 

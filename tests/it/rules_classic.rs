@@ -2,8 +2,8 @@
 //! Every test is generic over the engine and instantiated below for each engine.
 
 use crate::common::{is_legal, load, move_set, play_line, pos, squares, won};
-use ordo::notation::{format_move, parse_move};
-use ordo::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
+use ordo_core::notation::{format_move, parse_move};
+use ordo_core::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
 
 const C: Variant = Variant::Classic;
 
@@ -44,12 +44,12 @@ fn ordo_1_6_chess_board_variant<E: Engine>() {
 /// ORDO-1.2, ORDO-1.3, ORDO-1.4: a1 is White's left corner; forward is up the rows for White
 /// and down for Black; White's home row is row 1 and Black's the last row.
 fn ordo_1_2_coordinates_and_home_rows<E: Engine>() {
-    let dims = ordo::rules::Dims::STANDARD;
+    let dims = ordo_core::rules::Dims::STANDARD;
     assert_eq!(Square::new(0, 0).to_string(), "a1");
     assert_eq!(Square::new(9, 7).to_string(), "j8");
     assert_eq!(Color::White.home_row(dims), 0);
     assert_eq!(Color::Black.home_row(dims), 7);
-    let up = ordo::rules::Direction { dc: 0, dr: 1 };
+    let up = ordo_core::rules::Direction { dc: 0, dr: 1 };
     assert_eq!(up.heading(Color::White), Heading::Forward);
     assert_eq!(up.heading(Color::Black), Heading::Backward);
     // A lone black piece moves down the board: c4-c3 is forward for Black, c4-c5 is not.
@@ -61,7 +61,7 @@ fn ordo_1_2_coordinates_and_home_rows<E: Engine>() {
 /// ORDO-1.5: boards from 2 x 2 to 16 x 8 (at most 128 squares) are accepted, others refused,
 /// and the same rules run on them.
 fn ordo_1_5_board_limits<E: Engine>() {
-    use ordo::rules::Dims;
+    use ordo_core::rules::Dims;
     assert!(Dims::new(2, 2).is_ok());
     assert!(Dims::new(16, 8).is_ok());
     assert!(Dims::new(8, 16).is_ok());

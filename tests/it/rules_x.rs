@@ -2,8 +2,8 @@
 //! X, each naming the clause it covers. Generic over the engine, instantiated below.
 
 use crate::common::{is_legal, load, move_set, one_group, play_line, pos, squares, won};
-use ordo::notation::{format_move, parse_move};
-use ordo::rules::{setup, Color, Engine, Heading, Variant, WinReason};
+use ordo_core::notation::{format_move, parse_move};
+use ordo_core::rules::{setup, Color, Engine, Heading, Variant, WinReason};
 
 const X: Variant = Variant::X;
 
@@ -134,7 +134,9 @@ fn ordox_1_2_never_backward_even_split<E: Engine>() {
                 format_move(m)
             );
         }
-        let first = e.apply(&ordo::rules::Move::single(m.first)).to_position();
+        let first = e
+            .apply(&ordo_core::rules::Move::single(m.first))
+            .to_position();
         assert!(
             one_group(&first, Color::White),
             "ORDOX-3.5: {}",
@@ -174,7 +176,7 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
     assert!(!moves.contains("c2xc3"), "the choice must be named");
     let left = play_line(&e, &["c2xc3/a4"]).to_position();
     let right = play_line(&e, &["c2xc3/d4"]).to_position();
-    let names = |p: &ordo::rules::Position| squares(p, Color::Black);
+    let names = |p: &ordo_core::rules::Position| squares(p, Color::Black);
     assert_eq!(names(&left), "a4 b4");
     assert_eq!(names(&right), "d4 e4");
     let by = |s: &str| e.resolve(&parse_move(s).unwrap()).map(|m| format_move(&m));
@@ -213,7 +215,7 @@ fn ordox_4_2_examples_of_004<E: Engine>() {
     let right = play_line(&t, &["d3xd4/e5"]).to_position();
     assert_eq!(right.count(Color::Black), 5);
     assert_eq!(
-        right.get(ordo::rules::Square::new(6, 5)),
+        right.get(ordo_core::rules::Square::new(6, 5)),
         Some(Color::Black)
     );
 }

@@ -1,4 +1,4 @@
-//! `ordo serve`: the JSON answers built without a socket (`ordo::serve::api`), the router called
+//! `ordo serve`: the JSON answers built without a socket (`ordo_serve::api`), the router called
 //! with tower's `oneshot` (routes, bad input, limits), a real server on a free loopback port
 //! (a client too slow to send its request head is cut off), and `ordo explain --html`.
 
@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
-use ordo::serve::api::{self, ErrorKind};
-use ordo::serve::{router, Limits};
+use ordo_serve::api::{self, ErrorKind};
+use ordo_serve::{router, Limits};
 use tower::ServiceExt;
 
 const START: &str = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic";
@@ -178,7 +178,7 @@ fn library_errors_name_the_parameter() {
     );
     assert_eq!(
         api::all_rules().len(),
-        ordo::rules::clauses::registry().clauses.len()
+        ordo_core::rules::clauses::registry().clauses.len()
     );
 }
 
@@ -240,7 +240,7 @@ fn router_serves_the_page_and_the_rules() {
     }
     let (code, _, rules) = get("/rules");
     assert_eq!(code, 200);
-    for c in &ordo::rules::clauses::registry().clauses {
+    for c in &ordo_core::rules::clauses::registry().clauses {
         assert!(
             rules.contains(&format!("<section class=\"clause\" id=\"{}\">", c.id)),
             "no anchor for {}",
@@ -311,7 +311,7 @@ fn start_server(limits: Limits) -> SocketAddr {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let addr = "127.0.0.1:0".parse().unwrap();
-        let _ = ordo::serve::run(addr, limits, move |a| {
+        let _ = ordo_serve::run(addr, limits, move |a| {
             let _ = tx.send(a);
         });
     });

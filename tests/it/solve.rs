@@ -1,4 +1,4 @@
-//! The retrograde solver (src/solve/): solved values of the smallest boards, fixed here after
+//! The retrograde solver (crates/solve/src/): solved values of the smallest boards, fixed here after
 //! agreeing by two routes (the tables built on the reference engine and on the bitboard
 //! engine are identical, the verification pass recomputes every value through the reference
 //! engine, and a plain bounded minimax on the reference engine confirms sampled positions),
@@ -9,11 +9,11 @@
 //! for ever (draws), ORDOX-5.1 counts an Ordo X turn as one move.
 
 use crate::common::{ordo_cmd, ordo_line};
-use ordo::bitboard::Bitboard;
-use ordo::diff::Rng;
-use ordo::reference::Reference;
-use ordo::rules::{Dims, Engine, Variant};
-use ordo::solve::{
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::Rng;
+use ordo_core::rules::{Dims, Engine, Variant};
+use ordo_reference::Reference;
+use ordo_solve::{
     bounded, bounded_expectation, solve_game, verify, GameOptions, GameReport, Setup, Table, Value,
 };
 
@@ -69,7 +69,7 @@ fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameR
 /// by both engines, the reference verification pass and bounded minimax.
 #[test]
 fn smallest_boards_are_solved_alike_by_both_routes() {
-    let bar = ordo::solve::Silent;
+    let bar = ordo_solve::Silent;
     for (v, b, positions, edges, won, lost, drawn, longest, start, length, winning, first, stale) in
         SMALL_BOARDS
     {
@@ -178,7 +178,7 @@ fn ordo_3_3_drawn_positions_have_no_winning_move() {
         let succ: Vec<Value> = e
             .legal_moves()
             .iter()
-            .map(|m| ordo::solve::probe(&table, &e.apply(m)).unwrap())
+            .map(|m| ordo_solve::probe(&table, &e.apply(m)).unwrap())
             .collect();
         assert!(!succ.iter().any(|v| matches!(v, Value::Loss(_))));
         assert!(succ.contains(&Value::Draw));
@@ -190,7 +190,7 @@ fn ordo_3_3_drawn_positions_have_no_winning_move() {
 /// The verification pass catches a single altered value.
 #[test]
 fn verification_catches_a_tampered_value() {
-    let bar = ordo::solve::Silent;
+    let bar = ordo_solve::Silent;
     let (mut table, _) = solve::<Bitboard>(Variant::X, "3x3".parse().unwrap(), Setup::Row1);
     let i = table
         .values
@@ -455,7 +455,7 @@ fn analysis_script_follows_the_cargo_target_dir() {
 /// every report built on them.
 #[test]
 fn one_ply_is_singular() {
-    use ordo::solve::{plies, Value};
+    use ordo_solve::{plies, Value};
     assert_eq!(plies(1u16), "1 ply");
     assert_eq!(plies(2u16), "2 plies");
     assert_eq!(Value::Win(1).to_string(), "win in 1 ply");
@@ -579,7 +579,7 @@ fn check_compact_game(file: &str, variant: &str, board: &str, setup: &str, text:
         "row2" => Setup::Row2,
         _ => panic!("{file}: setup {setup}"),
     };
-    let max = ordo::solve::compact::start_material(
+    let max = ordo_solve::compact::start_material(
         variant.parse().unwrap(),
         board.parse().unwrap(),
         setup,
@@ -611,7 +611,7 @@ fn check_compact_slices(
     file: &str,
     variant: &str,
     slices: &[serde_json::Value],
-    max: ordo::solve::tb::Material,
+    max: ordo_solve::tb::Material,
 ) -> u64 {
     let mut materials = Vec::new();
     let mut entries = 0;
@@ -629,7 +629,7 @@ fn check_compact_slices(
         entries += n("entries");
         materials.push(r["material"].as_str().unwrap().to_string());
     }
-    let want: Vec<String> = ordo::solve::compact::stored_up_to(max)
+    let want: Vec<String> = ordo_solve::compact::stored_up_to(max)
         .iter()
         .map(|m| m.to_string())
         .collect();

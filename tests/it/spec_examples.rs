@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use ordo::notation::{diagram, format_position, parse_move, parse_position, parse_square};
-use ordo::rules::{setup, Variant};
+use ordo_core::notation::{diagram, format_position, parse_move, parse_position, parse_square};
+use ordo_core::rules::{setup, Variant};
 
 use crate::common::{ordo_cmd, scratch};
 
@@ -65,7 +65,10 @@ fn game_record_example_is_a_legal_game() {
         "{out}{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let moves = ordo::notation::parse_record(&record).unwrap().moves.len();
+    let moves = ordo_core::notation::parse_record(&record)
+        .unwrap()
+        .moves
+        .len();
     assert!(moves >= 6, "{moves} moves");
     assert_eq!(out.matches(": legal").count(), moves, "{out}");
 }
@@ -195,7 +198,7 @@ fn problem_file_example_is_sound() {
         .into_iter()
         .find(|(info, _)| info == "toml")
         .expect("the example problem file");
-    let file = ordo::solve::problem::parse_file(&block).unwrap();
+    let file = ordo_solve::problem::parse_file(&block).unwrap();
     assert_eq!(file.problems.len(), 1);
     let dir = scratch("spec-problem");
     let path = dir.join("example.toml");

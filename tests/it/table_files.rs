@@ -1,4 +1,4 @@
-//! Table files that cannot lie (src/solve/file.rs, src/solve/atomic.rs): every damaged,
+//! Table files that cannot lie (crates/solve/src/file.rs, crates/solve/src/atomic.rs): every damaged,
 //! truncated, extended, relabelled or swapped file is refused with a one-line reason, none
 //! is trusted; the header is read with a length limit and checked against the file's size
 //! and the request before anything is allocated; writes are atomic, clean up after dead
@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{assert_refused, ordo_cmd, tb_probe};
-use ordo::bitboard::Bitboard;
-use ordo::rules::{Dims, Variant};
-use ordo::solve::memory::{Limit, Source};
-use ordo::solve::tb::{self, BuildOptions, Material};
-use ordo::solve::{solve_game, GameOptions, Setup, SolveError, Table};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::{Dims, Variant};
+use ordo_solve::memory::{Limit, Source};
+use ordo_solve::tb::{self, BuildOptions, Material};
+use ordo_solve::{solve_game, GameOptions, Setup, SolveError, Table};
 
 fn scratch(name: &str) -> PathBuf {
     crate::common::scratch(&format!("files-{name}"))
@@ -457,9 +457,9 @@ fn table_writes_are_atomic_and_clean_up_after_dead_writers() {
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
-    let stale = ordo::files::temp_path(&path, dead).unwrap();
+    let stale = ordo_os::files::temp_path(&path, dead).unwrap();
     std::fs::write(&stale, vec![0u8; 4096]).unwrap();
-    let live = ordo::files::temp_path(&path, 1).unwrap();
+    let live = ordo_os::files::temp_path(&path, 1).unwrap();
     std::fs::write(&live, b"in progress").unwrap();
     let table = game_table(Variant::Classic, "3x3", &path);
     assert!(

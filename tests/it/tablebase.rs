@@ -1,4 +1,4 @@
-//! Endgame tablebases (src/solve/tb.rs): the material index, slices built alike on both
+//! Endgame tablebases (crates/solve/src/tb.rs): the material index, slices built alike on both
 //! engines, the verification pass, agreement with the whole-game tables of the same board,
 //! bounded minimax on sampled positions, and the command line.
 //!
@@ -8,12 +8,12 @@
 //! or an arrival makes).
 
 use crate::common::{ordo_cmd, ordo_line};
-use ordo::bitboard::Bitboard;
-use ordo::diff::Rng;
-use ordo::reference::Reference;
-use ordo::rules::{Dims, Engine, Variant};
-use ordo::solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase, VerifyScope};
-use ordo::solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::Rng;
+use ordo_core::rules::{Dims, Engine, Variant};
+use ordo_reference::Reference;
+use ordo_solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase, VerifyScope};
+use ordo_solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("tb-{name}"))
@@ -99,7 +99,7 @@ fn tablebase_agrees_with_the_game_tables() {
         let opts = GameOptions::default();
         let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
         for (i, &k) in game.space.keys().iter().enumerate() {
-            let (occ, stm) = ordo::solve::unpack(k);
+            let (occ, stm) = ordo_solve::unpack(k);
             let in_tb = tb
                 .value(occ, stm)
                 .unwrap()
@@ -119,7 +119,7 @@ fn tablebase_agrees_with_the_game_tables() {
 /// verification pass through the reference engine finds every value consistent.
 #[test]
 fn slices_are_built_alike_on_both_engines_and_verify() {
-    let bar = ordo::solve::Silent;
+    let bar = ordo_solve::Silent;
     for variant in Variant::ALL {
         let dims: Dims = "5x4".parse().unwrap();
         let max = Material { white: 2, black: 2 };
@@ -132,7 +132,7 @@ fn slices_are_built_alike_on_both_engines_and_verify() {
         for (m, (_, values)) in &fast.slices {
             assert_eq!(values, &plain.slices[m].1, "{variant} {m}");
             let (index, _) = &fast.slices[m];
-            let verdict = ordo::solve::verify_graph(
+            let verdict = ordo_solve::verify_graph(
                 &tb::SliceGraph::<Reference>::new(&fast, index),
                 values,
                 &bar,
@@ -196,7 +196,7 @@ fn building_resumes_and_refuses_damaged_slices() {
     let opts = |verify: VerifyScope| tb::BuildOptions {
         verify,
         memory_limit: None,
-        progress: &ordo::solve::Silent,
+        progress: &ordo_solve::Silent,
     };
     let max = Material { white: 2, black: 2 };
     let build = |scope: VerifyScope| {

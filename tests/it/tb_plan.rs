@@ -1,4 +1,4 @@
-//! Slices as independent jobs and their graph for a scheduler (src/solve/plan.rs, `ordo tb
+//! Slices as independent jobs and their graph for a scheduler (crates/solve/src/plan.rs, `ordo tb
 //! job`, `ordo tb plan`): the parents a capture leads into, jobs that read only those and
 //! build what `tb build` builds, a job run twice, a job refused for a missing or damaged
 //! parent, and the Slurm, make and JSON plans run through a stand-in scheduler.
@@ -8,13 +8,13 @@ use std::process::{Command, Output};
 
 use crate::common::{assert_ok, ordo_cmd as ordo};
 
-use ordo::bitboard::Bitboard;
-use ordo::rules::{Dims, Variant};
-use ordo::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
-use ordo::solve::problem::TableKind;
-use ordo::solve::tb::{self, Material, SliceReport};
-use ordo::solve::{compact, ctb};
-use ordo::solve::{Progress, Silent, SolveError};
+use ordo_bitboard::Bitboard;
+use ordo_core::rules::{Dims, Variant};
+use ordo_solve::plan::{self, Compact, JobError, Retro, SliceSolver};
+use ordo_solve::problem::TableKind;
+use ordo_solve::tb::{self, Material, SliceReport};
+use ordo_solve::{compact, ctb};
+use ordo_solve::{Progress, Silent, SolveError};
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
@@ -818,12 +818,12 @@ fn a_stopped_slice_build_resumes_after_its_finished_layers_to_the_same_file() {
 fn a_stopped_game_solve_resumes_in_its_partial_folder_to_the_same_file() {
     let root = crate::common::scratch("checkpoint-game");
     let solve = |table: &Path, progress: &dyn Progress| {
-        let opts = ordo::solve::GameOptions {
+        let opts = ordo_solve::GameOptions {
             table: Some(table.to_path_buf()),
             progress,
-            ..ordo::solve::GameOptions::default()
+            ..ordo_solve::GameOptions::default()
         };
-        let (dims, setup) = (board("4x4"), ordo::solve::Setup::Row1);
+        let (dims, setup) = (board("4x4"), ordo_solve::Setup::Row1);
         ctb::solve_game::<Bitboard>(Variant::Classic, dims, setup, &opts).map(|_| ())
     };
     let (whole, table) = (root.join("whole.ordotb"), root.join("game.ordotb"));

@@ -1,0 +1,210 @@
+//! Attribution: which clause a difference between the engine and the rules belongs to, and
+//! which known alternative reading of a ruling the engine's answers fit.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::compare::{Diff, Expected, Seen};
+use crate::notation::{format_move, parse_move};
+use crate::reference::{is_one_group, Reference};
+use crate::rules::{Engine, Heading, Move, Position, Status, Step, Variant, WinReason};
+use crate::vectors::is_sub_run;
+
+/// A known alternative reading of a clause that an engine's answers fit.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Reading {
+    pub clause: &'static str,
+    pub text: &'static str,
+}
+
+impl std::fmt::Display for Reading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "engine follows reading \"{}\" of clause {}",
+            self.text, self.clause
+        )
+    }
+}
+
+pub const TIE_UNNAMED: Reading = Reading {
+    clause: "ORDOX-4.2",
+    text: "the capturer does not choose the kept group: the victim chooses, or the engine decides (the capture is listed without /keep)",
+};
+pub const TIE_ENGINE_PICKS: Reading = Reading {
+    clause: "ORDOX-4.2",
+    text: "the engine picks one of the tied groups itself (only one kept group is listed)",
+};
+pub const NO_MOVE_RECONNECT: Reading = Reading {
+    clause: "ORDO-10.3",
+    text: "a player without a legal move does not lose: the game goes on or is drawn",
+};
+pub const NO_MOVE_CONNECTED: Reading = Reading {
+    clause: "ORDO-10.4",
+    text: "a player without a legal move does not lose: the game goes on or is drawn (stalemate)",
+};
+pub const MAXIMAL_RUNS: Reading = Reading {
+    clause: "ORDO-5.2",
+    text: "only a maximal line is an ordo: part of a longer line may not move as an ordo",
+};
+pub const LAST_CAPTURE_CONTINUES: Reading = Reading {
+    clause: "ORDOX-3.4",
+    text: "a sideways step that captures the opponent's last piece still needs a forward step: the turn does not end there",
+};
+pub const REMOVAL_ADJACENT_ONLY: Reading = Reading {
+    clause: "ORDOX-4.1",
+    text: "after a capture only the opponent's groups that touch the captured square are removed, not every piece outside a largest group",
+};
+
+/// Whether a step of `m` goes backward or diagonally backward for the side to move.
+pub fn goes_backward(pos: &Position, m: &Move) -> bool {
+    m.steps().any(|s| {
+        s.direction().is_some_and(|(d, _)| {
+            matches!(
+                d.heading(pos.to_move),
+                Heading::Backward | Heading::DiagonalBackward
+            )
+        })
+    })
+}
+
+/// A move the engine misses that only a split classic player may make (ORDO-9.2).
+pub fn split_backward(pos: &Position, m: &Move) -> bool {
+    pos.variant == Variant::Classic && !is_one_group(pos, pos.to_move) && goes_backward(pos, m)
+}
+
+/// Whether some ordo step of `m` moves only part of a longer line (ORDO-5.2).
+pub fn moves_sub_run(pos: &Position, m: &Move) -> bool {
+    if is_sub_run(pos, &m.first) {
+        return true;
+    }
+    let (Some(second), Ok(reference)) = (m.second, Reference::from_position(pos)) else {
+        return false;
+    };
+    let mut mid = reference.apply(&Move::single(m.first)).to_position();
+    mid.to_move = pos.to_move;
+    is_sub_run(&mid, &second)
+}
+
+/// The first step of `m` when it is one sideways single step that captures the opponent's last
+/// piece in Ordo X (the turn ends there, ORDOX-3.4).
+pub fn sideways_last_capture(pos: &Position, first: &Step) -> bool {
+    let sideways = first
+        .direction()
+        .is_some_and(|(d, _)| d.heading(pos.to_move) == Heading::Sideways);
+    pos.variant == Variant::X
+        && sideways
+        && matches!(first, Step::Single { capture: true, .. })
+        && pos.pieces(pos.to_move.opponent()).len() == 1
+}
+
+/// The known readings the engine's answers fit.
+pub fn readings(pos: &Position, expected: &Expected, seen: &Seen) -> BTreeSet<Reading> {
+    let engine: BTreeSet<String> = seen.moves.iter().cloned().collect();
+    let mut out = BTreeSet::new();
+    no_move_readings(expected, seen, &mut out);
+    tie_readings(expected, &engine, &mut out);
+    // ORDO-5.2: every missed move that no more specific clause explains moves part of a line,
+    // and the engine lists no such move.
+    let unexplained: Vec<Move> = expected
+        .moves
+        .difference(&engine)
+        .filter_map(|t| parse_move(t).ok())
+        .filter(|m| !split_backward(pos, m))
+        .collect();
+    let engine_sub_run = seen
+        .moves
+        .iter()
+        .filter_map(|t| parse_move(t).ok())
+        .any(|m| moves_sub_run(pos, &m));
+    if !unexplained.is_empty()
+        && unexplained.iter().all(|m| moves_sub_run(pos, m))
+        && !engine_sub_run
+    {
+        out.insert(MAXIMAL_RUNS);
+    }
+    // ORDOX-3.4: the engine lists two-step turns whose first step alone takes the last piece.
+    let continues = engine.difference(&expected.moves).any(|t| {
+        parse_move(t).is_ok_and(|m| {
+            m.second.is_some()
+                && sideways_last_capture(pos, &m.first)
+                && expected
+                    .moves
+                    .contains(&format_move(&Move::single(m.first)))
+        })
+    });
+    if continues {
+        out.insert(LAST_CAPTURE_CONTINUES);
+    }
+    out
+}
+
+/// ORDO-10.3 / ORDO-10.4: a player without a legal move is not lost.
+fn no_move_readings(expected: &Expected, seen: &Seen, out: &mut BTreeSet<Reading>) {
+    use crate::protocol::ReportedStatus;
+    if let Status::Won { reason, .. } = expected.status {
+        if matches!(seen.status, ReportedStatus::Ongoing | ReportedStatus::Draw) {
+            match reason {
+                WinReason::CannotReconnect => {
+                    out.insert(NO_MOVE_RECONNECT);
+                }
+                WinReason::NoLegalMove => {
+                    out.insert(NO_MOVE_CONNECTED);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// ORDOX-4.2: tie choices listed without a kept group, or only one of them.
+fn tie_readings(expected: &Expected, engine: &BTreeSet<String>, out: &mut BTreeSet<Reading>) {
+    let mut ties: BTreeMap<String, Vec<&String>> = BTreeMap::new();
+    for t in &expected.moves {
+        if let Ok(m) = parse_move(t) {
+            if m.steps()
+                .any(|s| matches!(s, Step::Single { keep: Some(_), .. }))
+            {
+                ties.entry(format_move(&m.without_keeps()))
+                    .or_default()
+                    .push(t);
+            }
+        }
+    }
+    for (stripped, variants) in &ties {
+        let listed = variants.iter().filter(|v| engine.contains(**v)).count();
+        if engine.contains(stripped) && listed < variants.len() {
+            out.insert(TIE_UNNAMED);
+        } else if variants.len() > 1 && listed == 1 {
+            out.insert(TIE_ENGINE_PICKS);
+        }
+    }
+}
+
+/// The main clauses of a difference: a reason-only status difference is ORDO-10.5; else those
+/// of the known readings; else those named by the most differing moves (a status difference
+/// counts as one).
+pub fn main_clauses(d: &Diff) -> Vec<&'static str> {
+    if d.same_winner {
+        return vec!["ORDO-10.5"];
+    }
+    if !d.readings.is_empty() {
+        let set: BTreeSet<&'static str> = d.readings.iter().map(|r| r.clause).collect();
+        return set.into_iter().collect();
+    }
+    let mut freq: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for m in d.only_engine.iter().chain(&d.only_reference) {
+        for c in &m.clauses {
+            *freq.entry(c).or_default() += 1;
+        }
+    }
+    for c in &d.status_clauses {
+        *freq.entry(c).or_default() += 1;
+    }
+    let max = freq.values().copied().max().unwrap_or(0);
+    freq.into_iter()
+        .filter(|&(_, k)| k == max && max > 0)
+        .map(|(c, _)| c)
+        .collect()
+}

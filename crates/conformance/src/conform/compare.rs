@@ -1,0 +1,473 @@
+//! Comparison: what the engine said about a position (its moves, its status, the position a
+//! move produced) against what the rules say, with every difference explained by clauses.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::attribute::{self, main_clauses, readings, Reading};
+use crate::judge::judge;
+use crate::notation::{format_move, parse_move};
+use crate::protocol::ReportedStatus;
+use crate::reference::Reference;
+use crate::rules::{Engine, Move, Position, Square, Status, Step};
+
+/// What the engine said about one position.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub moves: Vec<String>,
+    pub status: ReportedStatus,
+}
+
+/// What the rules (the reference engine, or a case) expect.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    pub moves: BTreeSet<String>,
+    pub status: Status,
+}
+
+impl Expected {
+    /// What the reference engine says about `pos`.
+    pub fn of(pos: &Position) -> Option<Expected> {
+        let r = Reference::from_position(pos).ok()?;
+        Some(Expected {
+            moves: r.legal_moves().iter().map(format_move).collect(),
+            status: r.status(),
+        })
+    }
+}
+
+/// One move that only one side lists, with the clauses behind it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveNote {
+    pub text: String,
+    pub clauses: Vec<&'static str>,
+    pub detail: String,
+}
+
+/// The comparison of one position.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Diff {
+    pub only_engine: Vec<MoveNote>,
+    pub only_reference: Vec<MoveNote>,
+    /// (expected, engine) when they differ.
+    #[serde(serialize_with = "status_pair")]
+    pub status: Option<(ReportedStatus, ReportedStatus)>,
+    /// Both statuses name the same winner; only the reason differs (ORDO-10.5 decides).
+    pub same_winner: bool,
+    /// The engine's error reply to `position`.
+    pub refused: Option<String>,
+    pub status_clauses: Vec<&'static str>,
+    pub readings: BTreeSet<Reading>,
+    /// Every clause involved.
+    pub clauses: BTreeSet<&'static str>,
+    /// The main clause(s).
+    pub main: Vec<&'static str>,
+}
+
+fn status_pair<S: serde::Serializer>(
+    v: &Option<(ReportedStatus, ReportedStatus)>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some((want, got)) => {
+            s.collect_map([("expected", want.to_string()), ("engine", got.to_string())])
+        }
+        None => s.serialize_none(),
+    }
+}
+
+impl Diff {
+    pub fn is_empty(&self) -> bool {
+        self.only_engine.is_empty()
+            && self.only_reference.is_empty()
+            && self.status.is_none()
+            && self.refused.is_none()
+    }
+}
+
+/// Compare what the engine said with what is expected, and explain every difference.
+pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
+    let engine: BTreeSet<String> = seen.moves.iter().cloned().collect();
+    let mut d = Diff::default();
+    compare_status(expected.status, seen.status, &mut d);
+    let extra: Vec<&String> = engine.difference(&expected.moves).collect();
+    let missing: Vec<&String> = expected.moves.difference(&engine).collect();
+    if extra.is_empty() && missing.is_empty() && d.status.is_none() {
+        return d;
+    }
+    let mut respelled = BTreeSet::new();
+    for text in extra {
+        d.only_engine
+            .push(explain_extra(pos, expected, text, &mut respelled));
+    }
+    let agreed = agreed_clauses(pos, expected, &engine);
+    for text in missing {
+        d.only_reference
+            .push(explain_missing(pos, text, &agreed, &respelled));
+    }
+    d.readings = readings(pos, expected, seen);
+    for m in d.only_engine.iter().chain(&d.only_reference) {
+        d.clauses.extend(m.clauses.iter().copied());
+    }
+    d.clauses.extend(d.status_clauses.iter().copied());
+    d.clauses.extend(d.readings.iter().map(|r| r.clause));
+    d.main = main_clauses(&d);
+    d
+}
+
+/// A status difference and its clauses; a difference in the reason alone cites ORDO-10.5,
+/// which decides between reasons.
+fn compare_status(want: Status, got: ReportedStatus, d: &mut Diff) {
+    let want = ReportedStatus::of(want);
+    if want == got {
+        return;
+    }
+    d.status = Some((want, got));
+    let mut clauses: BTreeSet<&'static str> = [want.clause(), got.clause()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if let (ReportedStatus::Won { winner: a, .. }, ReportedStatus::Won { winner: b, .. }) =
+        (want, got)
+    {
+        d.same_winner = a == b;
+    }
+    if d.same_winner || clauses.is_empty() {
+        clauses.insert("ORDO-10.5");
+    }
+    d.status_clauses = clauses.into_iter().collect();
+}
+
+/// Clauses that permit (a sample of) the moves both list.
+fn agreed_clauses(
+    pos: &Position,
+    expected: &Expected,
+    engine: &BTreeSet<String>,
+) -> BTreeSet<&'static str> {
+    const SAMPLE: usize = 48;
+    let agreed: Vec<Move> = expected
+        .moves
+        .intersection(engine)
+        .filter_map(|t| parse_move(t).ok())
+        .collect();
+    let stride = (agreed.len() / SAMPLE).max(1);
+    agreed
+        .iter()
+        .step_by(stride)
+        .flat_map(|m| judge(pos, m).clauses)
+        .collect()
+}
+
+/// A move only the engine lists: not notation, off the board, a non-canonical spelling of a
+/// legal move, or a move the adjudicator finds illegal (with the clauses it breaks).
+fn explain_extra(
+    pos: &Position,
+    expected: &Expected,
+    text: &str,
+    respelled: &mut BTreeSet<String>,
+) -> MoveNote {
+    let note = |clauses: Vec<&'static str>, detail: String| MoveNote {
+        text: text.to_string(),
+        clauses,
+        detail,
+    };
+    let dims = pos.dims();
+    let m = match parse_move(text) {
+        Err(e) => return note(vec![], format!("is not move notation: {e}")),
+        Ok(m) => m,
+    };
+    if !m
+        .steps()
+        .flat_map(|s| s.named_squares())
+        .all(|q| dims.contains(q))
+    {
+        return note(
+            vec!["ORDO-1.5"],
+            format!("names a square off the {dims} board"),
+        );
+    }
+    let canonical = Reference::from_position(pos)
+        .ok()
+        .and_then(|r| r.resolve(&m))
+        .map(|r| format_move(&r))
+        .filter(|c| expected.moves.contains(c));
+    if let Some(c) = canonical {
+        respelled.insert(c.clone());
+        return note(
+            vec![],
+            format!("is a non-canonical spelling of the legal move {c} (spec/notation.md, canonical spelling)"),
+        );
+    }
+    if m.second.is_some() && attribute::sideways_last_capture(pos, &m.first) {
+        return note(
+            vec!["ORDOX-3.4"],
+            "continues a turn whose sideways step took the opponent's last piece".into(),
+        );
+    }
+    let j = judge(pos, &m);
+    if j.legal {
+        note(
+            vec![],
+            "(the adjudicator finds it legal, the reference does not)".into(),
+        )
+    } else {
+        note(dedup(j.clauses), format!("breaks {}", j.details.join("; ")))
+    }
+}
+
+/// A move only the rules list: the clauses that permit it, the specific ones first.
+fn explain_missing(
+    pos: &Position,
+    text: &str,
+    agreed: &BTreeSet<&'static str>,
+    respelled: &BTreeSet<String>,
+) -> MoveNote {
+    let note = |clauses: Vec<&'static str>, detail: &str| MoveNote {
+        text: text.to_string(),
+        clauses,
+        detail: detail.to_string(),
+    };
+    if respelled.contains(text) {
+        return note(vec![], "(listed by the engine in another spelling)");
+    }
+    let Ok(m) = parse_move(text) else {
+        return note(vec![], "");
+    };
+    let j = judge(pos, &m);
+    if !j.legal {
+        return note(
+            vec![],
+            "(the adjudicator finds it illegal, the reference legal)",
+        );
+    }
+    let all = dedup(j.clauses);
+    // The feature that makes this move special names its clause, even when moves both list
+    // rely on the same clause (a split player's backward singletons also carry ORDO-9.2).
+    if attribute::split_backward(pos, &m) {
+        return note(
+            vec!["ORDO-9.2"],
+            "is legal: a split player may move backward",
+        );
+    }
+    if m.second.is_none() && attribute::sideways_last_capture(pos, &m.first) {
+        return note(
+            vec!["ORDOX-3.4"],
+            "is legal: a sideways step that takes the last piece ends the turn",
+        );
+    }
+    let specific: Vec<&'static str> = all
+        .iter()
+        .copied()
+        .filter(|c| !agreed.contains(c))
+        .collect();
+    if specific.is_empty() {
+        note(all, "is legal")
+    } else {
+        note(specific, "is legal")
+    }
+}
+
+fn dedup(v: Vec<&'static str>) -> Vec<&'static str> {
+    let mut seen = BTreeSet::new();
+    v.into_iter().filter(|c| seen.insert(*c)).collect()
+}
+
+/// What differs in the position a move produced: the clauses, the attributed readings, and
+/// the difference in words.
+type EffectDifference = (Vec<&'static str>, Vec<Reading>, String);
+
+/// The position a move produced differs: the clauses of the effect that differs and what
+/// differs, in words. `before` is the position the move was played from, `want` the rules'
+/// result, `got` the engine's.
+pub fn effect_difference(
+    before: &Position,
+    mv: &Move,
+    want: &Position,
+    got: &Position,
+) -> EffectDifference {
+    if got.dims() != want.dims() || got.variant != want.variant {
+        return (
+            vec!["ORDO-2.3"],
+            vec![],
+            "the engine's position is on another board or game".into(),
+        );
+    }
+    if let Some(d) = removal_difference(before, mv, want, got) {
+        return d;
+    }
+    if got.to_move != want.to_move {
+        let clause = if mv.second.is_none() && attribute::sideways_last_capture(before, &mv.first) {
+            "ORDOX-3.4"
+        } else {
+            "ORDO-3.1"
+        };
+        return (
+            vec![clause],
+            vec![],
+            format!(
+                "the engine has {} to move, the rules {}",
+                got.to_move.name(),
+                want.to_move.name()
+            ),
+        );
+    }
+    let clause = if mv.is_capture() {
+        "ORDO-6.4"
+    } else if mv.first.is_ordo() {
+        "ORDO-7.1"
+    } else {
+        "ORDO-6.1"
+    };
+    let squares: Vec<_> = want
+        .dims()
+        .squares()
+        .filter(|&s| want.get(s) != got.get(s))
+        .collect();
+    (
+        vec![clause],
+        vec![],
+        format!("the squares {} differ", square_names(&squares)),
+    )
+}
+
+/// The squares, by name, separated by spaces.
+fn square_names(v: &[Square]) -> String {
+    v.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// ORDOX-4.1, ORDOX-4.2: the difference when a capture that splits the victim leaves pieces
+/// of it on the board that the rules remove (another tied group kept, or too few removed);
+/// `None` when that is not what differs.
+fn removal_difference(
+    before: &Position,
+    mv: &Move,
+    want: &Position,
+    got: &Position,
+) -> Option<EffectDifference> {
+    let victim = before.to_move.opponent();
+    let kept: Vec<_> = want
+        .dims()
+        .squares()
+        .filter(|&s| got.get(s) == Some(victim) && want.get(s).is_none())
+        .collect();
+    let removed_by_rule = before.pieces(victim).len()
+        > want.pieces(victim).len()
+            + mv.steps()
+                .filter(|s| matches!(s, Step::Single { capture: true, .. }))
+                .count();
+    if !(mv.is_capture() && removed_by_rule && !kept.is_empty()) {
+        return None;
+    }
+    let tie = mv
+        .steps()
+        .any(|s| matches!(s, Step::Single { keep: Some(_), .. }));
+    if tie && got.pieces(victim).len() == want.pieces(victim).len() {
+        return Some((
+            vec!["ORDOX-4.2"],
+            vec![],
+            format!(
+                "the engine kept another tied group: {} stay",
+                square_names(&kept)
+            ),
+        ));
+    }
+    // Every piece left is away from the captured squares: the engine removed only what
+    // touches them.
+    let far = kept.iter().all(|s| {
+        !mv.steps()
+            .any(|st| crate::reference::neighbours(*s, st.target()))
+    });
+    let detail = format!(
+        "the engine leaves {} on the board; ORDOX-4.1 removes every piece outside a largest group",
+        square_names(&kept)
+    );
+    let reading = if far {
+        vec![attribute::REMOVAL_ADJACENT_ONLY]
+    } else {
+        vec![]
+    };
+    Some((vec!["ORDOX-4.1"], reading, detail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::attribute::{NO_MOVE_RECONNECT, TIE_ENGINE_PICKS};
+    use crate::notation::parse_position;
+
+    fn seen(moves: &[&str], status: ReportedStatus) -> Seen {
+        Seen {
+            moves: moves.iter().map(|s| s.to_string()).collect(),
+            status,
+        }
+    }
+
+    #[test]
+    fn ordox_4_2_an_engine_that_picks_one_tied_group_is_recognized() {
+        let pos = parse_position("5/BB1BB/2B2/1WW2/5 w x").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let moves: Vec<&str> = exp
+            .moves
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !m.ends_with("/d4"))
+            .collect();
+        let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
+        assert!(d.readings.contains(&TIE_ENGINE_PICKS), "{d:?}");
+        assert_eq!(d.main, ["ORDOX-4.2"]);
+    }
+
+    #[test]
+    fn ordo_10_3_a_draw_for_a_player_without_moves_is_recognized() {
+        let pos = parse_position("4/W1BW/W3 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Draw));
+        assert!(d.readings.contains(&NO_MOVE_RECONNECT), "{d:?}");
+        assert_eq!(d.main, ["ORDO-10.3"]);
+    }
+
+    #[test]
+    fn a_non_canonical_spelling_is_told_apart() {
+        let pos = parse_position("3B/4/4/WW2 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let mut moves: Vec<String> = exp.moves.iter().cloned().collect();
+        let i = moves.iter().position(|m| m == "a1:b1-a2").unwrap();
+        moves[i] = "b1:a1-b2".into();
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let d = analyze(&pos, &exp, &seen(&refs, ReportedStatus::Ongoing));
+        assert_eq!(d.only_engine.len(), 1);
+        assert!(d.only_engine[0]
+            .detail
+            .contains("non-canonical spelling of the legal move a1:b1-a2"));
+    }
+
+    #[test]
+    fn ordo_10_5_a_reason_only_difference_names_the_ruling() {
+        let pos = parse_position("3B/4/B3/WW2 w classic").unwrap();
+        let mut exp = Expected::of(&pos).unwrap();
+        exp.status = Status::Won {
+            winner: crate::rules::Color::White,
+            reason: crate::rules::WinReason::HomeRow,
+        };
+        let got = ReportedStatus::Won {
+            winner: crate::rules::Color::White,
+            reason: crate::rules::WinReason::NoPieces,
+        };
+        let moves: Vec<&str> = exp.moves.iter().map(String::as_str).collect();
+        let d = analyze(&pos, &exp, &seen(&moves, got));
+        assert!(d.same_winner);
+        assert_eq!(d.main, ["ORDO-10.5"]);
+    }
+
+    #[test]
+    fn agreement_is_an_empty_diff() {
+        let pos = parse_position("3B/4/B3/WW2 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let moves: Vec<&str> = exp.moves.iter().map(String::as_str).collect();
+        assert!(analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing)).is_empty());
+    }
+}

@@ -1,0 +1,709 @@
+//! The report of `ordo conform`: a typed record of the run (`--json` prints it whole) and its
+//! text form, summary first, identical findings collapsed into one line with a count, then
+//! the first finding of each kind in full (minimized, with a diagram).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::attribute::Reading;
+use super::compare::{Diff, MoveNote};
+use super::Options;
+use crate::client::{shorten, Failure, Health};
+use crate::notation::{format_position, parse_move};
+use crate::render::{self, Annotations};
+use crate::rules::{Move, Position};
+
+/// What kind of finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// The engine's moves or status differ from the rules'.
+    Moves,
+    /// The engine refuses a valid position of a game and board it plays.
+    Refused,
+    /// The position a move produced differs (read back with `show`).
+    Effect,
+    /// The engine refuses to play a move it has just listed.
+    PlayRefused,
+    /// A malformed request or an accepted spelling is answered against the protocol.
+    Protocol,
+}
+
+impl Kind {
+    /// The kind of a position's difference.
+    pub fn of(d: &Diff) -> Kind {
+        if d.refused.is_some() {
+            Kind::Refused
+        } else {
+            Kind::Moves
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Kind::Moves => "moves or status differ",
+            Kind::Refused => "a valid position is refused",
+            Kind::Effect => "a move produces another position",
+            Kind::PlayRefused => "a listed move is refused by 'play'",
+            Kind::Protocol => "protocol",
+        }
+    }
+}
+
+/// A shrunk finding.
+#[derive(Clone, Debug, Serialize)]
+pub struct Minimized {
+    pub position: String,
+    pub pieces: usize,
+    pub summary: String,
+}
+
+/// One finding.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub kind: Kind,
+    pub place: String,
+    pub position: String,
+    /// The main clause(s); empty for protocol findings.
+    pub main: Vec<&'static str>,
+    /// Every clause involved.
+    pub clauses: Vec<&'static str>,
+    pub readings: Vec<Reading>,
+    /// One line.
+    pub summary: String,
+    /// The move differences, for `moves` findings.
+    pub diff: Option<Diff>,
+    /// The move to draw, canonical.
+    pub shown_move: Option<String>,
+    pub minimized: Option<Minimized>,
+    pub svg: Option<String>,
+    #[serde(skip)]
+    pub pos: Option<Position>,
+}
+
+/// An engine failure.
+#[derive(Clone, Debug, Serialize)]
+pub struct Incident {
+    pub place: String,
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+/// Counts of engine failures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct HealthCounts {
+    pub crashes: usize,
+    pub hangs: usize,
+    pub garbage: usize,
+    pub restarts: usize,
+}
+
+impl From<Health> for HealthCounts {
+    fn from(h: Health) -> HealthCounts {
+        HealthCounts {
+            crashes: h.crashes,
+            hangs: h.hangs,
+            garbage: h.garbage,
+            restarts: h.restarts,
+        }
+    }
+}
+
+/// What makes findings identical: kind, main clauses, readings.
+type GroupKey<'a> = (Kind, Vec<&'a str>, Vec<Reading>);
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub command: String,
+    pub name: String,
+    pub verdict: &'static str,
+    pub why: Vec<String>,
+    /// What the engine declared with `capabilities` (`None`: it does not know the request).
+    pub declared: Option<Vec<String>>,
+    /// Games and boards not checked, with the reason, one each.
+    pub unsupported: Vec<(String, String)>,
+    pub vectors_total: usize,
+    pub vectors_passed: usize,
+    pub vectors_failed: Vec<String>,
+    pub vectors_not_compared: usize,
+    pub playouts: u32,
+    pub playout_positions: usize,
+    pub compared: usize,
+    /// Whether the engine answers `show` (so effects were checked); `None`: never asked.
+    pub effects_checked: Option<bool>,
+    pub findings: Vec<Finding>,
+    pub incidents: Vec<Incident>,
+    pub health: HealthCounts,
+    pub unsorted: usize,
+    pub repeated: usize,
+    pub stopped: Option<String>,
+    pub seed: u64,
+    #[serde(skip)]
+    pub svg_dir: Option<std::path::PathBuf>,
+}
+
+impl Report {
+    pub fn new(opts: &Options, vectors: usize) -> Report {
+        Report {
+            command: opts.command.clone(),
+            name: String::new(),
+            verdict: "FAIL",
+            why: Vec::new(),
+            declared: None,
+            unsupported: Vec::new(),
+            vectors_total: vectors,
+            vectors_passed: 0,
+            vectors_failed: Vec::new(),
+            vectors_not_compared: 0,
+            playouts: 0,
+            playout_positions: 0,
+            compared: 0,
+            effects_checked: None,
+            findings: Vec::new(),
+            incidents: Vec::new(),
+            health: HealthCounts::default(),
+            unsorted: 0,
+            repeated: 0,
+            stopped: None,
+            seed: opts.seed,
+            svg_dir: opts.svg_dir.clone(),
+        }
+    }
+
+    /// Whether the engine passed: no finding, no failure, the run complete.
+    pub fn passed(&self) -> bool {
+        self.verdict == "PASS"
+    }
+
+    pub fn failure(&mut self, place: &str, f: &Failure) {
+        self.incidents.push(Incident {
+            place: place.to_string(),
+            kind: f.kind(),
+            detail: f.detail().to_string(),
+        });
+    }
+
+    /// A vector's result: `None` not compared.
+    pub fn vector(&mut self, id: &str, ok: Option<bool>) {
+        match ok {
+            Some(true) => self.vectors_passed += 1,
+            Some(false) => self.vectors_failed.push(id.to_string()),
+            None => self.vectors_not_compared += 1,
+        }
+    }
+
+    pub fn playout(&mut self, positions: usize) {
+        self.playouts += 1;
+        self.playout_positions += positions;
+    }
+
+    /// A difference in moves, status, or a refused position.
+    pub fn disagree(
+        &mut self,
+        kind: Kind,
+        place: &str,
+        pos: &Position,
+        d: Diff,
+        shown: Option<String>,
+    ) {
+        let shown = shown.or_else(|| {
+            d.only_engine
+                .first()
+                .or(d.only_reference.first())
+                .map(|m| m.text.clone())
+        });
+        self.findings.push(Finding {
+            kind,
+            place: place.to_string(),
+            position: format_position(pos),
+            main: d.main.clone(),
+            clauses: d.clauses.iter().copied().collect(),
+            readings: d.readings.iter().cloned().collect(),
+            summary: one_line(&d),
+            diff: Some(d),
+            shown_move: shown,
+            minimized: None,
+            svg: None,
+            pos: Some(pos.clone()),
+        });
+    }
+
+    /// The position a move produced differs.
+    #[allow(clippy::too_many_arguments)]
+    pub fn effect(
+        &mut self,
+        place: &str,
+        pos: &Position,
+        mv: &str,
+        got: &Position,
+        clauses: Vec<&'static str>,
+        readings: Vec<Reading>,
+        detail: String,
+    ) {
+        let mut main = clauses.clone();
+        main.extend(readings.iter().map(|r| r.clause));
+        main.sort();
+        main.dedup();
+        self.findings.push(Finding {
+            kind: Kind::Effect,
+            place: place.to_string(),
+            position: format_position(pos),
+            main: main.clone(),
+            clauses: main,
+            readings,
+            summary: format!(
+                "after {mv} the engine shows {}: {detail}",
+                format_position(got)
+            ),
+            diff: None,
+            shown_move: Some(mv.to_string()),
+            minimized: None,
+            svg: None,
+            pos: Some(pos.clone()),
+        });
+    }
+
+    /// The engine refuses to play a move it listed.
+    pub fn play_refused(
+        &mut self,
+        place: &str,
+        pos: &Position,
+        mv: &str,
+        reply: &str,
+        clauses: Vec<&'static str>,
+    ) {
+        let mut clauses = clauses;
+        clauses.dedup();
+        // No clause of the rules is at fault: the engine contradicts itself.
+        self.findings.push(Finding {
+            kind: Kind::PlayRefused,
+            place: place.to_string(),
+            position: format_position(pos),
+            main: vec![],
+            clauses,
+            readings: vec![],
+            summary: format!(
+                "the engine lists {mv} but answers 'play {mv}' with '{}'",
+                shorten(reply)
+            ),
+            diff: None,
+            shown_move: Some(mv.to_string()),
+            minimized: None,
+            svg: None,
+            pos: Some(pos.clone()),
+        });
+    }
+
+    /// A protocol finding: `request` got `reply`, the protocol asks for `want`.
+    pub fn protocol(&mut self, place: &str, request: &str, reply: &str, want: &str) {
+        self.findings.push(Finding {
+            kind: Kind::Protocol,
+            place: place.to_string(),
+            position: String::new(),
+            main: vec![],
+            clauses: vec![],
+            readings: vec![],
+            summary: format!(
+                "'{}' was answered '{}'; spec/protocol.md asks for {want}",
+                shorten(request),
+                shorten(reply)
+            ),
+            diff: None,
+            shown_move: None,
+            minimized: None,
+            svg: None,
+            pos: None,
+        });
+    }
+
+    /// Decide the verdict.
+    pub fn finish(mut self) -> Report {
+        let mut why = Vec::new();
+        if !self.findings.is_empty() {
+            why.push(format!("{} finding(s)", self.findings.len()));
+        }
+        if !self.incidents.is_empty() {
+            let mut kinds: Vec<&str> = self.incidents.iter().map(|i| i.kind).collect();
+            kinds.sort();
+            kinds.dedup();
+            why.push(format!("engine failures: {}", kinds.join(", ")));
+        }
+        if self.stopped.is_some() {
+            why.push("the run stopped early".into());
+        }
+        if self.compared == 0 && why.is_empty() {
+            why.push(
+                "nothing was compared: the engine plays none of the games and boards checked"
+                    .into(),
+            );
+        }
+        self.verdict = if why.is_empty() { "PASS" } else { "FAIL" };
+        self.why = why;
+        self
+    }
+
+    /// The groups of identical findings: (kind, main clauses, readings) → indexes, in order of
+    /// first appearance.
+    pub fn groups(&self) -> Vec<Vec<usize>> {
+        let mut order: Vec<GroupKey> = Vec::new();
+        let mut map: BTreeMap<GroupKey, Vec<usize>> = BTreeMap::new();
+        for (i, f) in self.findings.iter().enumerate() {
+            let mut key = (f.kind, f.main.clone(), f.readings.clone());
+            if f.kind == Kind::Protocol {
+                key.1 = vec![];
+                key.2 = vec![];
+            }
+            if !map.contains_key(&key) {
+                order.push(key.clone());
+            }
+            map.entry(key).or_default().push(i);
+        }
+        order
+            .into_iter()
+            .map(|k| map.remove(&k).unwrap_or_default())
+            .collect()
+    }
+
+    /// The text report.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.write_summary(&mut out);
+        self.write_groups(&mut out);
+        self.write_details(&mut out);
+        out
+    }
+
+    fn write_summary(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "ordo conform: engine `{}` (name '{}')",
+            self.command, self.name
+        );
+        let verdict = if self.passed() {
+            format!("PASS (no disagreement in {} positions)", self.compared)
+        } else {
+            format!("FAIL ({})", self.why.join("; "))
+        };
+        let _ = writeln!(out, "verdict: {verdict}");
+        let _ = writeln!(out, "\nSUMMARY");
+        match &self.declared {
+            Some(d) => {
+                let _ = writeln!(out, "  capabilities: {}", d.join(" "));
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  capabilities: not declared (inferred from the engine's answers)"
+                );
+            }
+        }
+        self.write_unsupported(out);
+        self.write_coverage(out);
+        let _ = writeln!(out, "  findings: {}", self.findings.len());
+        self.write_by_clause(out);
+        self.write_health(out);
+    }
+
+    /// What was compared: the cases and vectors, the playouts, the effects of moves.
+    fn write_coverage(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "  cases and vectors: {} passed, {} failed, {} not compared (of {})",
+            self.vectors_passed,
+            self.vectors_failed.len(),
+            self.vectors_not_compared,
+            self.vectors_total
+        );
+        if !self.vectors_failed.is_empty() {
+            let _ = writeln!(out, "  failed: {}", self.vectors_failed.join(" "));
+        }
+        let _ = writeln!(
+            out,
+            "  playouts: {} played (seed {}), {} positions compared",
+            self.playouts, self.seed, self.playout_positions
+        );
+        let _ = writeln!(out, "  positions compared: {}", self.compared);
+        let effects = match self.effects_checked {
+            Some(true) => "checked with 'show' after every 'play'",
+            Some(false) => "NOT checked: the engine does not answer 'show'",
+            None => "not checked (no move was played)",
+        };
+        let _ = writeln!(out, "  effects of moves: {effects}");
+    }
+
+    /// How the engine kept to the protocol: remarks, failures and incidents, a stop.
+    fn write_health(&self, out: &mut String) {
+        if self.unsorted + self.repeated > 0 {
+            let _ = writeln!(
+                out,
+                "  protocol remarks: {} 'moves' replies not sorted by byte order, {} listing a move twice (compared as sets)",
+                self.unsorted, self.repeated
+            );
+        }
+        let h = &self.health;
+        let _ = writeln!(
+            out,
+            "  engine failures: {} crash(es), {} hang(s), {} garbage answer(s), {} restart(s)",
+            h.crashes, h.hangs, h.garbage, h.restarts
+        );
+        for i in &self.incidents {
+            let _ = writeln!(out, "    {}: {} — {}", i.place, i.kind, shorten(&i.detail));
+        }
+        if let Some(why) = &self.stopped {
+            let _ = writeln!(out, "  STOPPED: {why}");
+        }
+    }
+
+    /// One line per reason: the games and boards not checked for it.
+    fn write_unsupported(&self, out: &mut String) {
+        let mut by: Vec<(String, Vec<&str>)> = Vec::new();
+        for (gb, why) in &self.unsupported {
+            // Inferred refusals differ only in the position and the reply: one line for all.
+            let key = match why.split_once(" the start position ") {
+                Some((head, tail)) => format!("{head} the start position of each (first: {tail})"),
+                None => why.clone(),
+            };
+            match by
+                .iter_mut()
+                .find(|(k, _)| k.split(" (first:").next() == key.split(" (first:").next())
+            {
+                Some((_, v)) => v.push(gb),
+                None => by.push((key, vec![gb])),
+            }
+        }
+        for (why, gbs) in by {
+            let _ = writeln!(out, "  unsupported, not checked: {} — {why}", gbs.join(" "));
+        }
+    }
+
+    fn write_by_clause(&self, out: &mut String) {
+        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut readings: BTreeMap<&Reading, usize> = BTreeMap::new();
+        for f in &self.findings {
+            for c in &f.main {
+                *by.entry(c).or_default() += 1;
+            }
+            for r in &f.readings {
+                *readings.entry(r).or_default() += 1;
+            }
+        }
+        if !by.is_empty() {
+            let _ = writeln!(out, "  findings by main clause:");
+            let mut rows: Vec<_> = by.into_iter().collect();
+            rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            for (c, k) in rows {
+                let title = crate::rules::clauses::get(c)
+                    .map(|cl| cl.title.as_str())
+                    .unwrap_or("");
+                let _ = writeln!(out, "    {c:<10} {k:>5}  {title}");
+            }
+        }
+        if !readings.is_empty() {
+            let _ = writeln!(out, "  known readings:");
+            for (r, k) in readings {
+                let _ = writeln!(out, "    {r} ({k} finding(s))");
+            }
+        }
+    }
+
+    fn write_groups(&self, out: &mut String) {
+        if self.findings.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "\nFINDINGS (identical ones collapsed)");
+        for g in self.groups() {
+            let f = &self.findings[g[0]];
+            let clauses = if f.main.is_empty() {
+                String::new()
+            } else {
+                format!("[{}] ", f.main.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "  {}× {clauses}{} — first: {}: {}",
+                g.len(),
+                f.kind.words(),
+                f.place,
+                f.summary
+            );
+        }
+    }
+
+    fn write_details(&self, out: &mut String) {
+        for (n, g) in self.groups().iter().enumerate() {
+            let f = &self.findings[g[0]];
+            if f.kind == Kind::Protocol {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "\nFINDING {} — {} ({}× in all)",
+                n + 1,
+                f.place,
+                g.len()
+            );
+            let _ = writeln!(out, "  position: {}", f.position);
+            match &f.diff {
+                Some(d) => write_diff(out, d, "  "),
+                None => {
+                    let _ = writeln!(out, "  {}", f.summary);
+                    let _ = writeln!(out, "  clauses: {}", main_words(&f.main));
+                    for r in &f.readings {
+                        let _ = writeln!(out, "  reading: {r}");
+                    }
+                }
+            }
+            self.write_shrunk(out, f);
+        }
+    }
+
+    fn write_shrunk(&self, out: &mut String, f: &Finding) {
+        let Some(pos) = &f.pos else { return };
+        match &f.minimized {
+            Some(m) => {
+                let _ = writeln!(
+                    out,
+                    "  minimized: {} ({} pieces): {}",
+                    m.position, m.pieces, m.summary
+                );
+            }
+            None if f.diff.is_some() => {
+                let _ = writeln!(
+                    out,
+                    "  minimized: no piece can be taken away without losing the finding"
+                );
+            }
+            None => {}
+        }
+        let shown = f
+            .minimized
+            .as_ref()
+            .and_then(|m| crate::notation::parse_position(&m.position).ok())
+            .unwrap_or_else(|| pos.clone());
+        let mv: Option<Move> = f.shown_move.as_deref().and_then(|t| parse_move(t).ok());
+        let notes = Annotations {
+            title: Some(format!("{} [{}]", f.kind.words(), f.main.join(", "))),
+            ..Annotations::default()
+        };
+        for line in render::unicode(&shown, mv.as_ref(), &notes).lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+        if let Some(svg) = &f.svg {
+            let _ = writeln!(out, "  svg: {svg}");
+        }
+    }
+}
+
+fn main_words(v: &[&str]) -> String {
+    if v.is_empty() {
+        "none identified".into()
+    } else {
+        format!("{} (main)", v.join(", "))
+    }
+}
+
+/// The move lists and status of a difference, as lines.
+pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
+    if let Some(r) = &d.refused {
+        let _ = writeln!(
+            out,
+            "{indent}the engine refuses the position (ORDO-2.3 allows it): {}",
+            shorten(r)
+        );
+    } else {
+        write_move_notes(out, indent, "only in the engine", &d.only_engine);
+        write_move_notes(out, indent, "only in the rules", &d.only_reference);
+        if let Some((want, got)) = d.status {
+            let same = if d.same_winner {
+                " (same winner, reason differs)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{indent}status: engine says {got}, the rules say {want}{same} [{}]",
+                d.status_clauses.join(", ")
+            );
+        }
+    }
+    let others: Vec<&str> = d
+        .clauses
+        .iter()
+        .copied()
+        .filter(|c| !d.main.contains(c))
+        .collect();
+    if others.is_empty() {
+        let _ = writeln!(out, "{indent}clauses: {}", main_words(&d.main));
+    } else {
+        let _ = writeln!(
+            out,
+            "{indent}clauses: {}; also involved: {}",
+            main_words(&d.main),
+            others.join(", ")
+        );
+    }
+    for r in &d.readings {
+        let _ = writeln!(out, "{indent}reading: {r}");
+    }
+}
+
+/// The first few moves of one side of a difference, titled, with their clauses and why.
+fn write_move_notes(out: &mut String, indent: &str, title: &str, notes: &[MoveNote]) {
+    const LISTED: usize = 8;
+    if notes.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{indent}{title} ({}):", notes.len());
+    for m in notes.iter().take(LISTED) {
+        let clauses = if m.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", m.clauses.join(", "))
+        };
+        let _ = writeln!(out, "{indent}  {}{clauses} {}", m.text, m.detail);
+    }
+    if notes.len() > LISTED {
+        let _ = writeln!(out, "{indent}  … and {} more", notes.len() - LISTED);
+    }
+}
+
+/// One line: counts of the differences.
+pub fn one_line(d: &Diff) -> String {
+    if let Some(r) = &d.refused {
+        return format!("the engine refuses the position: {}", shorten(r));
+    }
+    let mut parts = Vec::new();
+    let first = |v: &[MoveNote]| {
+        let f: Vec<&str> = v.iter().take(3).map(|m| m.text.as_str()).collect();
+        format!("{}{}", f.join(" "), if v.len() > 3 { " …" } else { "" })
+    };
+    if !d.only_engine.is_empty() {
+        parts.push(format!(
+            "{} only in the engine ({})",
+            d.only_engine.len(),
+            first(&d.only_engine)
+        ));
+    }
+    if !d.only_reference.is_empty() {
+        parts.push(format!(
+            "{} only in the rules ({})",
+            d.only_reference.len(),
+            first(&d.only_reference)
+        ));
+    }
+    if let Some((want, got)) = d.status {
+        let same = if d.same_winner {
+            "same winner, reason differs: "
+        } else {
+            ""
+        };
+        parts.push(format!("status: {same}engine {got}, rules {want}"));
+    }
+    for r in &d.readings {
+        parts.push(r.to_string());
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,227 @@
+//! The case suite (`spec/cases/`, [`crate::cases`]) run against the outside
+//! engine through the one harness ([`run_suite`]): the engine answers as a [`CaseOracle`] over
+//! the protocol, and every failed check becomes an attributed finding.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::compare::{analyze, effect_difference, Expected, Seen};
+use super::drive::SetReply;
+use super::report::Kind;
+use super::Run;
+use crate::cases::{run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError};
+use crate::notation::{format_position, parse_move, parse_position};
+use crate::protocol::ReportedStatus;
+use crate::rules::{Position, Status};
+
+/// The outside engine as an oracle of the harness, remembering what it answered.
+struct Outside<'r, 'a> {
+    run: &'r mut Run<'a>,
+    seen: BTreeMap<String, Seen>,
+    after: BTreeMap<(String, String), Position>,
+}
+
+impl Outside<'_, '_> {
+    /// Set `position` and read the engine's moves and status (once per position).
+    fn look(&mut self, position: &str) -> Result<Seen, OracleError> {
+        if let Some(s) = self.seen.get(position) {
+            return Ok(s.clone());
+        }
+        let pos = parse_position(position).map_err(|e| OracleError::Failed(e.to_string()))?;
+        if !self.run.supported(&pos) {
+            return Err(OracleError::Unsupported(
+                "the engine does not play this game and board".into(),
+            ));
+        }
+        if !self.run.alive("case suite") {
+            return Err(OracleError::Failed("the engine is not running".into()));
+        }
+        let seen = (|| match self.run.drive.set(&pos)? {
+            SetReply::Accepted => self.run.drive.look().map(Ok),
+            SetReply::Unsupported(r) => Ok(Err(OracleError::Unsupported(r))),
+            SetReply::Refused(r) => Ok(Err(OracleError::Failed(format!(
+                "refuses the position: {r}"
+            )))),
+        })();
+        match seen {
+            Ok(Ok(s)) => {
+                self.seen.insert(position.to_string(), s.clone());
+                Ok(s)
+            }
+            Ok(Err(e)) => Err(e),
+            Err(f) => {
+                let e = OracleError::Failed(f.to_string());
+                self.run.incident("case suite", f);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl CaseOracle for Outside<'_, '_> {
+    fn name(&self) -> String {
+        self.run.drive.engine.name.clone()
+    }
+
+    fn moves(&mut self, position: &str) -> Result<Vec<String>, OracleError> {
+        Ok(self.look(position)?.moves)
+    }
+
+    fn verdict(&mut self, position: &str, mv: &str) -> Result<MoveVerdict, OracleError> {
+        let listed = self.look(position)?.moves.iter().any(|m| m == mv);
+        Ok(if listed {
+            MoveVerdict::Legal
+        } else {
+            MoveVerdict::Illegal { clauses: None }
+        })
+    }
+
+    fn after(&mut self, position: &str, mv: &str) -> Result<Option<String>, OracleError> {
+        self.look(position)?;
+        let pos = parse_position(position).map_err(|e| OracleError::Failed(e.to_string()))?;
+        let result = (|| {
+            if self.run.drive.set(&pos)? != SetReply::Accepted {
+                return Ok(Err("refuses the position".to_string()));
+            }
+            if let Some(reply) = self.run.drive.play(mv)? {
+                return Ok(Err(format!("answers 'play {mv}' with '{reply}'")));
+            }
+            self.run.drive.show().map(Ok)
+        })();
+        match result {
+            Ok(Ok(Some(p))) => {
+                self.after
+                    .insert((position.to_string(), mv.to_string()), p.clone());
+                Ok(Some(format_position(&p)))
+            }
+            Ok(Ok(None)) => Ok(None),
+            Ok(Err(why)) => Err(OracleError::Failed(why)),
+            Err(f) => {
+                let e = OracleError::Failed(f.to_string());
+                self.run.incident("case suite", f);
+                Err(e)
+            }
+        }
+    }
+
+    fn status(&mut self, position: &str) -> Result<Status, OracleError> {
+        match self.look(position)?.status {
+            ReportedStatus::Ongoing => Ok(Status::Ongoing),
+            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
+            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
+        }
+    }
+
+    fn perft(&mut self, _position: &str, _depth: u32) -> Result<Option<u64>, OracleError> {
+        Ok(None)
+    }
+}
+
+impl Run<'_> {
+    /// Run the case suite and turn its failures into findings; each case counts as a vector.
+    pub(super) fn case_suite(&mut self, cases: &[Case]) {
+        let mut outside = Outside {
+            run: self,
+            seen: BTreeMap::new(),
+            after: BTreeMap::new(),
+        };
+        let suite = run_suite(cases, &mut outside);
+        let (seen, after) = (outside.seen, outside.after);
+        let failed: BTreeSet<&str> = suite.failures.iter().map(|f| f.case.as_str()).collect();
+        let skipped: BTreeSet<&str> = suite.skips.iter().map(|s| s.case.as_str()).collect();
+        for case in cases {
+            let place = format!("case `{}` ({} line {})", case.id, case.file, case.line);
+            if failed.contains(case.id.as_str()) {
+                let checks: Vec<&Check> = suite
+                    .failures
+                    .iter()
+                    .filter(|f| f.case == case.id)
+                    .map(|f| &f.check)
+                    .collect();
+                self.case_findings(case, &place, &checks, &seen, &after);
+                self.report.vector(&case.id, Some(false));
+            } else if skipped.contains(case.id.as_str()) && !seen.contains_key(&case.position) {
+                self.report.vector(&case.id, None);
+            } else {
+                self.report.compared += 1;
+                self.report.vector(&case.id, Some(true));
+            }
+        }
+    }
+
+    /// The findings of one failed case: its moves and status compared in full (with every
+    /// clause attributed), and each differing effect.
+    fn case_findings(
+        &mut self,
+        case: &Case,
+        place: &str,
+        checks: &[&Check],
+        seen: &BTreeMap<String, Seen>,
+        after: &BTreeMap<(String, String), Position>,
+    ) {
+        let Ok(pos) = parse_position(&case.position) else {
+            return;
+        };
+        self.report.compared += 1;
+        let Some(reference) = Expected::of(&pos) else {
+            return;
+        };
+        let looked = checks.iter().any(|c| !matches!(c, Check::Effect(_)));
+        match seen.get(&case.position) {
+            Some(s) if looked => {
+                let expected = Expected {
+                    moves: case
+                        .moves
+                        .as_ref()
+                        .map(|m| m.iter().cloned().collect())
+                        .unwrap_or(reference.moves),
+                    status: case.status.unwrap_or(reference.status),
+                };
+                let d = analyze(&pos, &expected, s);
+                if !d.is_empty() {
+                    self.report.disagree(Kind::Moves, place, &pos, d, None);
+                }
+            }
+            // The harness got no answer (a refusal): set the position again to see why.
+            None if looked => match self.probe(&pos, &reference) {
+                Ok(Some(d)) if !d.is_empty() => {
+                    self.report.disagree(Kind::of(&d), place, &pos, d, None)
+                }
+                Ok(_) => {}
+                Err(f) => self.incident(place, f),
+            },
+            _ => {}
+        }
+        self.effect_findings(case, place, &pos, checks, after);
+    }
+
+    /// The findings of the effect checks of a failed case whose position is `pos`: each
+    /// position the engine produced that differs from the case's, or a move it refused.
+    fn effect_findings(
+        &mut self,
+        case: &Case,
+        place: &str,
+        pos: &Position,
+        checks: &[&Check],
+        after: &BTreeMap<(String, String), Position>,
+    ) {
+        for check in checks {
+            let Check::Effect(mv) = check else { continue };
+            let want = case
+                .effect
+                .iter()
+                .find(|e| &e.mv == mv)
+                .and_then(|e| parse_position(&e.after).ok());
+            let (Some(want), Ok(m)) = (want, parse_move(mv)) else {
+                continue;
+            };
+            match after.get(&(case.position.clone(), mv.clone())) {
+                Some(got) => {
+                    let (clauses, readings, detail) = effect_difference(pos, &m, &want, got);
+                    self.report
+                        .effect(place, pos, mv, got, clauses, readings, detail);
+                }
+                None => self.play_refused(place, pos, &m, "an error"),
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The conformance kit: test vectors, the engine protocol, and the driver that checks an
+//! external engine.
+//!
+//! What it owns:
+//! - [`cases`]: the case suite of `spec/cases/*.toml` (hand-stated move sets, illegal moves with
+//!   the clauses they break, the positions moves produce, statuses, perft), its loader, and the
+//!   one harness that runs it against any [`cases::CaseOracle`]; [`oracles`] implements that
+//!   trait for both engines and the adjudicator;
+//! - [`vectors`]: the test vectors of `spec/conformance/` (JSON Lines, one position per line
+//!   with its sorted canonical move list, status and perft counts): one per case of the suite,
+//!   the seeded random playouts, and the code that
+//!   rebuilds the files from the reference engine (`ordo conformance generate`) or checks an
+//!   engine of this crate against them (`ordo conformance check`);
+//! - [`protocol`]: the line protocol of `spec/protocol.md` — requests, replies, error codes —
+//!   and [`server`], which serves an engine of this crate over it (`ordo engine`);
+//! - [`plant`]: deliberately wrong rule readings the server can be told to follow (a hidden
+//!   option), so that the tests can prove `ordo conform` catches and names each one;
+//! - [`client`]: an external engine process driven over the protocol, with a timeout on every
+//!   request and detection of crashes, hangs and garbage answers;
+//! - [`conform`]: the driver of `ordo conform`: vectors, then random playouts, comparing move
+//!   sets and statuses with the reference engine, attributing every difference to clauses
+//!   through the adjudicator, naming the known alternative readings, minimizing each
+//!   disagreement and drawing it.
+//!
+//! Everything here is deterministic for a given seed: the vectors regenerate byte for byte.
+
+use ordo::render;
+use ordo_adjudicate as adjudicate;
+use ordo_bitboard as bitboard;
+use ordo_core::{notation, rules};
+use ordo_os::{files, signals};
+use ordo_reference as reference;
+
+pub mod diff;
+
+pub mod cases;
+pub mod client;
+pub mod conform;
+pub mod lines;
+pub mod oracles;
+pub mod plant;
+pub mod protocol;
+pub mod server;
+pub mod vectors;
+
+mod judge;
+
+mod rng;
+
+pub use rng::Rng;

@@ -1,0 +1,533 @@
+//! `ordo engine`: an engine of this crate served over the line protocol of `spec/protocol.md`.
+//!
+//! The server reads one request per line and writes exactly one reply line for each (blank
+//! lines are ignored), flushing after every reply. It never panics on input: every malformed
+//! line gets an `error <code> <message>` reply and the server goes on.
+
+use std::io::{self, BufRead, Write};
+
+use super::lines::{read_line, Line};
+use super::plant::Plant;
+use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
+use super::protocol::{MAX_REQUEST, VERSION};
+use crate::notation::{echo, format_position, parse_move, parse_position};
+use crate::reference::Reference;
+use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
+
+/// Which engine of this crate to serve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The reference engine (crates/reference/).
+    Reference,
+    /// The bitboard engine (crates/bitboard/).
+    Bitboard,
+}
+
+impl EngineChoice {
+    /// The engine's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Reference => Reference::NAME,
+            EngineChoice::Bitboard => crate::bitboard::Bitboard::NAME,
+        }
+    }
+}
+
+/// A loaded position under one engine, with an optional planted deviation.
+trait State: Send {
+    fn position(&self) -> Position;
+    fn moves(&self) -> Vec<Move>;
+    fn status(&self) -> Status;
+    fn play(&self, mv: &Move) -> Option<Position>;
+    /// Perft, or `None` once more than `budget` leaves were counted.
+    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64>;
+}
+
+struct Loaded<E: Engine> {
+    e: E,
+    plant: Option<Plant>,
+}
+
+impl<E: Engine> State for Loaded<E> {
+    fn position(&self) -> Position {
+        self.e.to_position()
+    }
+    fn moves(&self) -> Vec<Move> {
+        match self.plant {
+            Some(p) => p.moves(&self.e),
+            None => self.e.legal_moves(),
+        }
+    }
+    fn status(&self) -> Status {
+        match self.plant {
+            Some(p) => p.status(&self.e),
+            None => self.e.status(),
+        }
+    }
+    fn play(&self, mv: &Move) -> Option<Position> {
+        match self.plant {
+            Some(p) => p.play(&self.e, mv),
+            None => self.e.play(mv).ok().map(|e| e.to_position()),
+        }
+    }
+    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
+        match self.plant {
+            None => budgeted_perft(&self.e, depth, budget),
+            Some(_) => planted_perft(self, depth, budget),
+        }
+    }
+}
+
+/// Take `n` leaves from the budget; `None` when it does not hold them.
+fn spend(budget: &mut u64, n: u64) -> Option<u64> {
+    *budget = budget.checked_sub(n)?;
+    Some(n)
+}
+
+/// Perft that gives up once it has counted more than `budget` leaves. The last two plies are
+/// counted by the engine's own perft (fast, and small enough to overshoot the budget by little).
+fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth <= 2 {
+        return spend(budget, e.perft(depth));
+    }
+    let mut total = 0;
+    for m in e.legal_moves() {
+        total += budgeted_perft(&e.apply(&m), depth - 1, budget)?;
+    }
+    Some(total)
+}
+
+fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth == 0 {
+        return spend(budget, 1);
+    }
+    let moves = s.moves();
+    if depth == 1 {
+        return spend(budget, moves.len() as u64);
+    }
+    let mut total = 0;
+    for p in moves.iter().filter_map(|m| s.play(m)) {
+        if let Ok(e) = E::from_position(&p) {
+            total += planted_perft(&Loaded { e, plant: s.plant }, depth - 1, budget)?;
+        }
+    }
+    Some(total)
+}
+
+/// Leaves one `perft` request may count on the reference engine (or under a planted
+/// deviation) before it is refused: about ten seconds of work (spec/protocol.md, `perft`).
+pub const PERFT_BUDGET_REFERENCE: u64 = 1_000_000;
+/// The same for the bitboard engine.
+pub const PERFT_BUDGET_BITBOARD: u64 = 200_000_000;
+
+fn load(
+    choice: EngineChoice,
+    plant: Option<Plant>,
+    pos: &Position,
+) -> Result<Box<dyn State>, PositionError> {
+    Ok(match choice {
+        EngineChoice::Reference => Box::new(Loaded {
+            e: Reference::from_position(pos)?,
+            plant,
+        }),
+        EngineChoice::Bitboard => Box::new(Loaded {
+            e: crate::bitboard::Bitboard::from_position(pos)?,
+            plant,
+        }),
+    })
+}
+
+/// The protocol state of one session.
+pub struct Server {
+    choice: EngineChoice,
+    plant: Option<Plant>,
+    handshaken: bool,
+    state: Box<dyn State>,
+    quit: bool,
+    perft_budget: u64,
+}
+
+impl Server {
+    /// A server for `choice`, optionally following a planted deviation. It starts on the
+    /// standard classic start.
+    pub fn new(choice: EngineChoice, plant: Option<Plant>) -> Server {
+        let state = load(choice, plant, &setup::standard(Variant::Classic))
+            .expect("the standard start can always be set up");
+        Server {
+            choice,
+            plant,
+            handshaken: false,
+            state,
+            quit: false,
+            perft_budget: match (choice, plant) {
+                (EngineChoice::Bitboard, None) => PERFT_BUDGET_BITBOARD,
+                _ => PERFT_BUDGET_REFERENCE,
+            },
+        }
+    }
+
+    /// The same server with another limit on the leaves one `perft` request may count.
+    pub fn with_perft_budget(mut self, leaves: u64) -> Server {
+        self.perft_budget = leaves;
+        self
+    }
+
+    /// The name the handshake reports.
+    pub fn name(&self) -> String {
+        let mut s = format!("ordo {} {}", self.choice.name(), env!("CARGO_PKG_VERSION"));
+        if let Some(p) = self.plant {
+            s.push_str(&format!(" (planted deviation: {})", p.name()));
+        }
+        s
+    }
+
+    /// Whether `quit` has been received.
+    pub fn done(&self) -> bool {
+        self.quit
+    }
+
+    /// The reply to one request line (without its line end); `None` for a blank line.
+    pub fn handle(&mut self, line: &str) -> Option<String> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let (word, rest) = match trimmed.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (trimmed, ""),
+        };
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        if word == "quit" {
+            self.quit = true;
+            return Some("bye".into());
+        }
+        if word == "ordo" {
+            return Some(self.handshake(&args));
+        }
+        if !self.handshaken {
+            return Some(error_reply(
+                codes::NO_HANDSHAKE,
+                &format!("send 'ordo {VERSION}' first"),
+            ));
+        }
+        Some(match word {
+            "variant" => self.variant(&args),
+            "position" => self.position(rest),
+            "moves" => match refuse_args("moves", &args) {
+                Some(refusal) => refusal,
+                None => {
+                    let mut v = crate::notation::sorted_notation(&self.state.moves());
+                    v.dedup();
+                    if v.is_empty() {
+                        "moves".into()
+                    } else {
+                        format!("moves {}", v.join(" "))
+                    }
+                }
+            },
+            "play" => self.play(&args),
+            "status" => match refuse_args("status", &args) {
+                Some(refusal) => refusal,
+                None => status_reply(self.state.status()),
+            },
+            "show" => match refuse_args("show", &args) {
+                Some(refusal) => refusal,
+                None => format!("position {}", format_position(&self.state.position())),
+            },
+            "perft" => self.perft(&args),
+            "capabilities" => self.capabilities(&args),
+            other => error_reply(
+                codes::UNKNOWN_COMMAND,
+                &format!(
+                    "'{}' is not a request (ordo, capabilities, variant, position, moves, play, status, show, perft, quit)",
+                    echo(other)
+                ),
+            ),
+        })
+    }
+
+    fn handshake(&mut self, args: &[&str]) -> String {
+        match args {
+            [v] if *v == VERSION.to_string() => {
+                self.handshaken = true;
+                format!("ordo {VERSION} ok name {}", self.name())
+            }
+            [v] if v.parse::<u64>().is_ok() => error_reply(
+                codes::UNSUPPORTED_VERSION,
+                &format!("this engine speaks ordo {VERSION}"),
+            ),
+            _ => error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!("expected 'ordo {VERSION}' (the protocol version)"),
+            ),
+        }
+    }
+
+    fn variant(&mut self, args: &[&str]) -> String {
+        let (game, board) = match args {
+            [g] => (*g, "10x8"),
+            [g, b] => (*g, *b),
+            _ => {
+                return error_reply(
+                    codes::BAD_ARGUMENTS,
+                    "expected 'variant classic|x [10x8|8x8]'",
+                )
+            }
+        };
+        let Ok(variant) = game.parse::<Variant>() else {
+            return error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!("unknown variant '{}': expected classic or x", echo(game)),
+            );
+        };
+        let pos = match board {
+            "10x8" => setup::standard(variant),
+            "8x8" => setup::chess_board(variant),
+            _ => {
+                return error_reply(
+                    codes::BAD_ARGUMENTS,
+                    &format!("unknown board '{}': expected 10x8 or 8x8", echo(board)),
+                )
+            }
+        };
+        self.set(&pos)
+    }
+
+    fn position(&mut self, text: &str) -> String {
+        if text.is_empty() {
+            return error_reply(codes::BAD_ARGUMENTS, "expected 'position <notation>'");
+        }
+        match parse_position(text) {
+            Ok(pos) => self.set(&pos),
+            Err(e) => error_reply(codes::BAD_POSITION, &e.to_string()),
+        }
+    }
+
+    /// `capabilities`: every game on every board, or what a planted engine declares.
+    fn capabilities(&self, args: &[&str]) -> String {
+        let caps = match self.plant {
+            Some(p) => p.capabilities(),
+            None => Some(vec![
+                GameBoard {
+                    variant: Variant::Classic,
+                    dims: None,
+                },
+                GameBoard {
+                    variant: Variant::X,
+                    dims: None,
+                },
+            ]),
+        };
+        match (caps, refuse_args("capabilities", args)) {
+            (None, _) => error_reply(
+                codes::UNKNOWN_COMMAND,
+                "'capabilities' is not a request of this engine",
+            ),
+            (Some(_), Some(refusal)) => refusal,
+            (Some(c), None) => capabilities_reply(&c),
+        }
+    }
+
+    fn set(&mut self, pos: &Position) -> String {
+        if let Some(p) = self.plant.filter(|p| !p.supports(pos)) {
+            let what = format!(
+                "this engine plays only classic Ordo on 10x8, not {}",
+                GameBoard::of(pos)
+            );
+            // A planted engine that declares nothing refuses the way a plain program would.
+            return match p.capabilities() {
+                Some(_) => error_reply(codes::UNSUPPORTED, &what),
+                None => error_reply(codes::INVALID_POSITION, &what),
+            };
+        }
+        match load(self.choice, self.plant, pos) {
+            Ok(s) => {
+                self.state = s;
+                "ok".into()
+            }
+            Err(e) => error_reply(codes::INVALID_POSITION, &e.to_string()),
+        }
+    }
+
+    fn play(&mut self, args: &[&str]) -> String {
+        let [text] = args else {
+            return error_reply(codes::BAD_ARGUMENTS, "expected 'play <move>' (one move)");
+        };
+        let mv = match parse_move(text) {
+            Ok(m) => m,
+            Err(e) => return error_reply(codes::BAD_MOVE, &e.to_string()),
+        };
+        let dims = self.state.position().dims();
+        let on_board = mv.off_board_square(dims).is_none();
+        let next = if on_board { self.state.play(&mv) } else { None };
+        match next.map(|p| load(self.choice, self.plant, &p)) {
+            Some(Ok(s)) => {
+                self.state = s;
+                "ok".into()
+            }
+            _ => error_reply(codes::ILLEGAL_MOVE, text),
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) -> String {
+        let [d] = args else {
+            return error_reply(codes::BAD_ARGUMENTS, "expected 'perft <depth>'");
+        };
+        let depth = match d.parse::<u32>() {
+            Ok(depth) if depth <= 8 => depth,
+            _ => {
+                return error_reply(
+                    codes::BAD_ARGUMENTS,
+                    "expected 'perft <depth>' with a depth from 0 to 8",
+                )
+            }
+        };
+        let mut budget = self.perft_budget;
+        match self.state.perft(depth, &mut budget) {
+            Some(n) => format!("perft {depth} {n}"),
+            None => error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!(
+                    "perft {depth} counts more than {} move sequences from this position, the limit of one request",
+                    self.perft_budget
+                ),
+            ),
+        }
+    }
+}
+
+/// The refusal of request `word` given arguments `args`, if it was given any: it takes none.
+fn refuse_args(word: &str, args: &[&str]) -> Option<String> {
+    (!args.is_empty()).then(|| {
+        error_reply(
+            codes::BAD_ARGUMENTS,
+            &format!("'{word}' takes no arguments"),
+        )
+    })
+}
+
+/// Serve requests from `input` until `quit` or the end of input, writing each reply as one line
+/// to `output` and flushing it at once. A request line keeps at most [`MAX_REQUEST`] bytes in
+/// memory (the line ending not counted): the rest of a longer line is read and thrown away, and
+/// the line is answered `error line-too-long`.
+pub fn serve<R: BufRead, W: Write>(
+    server: &mut Server,
+    mut input: R,
+    mut output: W,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        let reply = match read_line(&mut input, MAX_REQUEST, &mut buf)? {
+            Line::End => return Ok(()),
+            Line::TooLong { bytes } => Some(error_reply(
+                codes::LINE_TOO_LONG,
+                &format!("a request line has at most {MAX_REQUEST} bytes; this one has {bytes}"),
+            )),
+            Line::Kept => match std::str::from_utf8(&buf) {
+                Ok(line) => server.handle(line),
+                Err(_) => Some(error_reply(
+                    codes::BAD_ENCODING,
+                    "the request line is not UTF-8",
+                )),
+            },
+        };
+        if let Some(r) = reply {
+            output.write_all(r.as_bytes())?;
+            output.write_all(b"\n")?;
+            output.flush()?;
+        }
+        if server.done() {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &str) -> Vec<String> {
+        let mut s = Server::new(EngineChoice::Reference, None);
+        let mut out = Vec::new();
+        serve(&mut s, lines.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn a_short_session() {
+        let r = session(
+            "moves\nordo 2\nordo 1\n\nposition 1B/W1 b x\nmoves\nplay b2-a2\nplay b2-a2,a2xa1\nstatus\nfrobnicate\nposition 3\nposition W1/1B w classic\nquit\nmoves\n",
+        );
+        assert!(r[0].starts_with("error no-handshake"), "{r:?}");
+        assert!(r[1].starts_with("error unsupported-version"), "{r:?}");
+        assert!(r[2].starts_with("ordo 1 ok name ordo reference"), "{r:?}");
+        assert_eq!(r[3], "ok");
+        assert_eq!(r[4], "moves b2-a2,a2-b1 b2-a2,a2xa1 b2-b1 b2xa1");
+        assert_eq!(r[5], "error illegal-move b2-a2");
+        assert_eq!(r[6], "ok");
+        assert_eq!(r[7], "status won black home-row");
+        assert!(r[8].starts_with("error unknown-command"), "{r:?}");
+        assert!(r[9].starts_with("error bad-position"), "{r:?}");
+        assert!(r[10].starts_with("error invalid-position"), "{r:?}");
+        assert_eq!(r[11], "bye");
+        assert_eq!(r.len(), 12);
+    }
+
+    /// Issue 13: `perft 8` on the standard start must not block the session for ever.
+    #[test]
+    fn perft_stops_at_its_budget_and_the_session_goes_on() {
+        let mut s = Server::new(EngineChoice::Reference, None).with_perft_budget(1_000);
+        let mut out = Vec::new();
+        let input = "ordo 1\nperft 8\nperft 2\nposition BBBB/4/4/WWWW w classic\nperft 2\n";
+        serve(&mut s, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let r: Vec<&str> = text.lines().collect();
+        assert!(
+            r[1].starts_with("error bad-arguments perft 8 counts more than 1000"),
+            "{r:?}"
+        );
+        assert!(r[2].starts_with("error bad-arguments perft 2"), "{r:?}");
+        assert_eq!(r[4], "perft 2 150");
+    }
+
+    /// spec/protocol.md: a request of exactly 65,536 bytes is accepted, the line ending not
+    /// counted; one byte more is `line-too-long`.
+    #[test]
+    fn a_request_of_exactly_the_limit_is_accepted() {
+        let mut s = Server::new(EngineChoice::Reference, None);
+        let pad = |n: usize| format!("status{}", " ".repeat(n - "status".len()));
+        let input = format!(
+            "ordo 1\n{}\n{}\r\n{}\n",
+            pad(MAX_REQUEST),
+            pad(MAX_REQUEST),
+            pad(MAX_REQUEST + 1)
+        );
+        let mut out = Vec::new();
+        serve(&mut s, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let r: Vec<&str> = text.lines().collect();
+        assert_eq!(r[1], "status ongoing");
+        assert_eq!(r[2], "status ongoing");
+        assert!(r[3].starts_with("error line-too-long"), "{r:?}");
+    }
+
+    #[test]
+    fn bad_bytes_and_long_lines() {
+        let mut s = Server::new(EngineChoice::Reference, None);
+        let mut input = b"ordo 1\n\xff\xfe\n".to_vec();
+        input.extend(std::iter::repeat(b'a').take(MAX_REQUEST + 10));
+        input.extend(b"\nstatus\n");
+        let mut out = Vec::new();
+        serve(&mut s, &input[..], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let r: Vec<&str> = text.lines().collect();
+        assert!(r[1].starts_with("error bad-encoding"));
+        assert!(r[2].starts_with("error line-too-long"));
+        assert_eq!(r[3], "status ongoing");
+    }
+}

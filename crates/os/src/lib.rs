@@ -1,0 +1,9 @@
+//! What the Ordo programs need from the operating system, kept apart so that the rules, the
+//! engines and the adjudicator make no system call (they also build for WebAssembly):
+//!
+//! - [`files`]: atomic file writes that refuse to replace anything but a regular file and clean
+//!   up after killed writers;
+//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`.
+
+pub mod files;
+pub mod signals;

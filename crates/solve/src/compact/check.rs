@@ -1,0 +1,174 @@
+//! The verification pass of compact tables: every stored core value is recomputed from its
+//! successors, generated afresh through [`Engine::legal_moves`] and [`Engine::apply`] (not
+//! the solver's [`Engine::successors`] path), each successor valued from the stored tables
+//! (a shell successor from its own successors). A gap of the index must hold 0. Together
+//! with the game-over positions being losses in 0, this local consistency proves the tables
+//! (see `crate::verify`).
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::verify_log::{VerifyLog, CHUNK};
+use super::{decode, CompactTables, Slice};
+use crate::notation::format_position;
+use crate::rules::{Engine, PositionError};
+use crate::tb::Material;
+use crate::value::Value;
+use crate::{Progress, SolveError, Ticker, Verdict};
+
+/// The number of mismatches a verdict describes.
+const EXAMPLES: usize = 5;
+
+impl CompactTables {
+    /// Recompute every value of slice `m` from its successors (phase `verifying`, in index
+    /// entries); every mismatch is counted, the first few described.
+    pub fn verify_slice<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<Verdict, SolveError> {
+        self.verify_chunks::<E>(m, progress, None)
+    }
+
+    /// [`Self::verify_slice`] over every slice, fewer pieces first, each announced through
+    /// [`Progress::begin`]; the verdicts added up.
+    pub fn verify_all<E: Engine>(&self, progress: &dyn Progress) -> Result<Verdict, SolveError> {
+        self.verify_all_logged::<E>(progress, None)
+    }
+
+    /// [`Self::verify_all`], resumable through the log at `log` (see [`VerifyLog`]): chunks
+    /// an earlier run checked without a mismatch count as checked, each chunk checked now
+    /// is recorded, a stop asked through `progress` ends the pass between chunks with
+    /// [`SolveError::Interrupted`], and the log is removed when the pass ends.
+    pub fn verify_all_logged<E: Engine>(
+        &self,
+        progress: &dyn Progress,
+        log: Option<&Path>,
+    ) -> Result<Verdict, SolveError> {
+        let mut log = log
+            .map(|p| VerifyLog::open(p, self.fingerprint()))
+            .transpose()?;
+        if let Some(l) = log.as_ref().filter(|l| l.resumed() > 0) {
+            progress.note(&format!(
+                "resuming the verification: {} chunks of {CHUNK} entries were checked before",
+                l.resumed()
+            ));
+        }
+        let mut all = Verdict {
+            checked: 0,
+            mismatches: 0,
+            examples: Vec::new(),
+        };
+        for &m in self.slices.keys() {
+            progress.begin(&format!("slice {m}"));
+            let v = self.verify_chunks::<E>(m, progress, log.as_mut())?;
+            all.checked += v.checked;
+            all.mismatches += v.mismatches;
+            all.examples
+                .extend(v.examples.into_iter().map(|e| format!("{m}: {e}")));
+        }
+        all.examples.truncate(EXAMPLES);
+        if let Some(l) = log {
+            l.finish()?;
+        }
+        Ok(all)
+    }
+
+    /// Check slice `m` chunk by chunk, skipping and recording chunks through `log`.
+    fn verify_chunks<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+        mut log: Option<&mut VerifyLog>,
+    ) -> Result<Verdict, SolveError> {
+        let slice = self
+            .slices
+            .get(&m)
+            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
+        let len = slice.values.len();
+        let ticker = Ticker::new(progress, "verifying", Some(len as u64));
+        let examples = Mutex::new(Vec::new());
+        let (mut checked, mut mismatches) = (0, 0);
+        for (k, start) in (0..len).step_by(CHUNK).enumerate() {
+            let range = start..len.min(start + CHUNK);
+            if let Some(c) = log.as_ref().and_then(|l| l.done(m, k)) {
+                ticker.add(range.len() as u64);
+                checked += c;
+                continue;
+            }
+            if let Some(l) = log.as_ref().filter(|_| progress.stop_requested()) {
+                return Err(SolveError::Interrupted(format!(
+                    "verification stopped in slice {m}, the chunks checked kept in {}",
+                    l.path().display()
+                )));
+            }
+            let (c, bad) = range
+                .into_par_iter()
+                .map(|i| {
+                    ticker.tick();
+                    self.check_one::<E>(slice, i, &examples)
+                })
+                .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+            if let Some(l) = log.as_mut().filter(|_| bad == 0) {
+                l.record(m, k, c)?;
+            }
+            (checked, mismatches) = (checked + c, mismatches + bad);
+        }
+        let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
+        examples.sort();
+        examples.truncate(EXAMPLES);
+        Ok(Verdict {
+            checked,
+            mismatches,
+            examples,
+        })
+    }
+
+    /// Check entry `i`: (positions checked, mismatches).
+    fn check_one<E: Engine>(
+        &self,
+        slice: &Slice,
+        i: usize,
+        examples: &Mutex<Vec<String>>,
+    ) -> Result<(u64, u64), SolveError> {
+        let stored = slice.values[i];
+        let note = |text: String| {
+            let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+            if ex.len() < 4 * EXAMPLES {
+                ex.push(text);
+            }
+        };
+        let e = match slice.index.position(i) {
+            None => None,
+            Some((occ, stm)) => match E::from_occupancy(self.dims, self.variant, stm, occ) {
+                Ok(e) => Some(e),
+                Err(PositionError::SideToMoveOnHomeRow { .. }) => None,
+                Err(e) => return Err(SolveError::Corrupt(format!("entry {i}: {e}"))),
+            },
+        };
+        let Some(e) = e else {
+            if stored != 0 {
+                note(format!("entry {i} is no position but holds code {stored}"));
+                return Ok((1, 1));
+            }
+            return Ok((0, 0));
+        };
+        let mut values = Vec::new();
+        for mv in e.legal_moves() {
+            let s = e.apply(&mv);
+            values.push(self.value_of::<E>(s.occupancy(), s.side_to_move())?);
+        }
+        let want = Value::from_successors(values);
+        if decode(stored) != want {
+            note(format!(
+                "{}: stored {}, successors give {want}",
+                format_position(&e.to_position()),
+                decode(stored)
+            ));
+            return Ok((1, 1));
+        }
+        Ok((1, 0))
+    }
+}

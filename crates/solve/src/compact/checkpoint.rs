@@ -1,0 +1,188 @@
+//! A slice's checkpoint: the values of its finished layer groups, so that an interrupted
+//! build loses at most the group under way.
+//!
+//! Layer groups are solved in slot order and each is a contiguous run of the value array
+//! ([`CoreIndex::layers`]), so the groups done are a prefix of the values. The file:
+//!
+//! ```text
+//! ORDO-CHECKPOINT\n
+//! {"format":1,"variant":...,"material":"3v2","groups":12,"done":40960,...}\n
+//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! done x 1 byte                             the values of the first `groups` layer groups
+//! ```
+//!
+//! It is written atomically (`crates/os/src/files.rs`) beside the slice's file, as that file's name with
+//! `.partial` added, and removed once the slice's file is written. A checkpoint of another
+//! slice, board, game, rules version or index scheme, or one that is damaged, is not used:
+//! the caller hears why and the slice is built from its first group.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
+use crate::checksum::{self, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
+use crate::rules::{clauses, Dims, Variant};
+use crate::tb::Material;
+
+/// Why a checkpoint is not written, or not used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    #[error("{0}")]
+    Io(String),
+    #[error("not a checkpoint (first line is not {})", MAGIC)]
+    NotCheckpoint,
+    #[error("a line longer than {0} bytes, or none")]
+    LongLine(u64),
+    #[error("unreadable header: {0}")]
+    Header(String),
+    /// The checkpoint of another slice, game, board, build or point of the build.
+    #[error("it is of {theirs}, not of this build's slice {ours}")]
+    OtherSlice { theirs: String, ours: Material },
+    #[error("no checksum line")]
+    NoChecksum,
+    #[error("{len} bytes, its header implies {implied}: the file is truncated or extended")]
+    Size { len: u64, implied: u64 },
+    #[error("checksum mismatch: the file is corrupted")]
+    Checksum,
+}
+
+impl CheckpointError {
+    fn io(e: impl std::fmt::Display) -> CheckpointError {
+        CheckpointError::Io(e.to_string())
+    }
+}
+
+const MAGIC: &str = "ORDO-CHECKPOINT";
+const FORMAT: u32 = 1;
+/// The longest header line read.
+const MAX_HEADER: u64 = 1 << 16;
+
+/// What a checkpoint says about itself.
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: u32,
+    variant: String,
+    board: String,
+    material: String,
+    index_scheme: u32,
+    rules_version: u32,
+    /// Entries of the slice's index.
+    entries: u64,
+    /// Layer groups finished, and the values they fill (a prefix of the slice's).
+    groups: u64,
+    done: u64,
+    /// The statistics of the finished groups.
+    stats: SliceStats,
+}
+
+/// Where a build stands: the layer groups finished and their statistics.
+pub(super) struct Kept {
+    pub groups: usize,
+    pub stats: SliceStats,
+}
+
+/// The slice a checkpoint belongs to.
+pub(super) struct Of<'a> {
+    pub dims: Dims,
+    pub variant: Variant,
+    pub material: Material,
+    pub index: &'a CoreIndex,
+    pub groups: &'a [Vec<Layer>],
+}
+
+impl Of<'_> {
+    fn header(&self, groups: usize, stats: &SliceStats) -> Header {
+        Header {
+            format: FORMAT,
+            variant: self.variant.name().into(),
+            board: self.dims.to_string(),
+            material: self.material.to_string(),
+            index_scheme: INDEX_SCHEME,
+            rules_version: clauses::registry().rules_version,
+            entries: self.index.len() as u64,
+            groups: groups as u64,
+            done: self.done(groups) as u64,
+            stats: stats.clone(),
+        }
+    }
+
+    /// Values filled by the first `groups` layer groups.
+    pub fn done(&self, groups: usize) -> usize {
+        match groups {
+            0 => 0,
+            g => self.groups[g - 1].last().map_or(0, |l| l.end),
+        }
+    }
+
+    /// Write the first `kept.groups` groups' values (a prefix of `values`) to `path`.
+    pub fn save(&self, path: &Path, kept: &Kept, values: &[u8]) -> Result<(), CheckpointError> {
+        let head = serde_json::to_string(&self.header(kept.groups, &kept.stats))
+            .map_err(CheckpointError::io)?;
+        let head = format!("{MAGIC}\n{head}\n");
+        let payload = &values[..self.done(kept.groups)];
+        let mut h = Fnv::new();
+        h.update(head.as_bytes());
+        h.update(payload);
+        crate::files::write_atomically_with(path, |w| {
+            w.write_all(head.as_bytes())?;
+            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            w.write_all(payload)
+        })
+        .map_err(CheckpointError::io)
+    }
+
+    /// Read the checkpoint at `path` into the prefix of `values` it covers; why it is not
+    /// used if it is not this slice's or is damaged (`values` may then be partly written).
+    pub fn load(&self, path: &Path, values: &mut [u8]) -> Result<Kept, CheckpointError> {
+        let f = std::fs::File::open(path).map_err(CheckpointError::io)?;
+        let len = f.metadata().map_err(CheckpointError::io)?.len();
+        let mut r = BufReader::new(f);
+        let magic = read_line(&mut r, MAGIC.len() as u64 + 1)?;
+        if magic != format!("{MAGIC}\n").as_bytes() {
+            return Err(CheckpointError::NotCheckpoint);
+        }
+        let line = read_line(&mut r, MAX_HEADER)?;
+        let h: Header =
+            serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))?;
+        let groups = usize::try_from(h.groups).unwrap_or(usize::MAX);
+        let stats = h.stats.clone();
+        if groups > self.groups.len() || h != self.header(groups, &stats) {
+            return Err(CheckpointError::OtherSlice {
+                theirs: format!(
+                    "slice {} of {} {} after {} layer groups (index scheme {}, rules version {}, {} entries)",
+                    h.material, h.variant, h.board, h.groups, h.index_scheme, h.rules_version, h.entries
+                ),
+                ours: self.material,
+            });
+        }
+        let sum = read_line(&mut r, CHECKSUM_LINE as u64)?;
+        let stored =
+            checksum::parse_checksum_line(Some(&sum)).ok_or(CheckpointError::NoChecksum)?;
+        let head = (magic.len() + line.len() + sum.len()) as u64;
+        if len != head + h.done {
+            return Err(CheckpointError::Size {
+                len,
+                implied: head + h.done,
+            });
+        }
+        let payload = &mut values[..h.done as usize];
+        r.read_exact(payload).map_err(CheckpointError::io)?;
+        let mut hash = Fnv::new();
+        [&magic[..], &line, payload]
+            .iter()
+            .for_each(|b| hash.update(b));
+        if hash.0 != stored {
+            return Err(CheckpointError::Checksum);
+        }
+        Ok(Kept { groups, stats })
+    }
+}
+
+/// One line of at most `max` bytes, its newline included.
+fn read_line(r: &mut impl BufRead, max: u64) -> Result<Vec<u8>, CheckpointError> {
+    checksum::read_line_limited(r, max as usize)
+        .map_err(CheckpointError::io)?
+        .ok_or(CheckpointError::LongLine(max))
+}

@@ -1,0 +1,638 @@
+//! The compact solver: one byte a position under a perfect index, no keys, no reverse graph
+//! of the whole table.
+//!
+//! What it owns:
+//! - the core index (`index`): positions in which both sides are one group, each side ranked
+//!   among the connected sets of its size, runs of equal advancement kept together, one of
+//!   each left-right mirror pair and of each pair of colour twins stored (`symmetry`), no gaps;
+//! - solving a material slice layer by layer (`layer`): a layer (one advancement of each
+//!   side) is solved once every layer its moves lead into is, highest total advancement
+//!   first. In Ordo X every turn has a forward step, so a layer has no move inside it and
+//!   one pass values it; in classic Ordo sideways moves stay inside the layer and are solved
+//!   by distance over a small local graph;
+//! - the *shell*: a position whose side to move is split only follows a capture (a move that
+//!   captures nothing leaves the opponent as it was, one group, ORDO-4.3), so it has no
+//!   predecessor of its own material and is valued on demand by one step forward into
+//!   solved positions ([`CompactTables::probe`]);
+//! - [`CompactTables::build`] (endgame slices by material, fewer pieces first, every
+//!   capture probing the smaller slices already built) and [`solve_game`] (every core
+//!   position of every material a small-board start can come down to, then the start).
+//!
+//! Values are one byte: 0 for a draw, otherwise the distance to the
+//! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
+//! Table files (`store`, format 3) hold the values and what rebuilds the index; the drivers
+//! that build, save, resume and verify on disk are in `crate::ctb`.
+
+mod bits;
+mod check;
+mod checkpoint;
+mod index;
+mod layer;
+mod shell;
+mod store;
+mod symmetry;
+mod verify_log;
+
+use std::collections::{BTreeMap, HashMap};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
+pub use shell::ShellCache;
+pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
+pub use symmetry::{colour_flip, flip_rows, mirror};
+pub use verify_log::{log_path as verify_log_path, VerifyLog};
+
+/// The version of the core index's layout (which entry a position has). A table file
+/// records it and is refused by a build whose index differs: change it with the index.
+/// 2: the dense index with mirror pairs and colour twins stored once.
+pub const INDEX_SCHEME: u32 = 2;
+
+/// A slice's build writes its checkpoint at least this long after the last one (longer if
+/// writing took over a tenth of that), and whenever it is asked to stop.
+pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_secs(30);
+
+use super::tb::Material;
+use super::value::Value;
+use super::{Outcome, Progress, Setup, SolveError};
+use crate::notation::format_move;
+use crate::rules::{Color, Dims, Engine, Variant};
+
+/// The value of a stored byte.
+pub fn decode(code: u8) -> Value {
+    Value::from_code(u16::from(code))
+}
+
+/// One solved material: its core index and a byte per index entry.
+pub struct Slice {
+    pub index: CoreIndex,
+    pub values: Vec<u8>,
+}
+
+/// What building one slice gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SliceStats {
+    pub material: String,
+    /// Stored positions, one byte each: one of each mirror pair, and with equal material
+    /// White to move only.
+    pub entries: u64,
+    /// Core positions the slice answers for: the stored ones, their mirror images, and
+    /// their colour twins (Black to move with equal material, otherwise the positions of the
+    /// material with the counts swapped). Wins, losses and draws count the same way.
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Longest distance, plies.
+    pub longest: u16,
+    /// Moves generated (from stored positions), and of them the moves inside a layer
+    /// (sideways).
+    pub moves: u64,
+    pub layer_moves: u64,
+    /// Number of layers.
+    pub layers: u64,
+}
+
+/// The solved core slices of one game and board.
+pub struct CompactTables {
+    pub dims: Dims,
+    pub variant: Variant,
+    pub slices: BTreeMap<Material, Slice>,
+    sets: HashMap<(Color, u32), Arc<Sets>>,
+    /// Shell values computed lately, sized for the largest slice indexed.
+    shell: ShellCache,
+}
+
+/// A slice being built: the tables below it and the layers solved so far.
+struct Building<'a, E> {
+    tables: &'a CompactTables,
+    material: Material,
+    index: &'a CoreIndex,
+    values: &'a [u8],
+    engine: PhantomData<fn() -> E>,
+}
+
+/// The most rank pairs (White set, Black set, side to move) a slice's index visits.
+pub const MAX_RANK_PAIRS: u64 = 1 << 40;
+
+impl CompactTables {
+    /// No slice yet.
+    pub fn new(dims: Dims, variant: Variant) -> CompactTables {
+        CompactTables {
+            dims,
+            variant,
+            slices: BTreeMap::new(),
+            sets: HashMap::new(),
+            shell: ShellCache::default(),
+        }
+    }
+
+    fn sets(&mut self, color: Color, k: u32) -> Arc<Sets> {
+        let dims = self.dims;
+        self.sets
+            .entry((color, k))
+            .or_insert_with(|| Arc::new(Sets::new(dims, color, k)))
+            .clone()
+    }
+
+    /// The connected sets of both sides of material `m`, if its index could be built.
+    fn index_sets(&mut self, m: Material) -> Result<[Arc<Sets>; 2], SolveError> {
+        if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
+            return Err(SolveError::Input(format!(
+                "material {m} does not fit a table of the {} board",
+                self.dims
+            )));
+        }
+        let sets = [
+            self.sets(Color::White, m.white),
+            self.sets(Color::Black, m.black),
+        ];
+        // Sizing and building the index visit every rank pair of a slice, 64 a word
+        // operation, three times (measure, count, mark); what it keeps is counted by
+        // `CoreIndex::measure` and held to the memory limit. Past 2^40 pairs (hours of
+        // marking for one slice) a slice is refused before any is visited.
+        let pairs = 2 * sets[0].len() as u64 * sets[1].len() as u64;
+        if pairs > MAX_RANK_PAIRS {
+            return Err(SolveError::TooLarge(format!(
+                "slice {m} of {} on {} pairs {} connected sets of White with {} of Black: {pairs} rank pairs, over the 2^40 the compact index visits",
+                self.variant,
+                self.dims,
+                sets[0].len(),
+                sets[1].len()
+            )));
+        }
+        Ok(sets)
+    }
+
+    fn too_many(&self, m: Material) -> SolveError {
+        SolveError::TooLarge(format!(
+            "slice {m} of {} on {} has 2^32 or more core positions",
+            self.variant, self.dims
+        ))
+    }
+
+    /// The core index of material `m`.
+    pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
+        let sets = self.index_sets(m)?;
+        let index = CoreIndex::new(sets).ok_or_else(|| self.too_many(m))?;
+        self.shell.grow(index.len());
+        Ok(index)
+    }
+
+    /// The sizes of the core index of material `m`, counted without building it (a memory
+    /// estimate: a row of marks is all it allocates besides the connected sets).
+    pub fn core_size(&mut self, m: Material) -> Result<IndexSize, SolveError> {
+        let size = CoreIndex::measure(self.index_sets(m)?);
+        if size.entries >= 1 << 32 {
+            return Err(self.too_many(m));
+        }
+        Ok(size)
+    }
+
+    /// Build every slice up to `max` not built yet, fewer pieces first (a material with
+    /// fewer White than Black pieces is answered by its colour twin, see
+    /// [`stored_material`]); `each` hears of every slice as it is done.
+    pub fn build<E: Engine>(
+        &mut self,
+        max: Material,
+        mut each: impl FnMut(&SliceStats),
+    ) -> Result<Vec<SliceStats>, SolveError> {
+        let mut all = Vec::new();
+        for m in Material::up_to(max.white, max.black) {
+            let m = stored_material(m);
+            if self.slices.contains_key(&m) {
+                continue;
+            }
+            let stats = self.build_slice::<E>(m, &super::Silent)?;
+            each(&stats);
+            all.push(stats);
+        }
+        Ok(all)
+    }
+
+    /// Build slice `m`; every smaller slice must be built. `progress` hears of every layer
+    /// group done (phase `layers`, in index entries).
+    pub fn build_slice<E: Engine>(
+        &mut self,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceStats, SolveError> {
+        self.build_slice_resuming::<E>(m, progress, None)
+    }
+
+    /// [`CompactTables::build_slice`] through the checkpoint file `checkpoint`: a valid one
+    /// (see `checkpoint.rs`) gives the layer groups already finished, which are skipped (a
+    /// refused one is said through [`Progress::note`] and ignored); the groups done are
+    /// written to it every [`CHECKPOINT_SECONDS`] or more (at most a tenth of the time goes
+    /// to writing), and at the first group boundary after [`Progress::stop_requested`],
+    /// which ends the build with [`SolveError::Interrupted`]. The caller removes the file
+    /// once the slice is saved.
+    pub fn build_slice_resuming<E: Engine>(
+        &mut self,
+        m: Material,
+        progress: &dyn Progress,
+        checkpoint: Option<&std::path::Path>,
+    ) -> Result<SliceStats, SolveError> {
+        let index = self.core_index(m)?;
+        let groups = index.layers();
+        let of = checkpoint::Of {
+            dims: self.dims,
+            variant: self.variant,
+            material: m,
+            index: &index,
+            groups: &groups,
+        };
+        let mut values = vec![0u8; index.len()];
+        let mut kept = self.resume(&of, checkpoint, &mut values, progress);
+        let total = index.len() as u64;
+        let (mut saved, mut cost) = (std::time::Instant::now(), std::time::Duration::ZERO);
+        progress.update("layers", of.done(kept.groups) as u64, Some(total));
+        while kept.groups < groups.len() {
+            if progress.stop_requested() {
+                return Err(self.stop(&of, checkpoint, &kept, &values));
+            }
+            let group = &groups[kept.groups];
+            for s in self.solve_group::<E>(m, &index, &mut values, group)? {
+                kept.stats.add(&s);
+            }
+            kept.groups += 1;
+            progress.update("layers", of.done(kept.groups) as u64, Some(total));
+            let due = saved.elapsed() >= (10 * cost).max(CHECKPOINT_SECONDS);
+            if let Some(file) = checkpoint.filter(|_| due && kept.groups < groups.len()) {
+                let clock = std::time::Instant::now();
+                of.save(file, &kept, &values)
+                    .map_err(|e| SolveError::io(file, e))?;
+                (saved, cost) = (std::time::Instant::now(), clock.elapsed());
+            }
+        }
+        self.slices.insert(m, Slice { index, values });
+        Ok(kept.stats)
+    }
+
+    /// The layer groups a checkpoint keeps (none if there is none or it is refused).
+    fn resume(
+        &self,
+        of: &checkpoint::Of,
+        checkpoint: Option<&std::path::Path>,
+        values: &mut [u8],
+        progress: &dyn Progress,
+    ) -> checkpoint::Kept {
+        let fresh = || checkpoint::Kept {
+            groups: 0,
+            stats: SliceStats {
+                material: of.material.to_string(),
+                entries: of.index.len() as u64,
+                ..SliceStats::default()
+            },
+        };
+        let Some(file) = checkpoint.filter(|f| f.exists()) else {
+            return fresh();
+        };
+        match of.load(file, values) {
+            Ok(kept) => {
+                progress.note(&format!(
+                    "resuming slice {} from {}: {} of {} layer groups done",
+                    of.material,
+                    file.display(),
+                    kept.groups,
+                    of.groups.len()
+                ));
+                kept
+            }
+            Err(why) => {
+                progress.note(&format!(
+                    "checkpoint {} not used: {why}; building slice {} from its first layer group",
+                    file.display(),
+                    of.material
+                ));
+                values.fill(0);
+                fresh()
+            }
+        }
+    }
+
+    /// Write the checkpoint (if any) and say what was kept.
+    fn stop(
+        &self,
+        of: &checkpoint::Of,
+        checkpoint: Option<&std::path::Path>,
+        kept: &checkpoint::Kept,
+        values: &[u8],
+    ) -> SolveError {
+        let (m, n, done) = (of.material, of.groups.len(), of.done(kept.groups));
+        let so_far = format!(
+            "slice {m} stopped after {} of {n} layer groups ({done} of {} entries)",
+            kept.groups,
+            of.index.len()
+        );
+        match checkpoint.map(|f| (f, of.save(f, kept, values))) {
+            Some((f, Ok(()))) => {
+                SolveError::Interrupted(format!("{so_far}, kept in {}", f.display()))
+            }
+            Some((f, Err(e))) => {
+                SolveError::io(f, format!("{so_far}; writing the checkpoint: {e}"))
+            }
+            None => SolveError::Interrupted(format!("{so_far}; no checkpoint file, nothing kept")),
+        }
+    }
+
+    /// Solve one layer group of slice `m` (its layers side by side) into `values`, whose
+    /// slots before the group are solved.
+    fn solve_group<E: Engine>(
+        &self,
+        m: Material,
+        index: &CoreIndex,
+        values: &mut [u8],
+        group: &[Layer],
+    ) -> Result<Vec<SliceStats>, SolveError> {
+        let (start, end) = (group[0].start, group[group.len() - 1].end);
+        let (done, rest) = values.split_at_mut(start);
+        let b = Building::<E> {
+            tables: self,
+            material: m,
+            index,
+            values: done,
+            engine: PhantomData,
+        };
+        let mut rest = &mut rest[..end - start];
+        let mut chunks = Vec::with_capacity(group.len());
+        for &l in group {
+            let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(l.len());
+            chunks.push((l, chunk));
+            rest = tail;
+        }
+        chunks
+            .into_par_iter()
+            .map(|(l, out)| b.solve_layer(l, out))
+            .collect()
+    }
+
+    /// The value of `occ` with `stm` to move, from the solved slices: a core position is
+    /// read, a shell position (side to move split) is valued from its successors, or read
+    /// from the cache of shell values.
+    fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
+        if occ[stm as usize] == 0 {
+            return Ok(Value::Loss(0));
+        }
+        let m = Material {
+            white: occ[0].count_ones(),
+            black: occ[1].count_ones(),
+        };
+        let stored = stored_material(m);
+        let slice = self.slices.get(&stored).ok_or_else(|| {
+            SolveError::Input(format!("the {stored} slice of {} is not built", self.dims))
+        })?;
+        let (occ, stm) = if stored == m {
+            (occ, stm)
+        } else {
+            colour_flip(self.dims, occ, stm)
+        };
+        if let Some(slot) = slice.index.slot(occ, stm) {
+            return Ok(decode(slice.values[slot]));
+        }
+        let mover = stm.opponent();
+        if slice.index.sets[mover as usize]
+            .rank(occ[mover as usize])
+            .is_none()
+        {
+            return Err(SolveError::Input(format!(
+                "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
+            )));
+        }
+        if let Some(code) = self.shell.get(occ, stm) {
+            return Ok(decode(code));
+        }
+        let value = self.shell_value::<E>(occ, stm)?;
+        if let Ok(code) = u8::try_from(value.code()) {
+            self.shell.put(occ, stm, code);
+        }
+        Ok(value)
+    }
+
+    /// The value of a shell position, by one step forward.
+    fn shell_value<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
+        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+            .map_err(|e| SolveError::Input(e.to_string()))?;
+        let mut buf = Vec::new();
+        e.successors(&mut buf);
+        let mut failed = None;
+        let value = Value::from_successors(buf.iter().map_while(|s| {
+            self.value_of::<E>(s.occupancy(), s.side_to_move())
+                .map_err(|e| failed = Some(e))
+                .ok()
+        }));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+
+    /// The value of a position (core or shell) for the side to move.
+    pub fn probe<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        if e.dims() != self.dims || e.variant() != self.variant {
+            return Err(SolveError::Input(format!(
+                "a {} position on {} probed in tables of {} on {}",
+                e.variant(),
+                e.dims(),
+                self.variant,
+                self.dims
+            )));
+        }
+        self.value_of::<E>(e.occupancy(), e.side_to_move())
+    }
+
+    /// Every legal move of `e` with the value it leaves the opponent, best first for the
+    /// mover: quickest win, then draws, then slowest loss.
+    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+        let mut out = Vec::new();
+        for m in e.legal_moves() {
+            out.push((format_move(&m), self.probe(&e.apply(&m))?));
+        }
+        crate::sort_best_first(&mut out, String::clone);
+        Ok(out)
+    }
+
+    /// Recompute every core value from its successors' values (an independent check of the
+    /// layer order and the distance settling); the number of positions checked, or the first
+    /// position whose stored value disagrees.
+    pub fn verify<E: Engine>(&self) -> Result<u64, SolveError> {
+        let mut checked = 0;
+        for (m, slice) in &self.slices {
+            checked += (0..slice.values.len())
+                .into_par_iter()
+                .map_init(Vec::new, |buf, i| self.verify_one::<E>(slice, i, buf))
+                .map(|r| r.map_err(|e| SolveError::Mismatch(format!("slice {m}: {e}"))))
+                .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        }
+        Ok(checked)
+    }
+
+    fn verify_one<E: Engine>(
+        &self,
+        slice: &Slice,
+        i: usize,
+        buf: &mut Vec<E>,
+    ) -> Result<u64, SolveError> {
+        let (occ, stm) = slice
+            .index
+            .position(i)
+            .ok_or_else(|| SolveError::Mismatch(format!("slot {i} has no position")))?;
+        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+            .map_err(|e| SolveError::Mismatch(format!("slot {i}: {occ:x?}: {e}")))?;
+        e.successors(buf);
+        let values = buf
+            .iter()
+            .map(|s| self.value_of::<E>(s.occupancy(), s.side_to_move()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (stored, want) = (decode(slice.values[i]), Value::from_successors(values));
+        if stored != want {
+            return Err(SolveError::Mismatch(format!(
+                "{}: stored {stored}, successors give {want}",
+                crate::notation::format_position(&e.to_position())
+            )));
+        }
+        Ok(1)
+    }
+
+    /// Bytes held by the value tables.
+    pub fn table_bytes(&self) -> u64 {
+        self.slices.values().map(|s| s.values.len() as u64).sum()
+    }
+
+    /// Bytes held by the slices' indexes (their marks and directories).
+    pub fn index_bytes(&self) -> u64 {
+        self.slices.values().map(|s| s.index.bytes() as u64).sum()
+    }
+}
+
+/// The materials stored for every material up to `max` (each its own or its colour twin's,
+/// see [`stored_material`]), fewer pieces first, each once.
+pub fn stored_up_to(max: Material) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for m in Material::up_to(max.white, max.black) {
+        let m = stored_material(m);
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The material whose table answers for `m`: `m` itself when White has at least as many
+/// pieces, otherwise its colour twin (the counts swapped), whose positions turned over with
+/// the colours swapped and the other side to move are `m`'s (each player's directions and
+/// goal are its own, ORDO-1.3, ORDO-1.4).
+pub fn stored_material(m: Material) -> Material {
+    if m.white >= m.black {
+        m
+    } else {
+        Material {
+            white: m.black,
+            black: m.white,
+        }
+    }
+}
+
+impl SliceStats {
+    /// Count `images` core positions of value `v`.
+    fn count(&mut self, v: Value, images: u64) {
+        self.positions += images;
+        match v {
+            Value::Win(_) => self.wins += images,
+            Value::Loss(_) => self.losses += images,
+            Value::Draw => self.draws += images,
+        }
+        self.longest = self.longest.max(v.distance().unwrap_or(0));
+    }
+
+    /// Add the counts of `s` (layers, positions, values, moves); the longest is the longer.
+    fn add(&mut self, s: &SliceStats) {
+        self.entries += s.entries;
+        self.layers += s.layers;
+        self.positions += s.positions;
+        self.wins += s.wins;
+        self.losses += s.losses;
+        self.draws += s.draws;
+        self.longest = self.longest.max(s.longest);
+        self.moves += s.moves;
+        self.layer_moves += s.layer_moves;
+    }
+}
+
+/// What [`solve_game`] reports about a solved small board.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CompactGame {
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Every slice built, fewer pieces first.
+    pub slices: Vec<SliceStats>,
+}
+
+/// Solve every core position of every material the `setup` start of `dims` can come down
+/// to (reachable or not), then report the start.
+pub fn solve_game<E: Engine>(
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+) -> Result<(CompactTables, CompactGame), SolveError> {
+    let max = start_material(variant, dims, setup)?;
+    let mut tables = CompactTables::new(dims, variant);
+    let slices = tables.build::<E>(max, |_| {})?;
+    let report = report::<E>(&tables, setup, slices)?;
+    Ok((tables, report))
+}
+
+/// The material of the `setup` start of `dims`: every slice up to it is in a game's tables.
+pub fn start_material(variant: Variant, dims: Dims, setup: Setup) -> Result<Material, SolveError> {
+    let start = setup.start(dims, variant)?;
+    Ok(Material {
+        white: start.count(Color::White) as u32,
+        black: start.count(Color::Black) as u32,
+    })
+}
+
+/// The report of the `setup` start from `tables`, which hold every slice up to its material
+/// (`slices` describes them).
+pub fn report<E: Engine>(
+    tables: &CompactTables,
+    setup: Setup,
+    slices: Vec<SliceStats>,
+) -> Result<CompactGame, SolveError> {
+    let (variant, dims) = (tables.variant, tables.dims);
+    let start_pos = setup.start(dims, variant)?;
+    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
+    let value = tables.probe(&start)?;
+    let moves = tables.rank_moves(&start)?;
+    Ok(CompactGame {
+        outcome: Outcome::new(variant, dims, setup, value, &moves),
+        slices,
+    })
+}
+
+impl std::fmt::Display for CompactGame {
+    /// The report as `ordo solve --solver compact` prints it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.outcome)?;
+        let sum = |g: fn(&SliceStats) -> u64| self.slices.iter().map(g).sum::<u64>();
+        writeln!(
+            f,
+            "core positions {} in {} slices ({} bytes of values): {} won, {} lost, {} drawn for the side to move",
+            sum(|s| s.positions),
+            self.slices.len(),
+            sum(|s| s.entries),
+            sum(|s| s.wins),
+            sum(|s| s.losses),
+            sum(|s| s.draws)
+        )?;
+        writeln!(
+            f,
+            "moves {} ({} inside a layer); longest distance {} plies",
+            sum(|s| s.moves),
+            sum(|s| s.layer_moves),
+            self.slices.iter().map(|s| s.longest).max().unwrap_or(0)
+        )
+    }
+}

@@ -1,0 +1,369 @@
+//! Compact table files, format 3: the one-byte values of one or more core slices.
+//!
+//! ```text
+//! ORDO-TABLE\n
+//! {"format":3,"solver":"compact",...}\n    one line of JSON: the CompactHeader (at most 64 KiB)
+//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! for each slice of the header, in order: entries x 1 byte, the value codes in index order
+//! ```
+//!
+//! A file stores values and what rebuilds their index (game, board, material and
+//! [`INDEX_SCHEME`]), never the index itself: the loader rebuilds each slice's index from
+//! the request and refuses a file whose scheme or entry counts differ. An endgame file
+//! holds one material; a game file every material a small-board start can come down to
+//! ([`Material::up_to`] the start's). Loading checks, before allocating anything for the
+//! values: a regular file; the first line; the header line's length; the format (a retro
+//! table, format 2, is named as such); game, board, kind and scope against the request;
+//! the rules version and the index scheme; the slices' materials and entry counts against
+//! the rebuilt indexes; the file's size against the header; the memory limit. Then the
+//! checksum, and the header's counts against the values.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use super::{decode, CompactTables, Slice, SliceStats, INDEX_SCHEME};
+use crate::checksum::{
+    parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
+};
+use crate::file::TableFault;
+use crate::memory::{self, Limit};
+use crate::rules::clauses;
+use crate::tb::{Material, ParseMaterialError};
+use crate::value::Value;
+use crate::SolveError;
+
+const MAGIC: &str = "ORDO-TABLE";
+/// The layout version of compact table files (the retro solver's files are format 2).
+pub const FORMAT: u32 = 3;
+/// The longest header line accepted, newline included.
+pub const MAX_HEADER: usize = 1 << 16;
+
+/// Everything a compact table file says about itself.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactHeader {
+    /// Layout version ([`FORMAT`]).
+    pub format: u32,
+    /// Always `compact`.
+    pub solver: String,
+    /// `game` (every material of a start) or `endgame` (one material).
+    pub kind: String,
+    /// `classic` or `x`.
+    pub variant: String,
+    /// `COLSxROWS`.
+    pub board: String,
+    /// The setup (`row1`, `row2`) or the material (`3v2`).
+    pub scope: String,
+    /// [`INDEX_SCHEME`] of the index the values are in.
+    pub index_scheme: u32,
+    /// [`clauses::Registry::rules_version`] of the rules the values were computed under.
+    pub rules_version: u32,
+    /// The slices stored, in payload order, each with its entry count and value counts.
+    pub slices: Vec<SliceStats>,
+    /// Wall time of the run that solved the table, milliseconds.
+    #[serde(default)]
+    pub solve_ms: Option<u64>,
+    /// Peak resident memory of that run, bytes.
+    #[serde(default)]
+    pub peak_memory: Option<u64>,
+}
+
+/// What a caller asks a compact file to be; anything else is refused.
+#[derive(Clone, Debug)]
+pub struct CompactExpect {
+    /// `game` or `endgame`.
+    pub kind: &'static str,
+    /// The setup or the material.
+    pub scope: String,
+    /// The materials the file must hold, in order.
+    pub materials: Vec<Material>,
+    /// The memory the values may take.
+    pub memory: Option<Limit>,
+}
+
+fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError {
+    SolveError::File {
+        path: path.display().to_string(),
+        msg: msg.to_string(),
+    }
+}
+
+impl CompactTables {
+    /// Write the slices `materials` (all built) atomically to `path` as one file of `kind`
+    /// (`game` or `endgame`) and `scope`, with `stats` (one per material, in order).
+    pub fn save(
+        &self,
+        path: &Path,
+        kind: &str,
+        scope: &str,
+        stats: &[SliceStats],
+        solve_ms: Option<u64>,
+    ) -> Result<CompactHeader, SolveError> {
+        let mut parts = Vec::new();
+        for s in stats {
+            let m: Material = s
+                .material
+                .parse()
+                .map_err(|e: ParseMaterialError| SolveError::Input(e.to_string()))?;
+            let slice = self
+                .slices
+                .get(&m)
+                .ok_or_else(|| SolveError::Input(format!("slice {m} is not built")))?;
+            parts.push(slice.values.as_slice());
+        }
+        let header = CompactHeader {
+            format: FORMAT,
+            solver: "compact".into(),
+            kind: kind.into(),
+            variant: self.variant.name().into(),
+            board: self.dims.to_string(),
+            scope: scope.into(),
+            index_scheme: INDEX_SCHEME,
+            rules_version: clauses::registry().rules_version,
+            slices: stats.to_vec(),
+            solve_ms,
+            peak_memory: crate::peak_memory(),
+        };
+        let text = serde_json::to_string(&header).map_err(|e| file_error(path, e))?;
+        let head = format!("{MAGIC}\n{text}\n");
+        if text.len() + 1 > MAX_HEADER {
+            return Err(file_error(path, "header longer than 64 KiB"));
+        }
+        let mut h = Fnv::new();
+        h.update(head.as_bytes());
+        parts.iter().for_each(|p| h.update(p));
+        crate::files::write_atomically_with(path, |w| {
+            w.write_all(head.as_bytes())?;
+            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            parts.iter().try_for_each(|p| w.write_all(p))
+        })
+        .map_err(|e| file_error(path, e.reason))?;
+        Ok(header)
+    }
+
+    /// Read the compact file at `path`, refusing it unless it is exactly what `want`
+    /// describes (see the module documentation), and add its slices.
+    pub fn load(&mut self, path: &Path, want: &CompactExpect) -> Result<CompactHeader, SolveError> {
+        let bad = |msg: String| file_error(path, msg);
+        let f = std::fs::File::open(path).map_err(|e| file_error(path, e))?;
+        let meta = f.metadata().map_err(|e| file_error(path, e))?;
+        if !meta.is_file() {
+            return Err(bad("not a regular file".into()));
+        }
+        let mut r = BufReader::new(f);
+        let io = |e: std::io::Error| file_error(path, e);
+        let fault = |f: TableFault| file_error(path, f);
+        let line = read_head(&mut r, path)?;
+        let header = parse_header(&line).map_err(|msg| match msg {
+            Foreign::Retro(found) => SolveError::OtherSolver {
+                path: path.display().to_string(),
+                found,
+                solver: crate::problem::TableKind::Retro,
+                them: false,
+                otherwise: "delete it".into(),
+            },
+            Foreign::Bad(msg) => bad(msg),
+        })?;
+        if let Some(msg) = self.other_table(&header, want) {
+            return Err(SolveError::OtherTable {
+                path: path.display().to_string(),
+                msg,
+            });
+        }
+        let indexes = self.check_header(&header, want).map_err(fault)?;
+        let stored = read_checksum(&mut r)
+            .map_err(io)?
+            .ok_or_else(|| bad("no checksum line after the header".into()))?;
+        let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
+        let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
+        check_file_size(meta.len(), head_len, payload).map_err(fault)?;
+        memory::check(
+            &format!("loading {}", path.display()),
+            payload,
+            want.memory.as_ref(),
+        )?;
+        let mut h = Fnv::new();
+        h.update(format!("{MAGIC}\n").as_bytes());
+        h.update(&line);
+        let mut slices = Vec::new();
+        for (s, index) in header.slices.iter().zip(indexes) {
+            let mut values = vec![0u8; s.entries as usize];
+            r.read_exact(&mut values).map_err(io)?;
+            h.update(&values);
+            slices.push((s, Slice { index, values }));
+        }
+        if h.0 != stored {
+            return Err(fault(TableFault::Checksum { stored, got: h.0 }));
+        }
+        for (s, slice) in slices {
+            check_counts(s, &slice.values).map_err(fault)?;
+            let m = s.material.parse::<Material>();
+            self.slices
+                .insert(m.map_err(|e| bad(e.to_string()))?, slice);
+        }
+        Ok(header)
+    }
+
+    /// Why the header names another table than the one asked for, if it does.
+    fn other_table(&self, h: &CompactHeader, want: &CompactExpect) -> Option<String> {
+        let asked = format!(
+            "{} {} {} {}",
+            self.variant.name(),
+            self.dims,
+            want.kind,
+            want.scope
+        );
+        let holds = format!("{} {} {} {}", h.variant, h.board, h.kind, h.scope);
+        (asked != holds).then(|| format!("holds the {holds} table, not the {asked} asked for"))
+    }
+
+    /// The header's fields against this build and the request; the rebuilt indexes.
+    fn check_header(
+        &mut self,
+        h: &CompactHeader,
+        want: &CompactExpect,
+    ) -> Result<Vec<super::CoreIndex>, TableFault> {
+        let rules = clauses::registry().rules_version;
+        if h.rules_version != rules {
+            return Err(TableFault::RulesVersion {
+                file: h.rules_version,
+                build: rules,
+            });
+        }
+        if h.index_scheme != INDEX_SCHEME || h.solver != "compact" {
+            return Err(TableFault::IndexScheme {
+                scheme: h.index_scheme,
+                solver: h.solver.clone(),
+            });
+        }
+        let names: Vec<String> = want.materials.iter().map(|m| m.to_string()).collect();
+        let held: Vec<String> = h.slices.iter().map(|s| s.material.clone()).collect();
+        if names != held {
+            return Err(TableFault::Slices {
+                held,
+                expected: names,
+            });
+        }
+        let mut indexes = Vec::new();
+        for (s, &m) in h.slices.iter().zip(&want.materials) {
+            let index = self
+                .core_index(m)
+                .map_err(|e| TableFault::Index(e.to_string()))?;
+            if s.entries != index.len() as u64 {
+                return Err(TableFault::SliceEntries {
+                    material: m.to_string(),
+                    said: s.entries,
+                    index: index.len(),
+                });
+            }
+            indexes.push(index);
+        }
+        Ok(indexes)
+    }
+}
+
+fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<u64>> {
+    Ok(parse_checksum_line(
+        read_line_limited(r, CHECKSUM_LINE)?.as_deref(),
+    ))
+}
+
+/// Why a header line is not read.
+enum Foreign {
+    /// A valid retro table (another solver's file: an error, never replaced).
+    Retro(String),
+    /// Damaged or of an unknown format.
+    Bad(String),
+}
+
+/// The header of a line, refusing other formats first: a retro table by name.
+fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        format: u32,
+    }
+    let version: Version = serde_json::from_slice(line)
+        .map_err(|e| Foreign::Bad(format!("unreadable header (no format version): {e}")))?;
+    match version.format {
+        FORMAT => serde_json::from_slice(line)
+            .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
+        crate::FORMAT => Err(Foreign::Retro(format!(
+            "a retro solver table (format {}), not a compact one (format {FORMAT})",
+            crate::FORMAT
+        ))),
+        f => Err(Foreign::Bad(format!(
+            "table file format {f} (this build reads compact tables of format {FORMAT}); delete the file and build the table again"
+        ))),
+    }
+}
+
+/// The header line of a table file, after its first line (which must be the magic).
+fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
+    let io = |e: std::io::Error| file_error(path, e);
+    let magic = read_line_limited(r, MAGIC.len() + 1).map_err(io)?;
+    if magic.as_deref() != Some(format!("{MAGIC}\n").as_bytes()) {
+        return Err(file_error(
+            path,
+            format!("not an Ordo table (first line is not {MAGIC})"),
+        ));
+    }
+    read_line_limited(r, MAX_HEADER)
+        .map_err(io)?
+        .ok_or_else(|| {
+            file_error(
+                path,
+                format!("no header line of at most {MAX_HEADER} bytes"),
+            )
+        })
+}
+
+/// The file's size against the size its header implies.
+fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), TableFault> {
+    if len == head_len + payload {
+        return Ok(());
+    }
+    Err(TableFault::Size {
+        len,
+        implied: head_len + payload,
+        entries: payload,
+    })
+}
+
+/// The header's counts of a slice against its values. A stored byte answers for one to four
+/// core positions (itself, its mirror image, its colour twin and the twin's image), so each
+/// count of the header lies between the stored count and four times it; the longest
+/// distance is the same.
+fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), TableFault> {
+    let mut have = SliceStats::default();
+    for &c in values {
+        match decode(c) {
+            Value::Win(d) => (have.wins, have.longest) = (have.wins + 1, have.longest.max(d)),
+            Value::Loss(d) => (have.losses, have.longest) = (have.losses + 1, have.longest.max(d)),
+            Value::Draw => have.draws += 1,
+        }
+    }
+    let bad = |what: &'static str| {
+        Err(TableFault::SliceCounts {
+            material: s.material.clone(),
+            what,
+            stored: values.len(),
+        })
+    };
+    // Checked: the header's numbers are the file's, any u64 (a forged sum must not wrap).
+    let sum = s
+        .wins
+        .checked_add(s.losses)
+        .and_then(|n| n.checked_add(s.draws));
+    if s.entries != values.len() as u64 || sum != Some(s.positions) {
+        return bad("entries or positions");
+    }
+    let within = |header: u64, stored: u64| stored <= header && header <= 4 * stored;
+    if !within(s.wins, have.wins) || !within(s.losses, have.losses) || !within(s.draws, have.draws)
+    {
+        return bad("wins, losses or draws");
+    }
+    if s.longest != have.longest {
+        return bad("longest distance");
+    }
+    Ok(())
+}

@@ -1,0 +1,375 @@
+//! A tablebase as a graph of independent jobs, one per material slice, so that a cluster
+//! scheduler (Slurm, or `make` on one machine) can build it on many machines at once.
+//!
+//! Which slices a job reads is the solver's to say ([`SliceSolver::needs`]): the retro
+//! solver looks a capture up in the slice it leads into ([`parents`]); the compact solver
+//! values a shell position of a smaller slice through its own captures, so it reads every
+//! slice a chain of captures leads into ([`ancestors`], each as the material that stores it).
+//! [`graph`] builds the plan from that one answer for either solver, and the job
+//! ([`run_job`]) reads exactly those files. A job of slice `m`:
+//! 1. does nothing if `m`'s own file is there and valid (a damaged one is reported and built
+//!    again, replacing it);
+//! 2. refuses, naming them, if a parent's file is missing, and names the parent and the
+//!    reason if one is damaged; it writes nothing then;
+//! 3. refuses up front a slice that would not fit the memory limit;
+//! 4. loads its parents, builds `m` with the solver's own per-slice code and writes its file
+//!    atomically (a temporary file beside it, renamed over it: `crates/os/src/files.rs`).
+//!
+//! So jobs whose files share one folder may run on different machines in any order the
+//! graph allows, and a job run twice, or killed and run again, ends with the same file.
+//! [`Retro`] is the tablebase solver of `crates/solve/src/tb.rs`, [`Compact`] the compact solver
+//! of `crates/solve/src/ctb.rs` (the files `ordo tb build` writes by default).
+
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+
+use super::compact::CompactTables;
+use super::ctb::{self, CompactSliceReport};
+use super::problem::TableKind;
+use super::tb::{self, BuildOptions, Material, SliceIndex, SliceReport, Tablebase};
+use super::{memory, Progress, SolveError};
+use crate::rules::{Dims, Engine, Variant};
+
+/// The slices a capture from a position of material `m` can lead into, fewer pieces first.
+///
+/// In classic Ordo a capture removes exactly the captured piece (ORDO-6.4, ORDO-9.3): one
+/// piece fewer on one side. In Ordo X it may also remove the captured side's pieces outside
+/// its largest group (ORDOX-4.1): any smaller number on that side. A capture of a side's
+/// last piece ends the game (ORDO-10.2) and leads into no slice. Nothing else changes the
+/// material.
+pub fn parents(variant: Variant, m: Material) -> Vec<Material> {
+    let lower = |k: u32| match variant {
+        Variant::Classic => (k.max(2) - 1)..k,
+        Variant::X => 1..k,
+    };
+    let mut v: Vec<Material> = lower(m.white)
+        .map(|white| Material { white, ..m })
+        .chain(lower(m.black).map(|black| Material { black, ..m }))
+        .collect();
+    v.sort_by_key(|p| p.build_order());
+    v
+}
+
+/// Every slice reachable from `m` through one capture or more, fewer pieces first: what a
+/// solver needs loaded that values positions through chains of captures.
+pub fn ancestors(variant: Variant, m: Material) -> Vec<Material> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = parents(variant, m);
+    while let Some(p) = todo.pop() {
+        if seen.insert(p) {
+            todo.extend(parents(variant, p));
+        }
+    }
+    let mut v: Vec<Material> = seen.into_iter().collect();
+    v.sort_by_key(|p| p.build_order());
+    v
+}
+
+/// One job of the graph: a slice and the slices it reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub material: Material,
+    pub parents: Vec<Material>,
+}
+
+/// The job of every slice `solver` stores up to `max` ([`SliceSolver::materials`]), fewer
+/// pieces first, each with the slices it reads ([`SliceSolver::needs`]): every job comes
+/// after its parents. The one source of the job graph for every solver.
+pub fn graph(solver: &dyn SliceSolver, max: Material) -> Vec<Job> {
+    solver
+        .materials(max)
+        .into_iter()
+        .map(|material| Job {
+            material,
+            parents: solver.needs(material),
+        })
+        .collect()
+}
+
+/// How a job reads and builds slices: the files and the per-slice code of one solver. The
+/// job's steps ([`run_job`]) are the same whatever the solver.
+pub trait SliceSolver {
+    /// Whose slice files it reads and writes.
+    fn kind(&self) -> TableKind;
+    /// The game and board of the set.
+    fn game(&self) -> (Variant, Dims);
+    /// The solver's name as the command line spells it.
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+    /// The slices of a set up to `max`, one job each, fewer pieces first.
+    fn materials(&self, max: Material) -> Vec<Material> {
+        self.kind().slices(max)
+    }
+    /// The file of slice `m` under `dir`.
+    fn path(&self, dir: &Path, m: Material) -> PathBuf {
+        let (variant, dims) = self.game();
+        self.kind().path(dir, variant, dims, m)
+    }
+    /// The slices whose files building `m` reads: [`parents`], or [`ancestors`] for a
+    /// solver that follows captures further.
+    fn needs(&self, m: Material) -> Vec<Material>;
+    /// Bytes building `m` takes at its peak, the slices it reads included.
+    fn estimate(&self, m: Material) -> Result<u64, SolveError>;
+    /// Load slice `m` from its file, refusing a file that is damaged or not that slice.
+    fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError>;
+    /// Build `m` from the slices loaded and write its file atomically.
+    fn build(
+        &mut self,
+        dir: &Path,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceReport, SolveError>;
+}
+
+/// Why a job did not end with its slice's file.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Parents not built yet (their jobs have not run, or ran elsewhere).
+    #[error("slice {slice} of {variant} {dims} reads {} first: missing in {dir}: {}", list(.needs), .missing.join(", "))]
+    MissingParents {
+        slice: Material,
+        variant: Variant,
+        dims: Dims,
+        dir: String,
+        needs: Vec<Material>,
+        /// The missing files' names.
+        missing: Vec<String>,
+    },
+    /// A parent's file is refused.
+    #[error("slice {slice} reads slice {parent}, whose file is refused: {source}")]
+    DamagedParent {
+        slice: Material,
+        parent: Material,
+        source: SolveError,
+    },
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+fn list(ms: &[Material]) -> String {
+    ms.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Run the job of slice `m` in `dir` (see the module documentation): the slice's report,
+/// `built` false if its valid file was already there. `memory_limit` as in
+/// [`memory::effective`].
+pub fn run_job(
+    solver: &mut dyn SliceSolver,
+    dir: &Path,
+    m: Material,
+    memory_limit: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<SliceReport, JobError> {
+    if let Some(done) = existing(solver, dir, m, progress)? {
+        return Ok(done);
+    }
+    let needs = solver.needs(m);
+    let missing: Vec<String> = needs
+        .iter()
+        .map(|&p| solver.path(dir, p))
+        .filter(|f| !f.exists())
+        .map(|f| f.file_name().unwrap_or_default().to_string_lossy().into())
+        .collect();
+    let (variant, dims) = solver.game();
+    if !missing.is_empty() {
+        return Err(JobError::MissingParents {
+            slice: m,
+            variant,
+            dims,
+            dir: dir.display().to_string(),
+            needs,
+            missing,
+        });
+    }
+    let what = format!("slice {m} of {variant} {dims}");
+    let limit = memory::effective(memory_limit);
+    memory::check(&what, solver.estimate(m)?, limit.as_ref())?;
+    for &parent in &needs {
+        let r = solver
+            .load(dir, parent)
+            .map_err(|source| JobError::DamagedParent {
+                slice: m,
+                parent,
+                source,
+            })?;
+        progress.note(&format!(
+            "read slice {parent} ({} positions)",
+            r.counts.positions
+        ));
+    }
+    Ok(solver.build(dir, m, progress)?)
+}
+
+/// The report of `m`'s own file if it is there and valid; `None` if it is to be built
+/// (absent, or damaged: reported through `progress`).
+fn existing(
+    solver: &mut dyn SliceSolver,
+    dir: &Path,
+    m: Material,
+    progress: &dyn Progress,
+) -> Result<Option<SliceReport>, SolveError> {
+    let path = solver.path(dir, m);
+    if !path.exists() {
+        return Ok(None);
+    }
+    match solver.load(dir, m) {
+        Ok(r) => Ok(Some(r)),
+        Err(e @ SolveError::File { .. }) => {
+            progress.note(&format!("{e}; building slice {m} again"));
+            Ok(None)
+        }
+        // Another table under that name, or one too large to load: left alone.
+        Err(e) => Err(e),
+    }
+}
+
+/// The tablebase solver of `crates/solve/src/tb.rs` (two bytes an index entry, the retrograde
+/// analysis over one slice) as a [`SliceSolver`], generating moves with engine `E`.
+pub struct Retro<E> {
+    tb: Tablebase,
+    memory_limit: Option<u64>,
+    engine: PhantomData<fn() -> E>,
+}
+
+impl<E: Engine> Retro<E> {
+    pub fn new(dims: Dims, variant: Variant, memory_limit: Option<u64>) -> Self {
+        Retro {
+            tb: Tablebase::new(dims, variant),
+            memory_limit,
+            engine: PhantomData,
+        }
+    }
+
+    /// The slices loaded or built so far.
+    pub fn tablebase(&self) -> &Tablebase {
+        &self.tb
+    }
+
+    fn report(&self, m: Material, header: &super::Header, built: bool) -> SliceReport {
+        SliceReport::of_file(self.tb.variant, self.tb.dims, m, header, built)
+    }
+}
+
+impl<E: Engine> SliceSolver for Retro<E> {
+    fn kind(&self) -> TableKind {
+        TableKind::Retro
+    }
+    fn game(&self) -> (Variant, Dims) {
+        (self.tb.variant, self.tb.dims)
+    }
+    fn needs(&self, m: Material) -> Vec<Material> {
+        // A capture is looked up in the slice it leads into, never followed further.
+        parents(self.tb.variant, m)
+    }
+    fn estimate(&self, m: Material) -> Result<u64, SolveError> {
+        let (dims, variant) = (self.tb.dims, self.tb.variant);
+        let own = SliceIndex::new(dims, variant, m)?.len() as u64 * tb::bytes_per_entry(variant);
+        let mut read = 0;
+        for p in parents(variant, m) {
+            read += SliceIndex::new(dims, variant, p)?.len() as u64 * 2;
+        }
+        // The program itself, its connected sets and buffers.
+        Ok(own + read + (64 << 20))
+    }
+    fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
+        let header = self.tb.load_slice(dir, m)?;
+        Ok(self.report(m, &header, false))
+    }
+    fn build(
+        &mut self,
+        dir: &Path,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceReport, SolveError> {
+        let index = SliceIndex::new(self.tb.dims, self.tb.variant, m)?;
+        let opts = BuildOptions {
+            verify: tb::VerifyScope::None,
+            memory_limit: self.memory_limit,
+            progress,
+        };
+        let header = tb::build_one::<E>(&mut self.tb, index, dir, &opts)?;
+        Ok(self.report(m, &header, true))
+    }
+}
+
+/// The compact solver of `crates/solve/src/ctb.rs` (a byte a core position, shell positions valued
+/// through their captures) as a [`SliceSolver`], generating moves with engine `E`. Its jobs
+/// are the stored materials only: a material with fewer White than Black pieces is its
+/// colour twin's file ([`crate::compact::stored_material`]).
+pub struct Compact<E> {
+    tables: CompactTables,
+    engine: PhantomData<fn() -> E>,
+}
+
+impl<E: Engine> Compact<E> {
+    pub fn new(dims: Dims, variant: Variant) -> Self {
+        Compact {
+            tables: CompactTables::new(dims, variant),
+            engine: PhantomData,
+        }
+    }
+
+    /// The slices loaded or built so far.
+    pub fn tables(&self) -> &CompactTables {
+        &self.tables
+    }
+}
+
+/// A compact slice's report in the shape every job reports.
+fn job_report(r: CompactSliceReport) -> SliceReport {
+    let st = r.stats;
+    SliceReport {
+        variant: r.variant,
+        board: r.board,
+        material: st.material,
+        entries: st.entries,
+        counts: super::Counts {
+            positions: st.positions,
+            wins: st.wins,
+            losses: st.losses,
+            draws: st.draws,
+            longest: st.longest,
+            ..Default::default()
+        },
+        seconds: r.seconds,
+        peak_memory: r.peak_memory,
+        built: r.built,
+        verified: r.verified,
+    }
+}
+
+impl<E: Engine> SliceSolver for Compact<E> {
+    fn kind(&self) -> TableKind {
+        TableKind::Compact
+    }
+    fn game(&self) -> (Variant, Dims) {
+        (self.tables.variant, self.tables.dims)
+    }
+    fn needs(&self, m: Material) -> Vec<Material> {
+        ctb::needs(self.tables.variant, m)
+    }
+    fn estimate(&self, m: Material) -> Result<u64, SolveError> {
+        let mut all = self.needs(m);
+        all.push(m);
+        let mut sizer = CompactTables::new(self.tables.dims, self.tables.variant);
+        // The program itself and its buffers besides the tables.
+        Ok(ctb::estimate(&mut sizer, &all)? + (64 << 20))
+    }
+    fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
+        let file = self.path(dir, m);
+        ctb::load_slice(&mut self.tables, &file, m).map(job_report)
+    }
+    fn build(
+        &mut self,
+        dir: &Path,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<SliceReport, SolveError> {
+        let file = self.path(dir, m);
+        ctb::build_slice::<E>(&mut self.tables, &file, m, progress).map(job_report)
+    }
+}
