@@ -4,9 +4,9 @@
 
 use ordo_conformance::diff::{
     check_apply_rebuild, check_notation, check_playout, compare_position, minimize,
-    random_position, reachable_starts, Rng,
+    random_position, reachable_starts,
 };
-use ordo_core::rules::{Color, Dims, Engine, Move, Position, PositionError, Status, Variant};
+use ordo_core::rules::{Color, Dims, Engine, Move, Position, PositionError, Rng, Status, Variant};
 use ordo_reference::Reference;
 
 /// The reference engine with captures removed from its move list: a planted bug.

@@ -15,9 +15,10 @@
 
 use crate::common::{playout, playout_starts, won};
 use ordo_bitboard::Bitboard;
-use ordo_conformance::diff::{compare_position, Rng};
+use ordo_conformance::diff::compare_position;
 use ordo_core::notation::sorted_moves;
 use ordo_core::notation::{format_move, format_position, parse_move};
+use ordo_core::rules::Rng;
 use ordo_core::rules::{setup, Color, Dims, Engine, Position, Variant, WinReason};
 use ordo_reference::Reference;
 use proptest::prelude::*;

@@ -11,7 +11,7 @@ use std::process::Command;
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
 /// The guides whose `console` blocks are checked.
-const GUIDES: [&str; 2] = ["README.md", "spec/conformance/README.md"];
+const GUIDES: [&str; 3] = ["README.md", "docs/guide.md", "spec/conformance/README.md"];
 
 /// Command prefixes not run here, with the reason.
 const NOT_RUN: [(&str, &str); 8] = [
@@ -204,9 +204,16 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
             .iter()
             .any(|a| a.contains('/') && repo().join(a).exists());
     let cwd = if in_repo { repo() } else { dir.to_path_buf() };
+    // `ordo` on the PATH, as after `cargo install` (an engine command such as "ordo engine").
+    let bin = Path::new(ORDO).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
     let o = Command::new(ORDO)
         .args(&args)
         .current_dir(cwd)
+        .env("PATH", path)
         .output()
         .unwrap();
     let text = format!(

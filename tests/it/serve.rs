@@ -429,7 +429,7 @@ fn explain_html_is_self_contained() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The README section on `ordo serve`:
+/// The guide's section on `ordo serve` (docs/guide.md):
 /// every console snippet holds. `curl` lines go through the router (output ending in `...` is
 /// a prefix of the answer), `cargo run` lines run the binary (output lines appear in order,
 /// `...` stands for any lines), and the screenshot it shows exists.
@@ -437,10 +437,10 @@ fn explain_html_is_self_contained() {
 fn readme_section_snippets_hold() {
     let root = env!("CARGO_MANIFEST_DIR");
     let heading = "### Settling a dispute in the browser";
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let readme = std::fs::read_to_string(format!("{root}/docs/guide.md")).unwrap();
     let at = readme
         .find(heading)
-        .expect("README.md has the ordo serve section");
+        .expect("docs/guide.md has the ordo serve section");
     let text = readme[at..].to_string();
     let rest = &text[heading.len()..];
     let end = [rest.find("\n## "), rest.find("\n### ")]

@@ -22,6 +22,10 @@
 //!   through the adjudicator, naming the known alternative readings, minimizing each
 //!   disagreement and drawing it.
 //!
+//! - [`diff`]: the differential campaign of `ordo fuzz` (reference engine against bitboard
+//!   engine on random positions and playouts) and the generators and comparisons it shares
+//!   with the fuzz targets of the test tooling, and the shrinker the findings use.
+//!
 //! Everything here is deterministic for a given seed: the vectors regenerate byte for byte.
 
 use ordo::render;
@@ -44,7 +48,3 @@ pub mod server;
 pub mod vectors;
 
 mod judge;
-
-mod rng;
-
-pub use rng::Rng;

@@ -19,11 +19,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::cases::Case;
-use super::Rng;
 use crate::notation::{
     format_move, format_position, parse_position, sorted_moves, sorted_notation, NotationError,
 };
 use crate::reference::{is_one_group, Reference};
+use crate::rules::Rng;
 use crate::rules::{setup, Color, Dims, Engine, Heading, Move, Position, Status, Step, Variant};
 use crate::rules::{PositionError, Square, WinReason};
 

@@ -36,16 +36,72 @@
 pub mod render;
 
 pub use ordo_adjudicate::{adjudicate as explain, Effects, Verdict, Violation};
-pub use ordo_bitboard::Bitboard;
 pub use ordo_core::notation::{
-    format_move, format_position, parse_move, parse_position, parse_record, GameRecord,
-    NotationError,
+    format_move, format_position, parse_move, parse_record, GameRecord, NotationError,
 };
-pub use ordo_core::rules::Square;
 pub use ordo_core::rules::{
-    clauses, setup, Color, Dims, Direction, Engine, IllegalMove, Move, Position, PositionError,
-    Status, Step, Variant, WinReason,
+    clauses, setup, Color, Dims, Direction, IllegalMove, Move, PositionError, Square, Status, Step,
+    Variant, WinReason,
 };
+
+/// The fast engine: positions on `u128` bitboards, for search, perft and the solver.
+///
+/// ```
+/// use ordo::{setup, Bitboard, Engine, Variant};
+///
+/// let start = Bitboard::from_position(&setup::standard(Variant::Classic)).unwrap();
+/// assert_eq!(start.perft(3), 190_114); // spec/perft.md
+/// // Over the first moves on 2 threads, the same count.
+/// assert_eq!(start.perft_threads(3, 2).unwrap(), 190_114);
+/// ```
+pub use ordo_bitboard::Bitboard;
+
+/// What every engine does, so a program (and the solver) can run on either engine.
+///
+/// ```
+/// use ordo::{parse_move, parse_position, Bitboard, Color, Engine, Reference, Status, WinReason};
+///
+/// // The same question to both engines: White plays a1-a2 and reaches Black's home row.
+/// fn after<E: Engine>(text: &str, mv: &str) -> Status {
+///     let e = E::from_position(&parse_position(text).unwrap()).unwrap();
+///     e.play(&parse_move(mv).unwrap()).unwrap().status()
+/// }
+/// let won = Status::Won { winner: Color::White, reason: WinReason::HomeRow };
+/// assert_eq!(after::<Bitboard>("1B1/W2/3 w classic", "a2-a3"), won);
+/// assert_eq!(after::<Reference>("1B1/W2/3 w classic", "a2-a3"), won);
+/// ```
+pub use ordo_core::rules::Engine;
+
+/// A position: the board's size, where each piece stands, the side to move and the game.
+/// Its text form is the notation of `spec/notation.md` (`Display` and `FromStr`).
+///
+/// ```
+/// use ordo::{Color, Position, Variant};
+///
+/// let pos: Position = "4/4/1B2/W3/WW2 w classic".parse().unwrap();
+/// assert_eq!((pos.to_move, pos.variant), (Color::White, Variant::Classic));
+/// assert_eq!((pos.count(Color::White), pos.count(Color::Black)), (3, 1));
+/// assert_eq!(pos.to_string(), "4/4/1B2/W3/WW2 w classic");
+/// ```
+pub use ordo_core::rules::Position;
+
+/// Read a position in the notation of `spec/notation.md`; the error says what and where.
+///
+/// ```
+/// let err = ordo::parse_position("4/4/1B2/W3/WW2 w chess").unwrap_err();
+/// assert!(err.to_string().contains("chess"), "{err}");
+/// ```
+pub use ordo_core::notation::parse_position;
+
+/// The plain engine: every rule a function naming its clause, the oracle the fast engine is
+/// checked against.
+///
+/// ```
+/// use ordo::{setup, Engine, Reference, Variant};
+///
+/// let start = Reference::from_position(&setup::standard(Variant::Classic)).unwrap();
+/// assert_eq!(start.legal_moves().len(), 56);
+/// ```
 pub use ordo_reference::Reference;
 
 /// The retrograde solver and its tables (the `ordo-solve` crate).

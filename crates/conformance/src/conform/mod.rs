@@ -37,9 +37,9 @@ use super::client::{External, Failure};
 use super::judge::judge;
 use super::protocol::GameBoard;
 use super::vectors::{self, random_line, Located};
-use super::Rng;
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
+use crate::rules::Rng;
 use crate::rules::{Engine, Move, Position};
 
 pub use attribute::Reading;

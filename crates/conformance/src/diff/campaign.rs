@@ -10,9 +10,9 @@ use rayon::prelude::*;
 
 use super::{
     check_apply_rebuild, check_playout, compare_position, minimize, random_position,
-    reachable_starts, Divergence, Rng,
+    reachable_starts, Divergence,
 };
-use crate::rules::{Engine, Position, Variant};
+use crate::rules::{Engine, Position, Rng, Variant};
 
 /// How to run [`run_campaign`].
 #[derive(Clone, Copy, Default)]

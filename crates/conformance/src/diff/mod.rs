@@ -10,11 +10,7 @@ pub mod shrink;
 use std::fmt;
 
 use crate::notation::{format_move, format_position, parse_move, parse_position, sorted_notation};
-use crate::rules::{setup, Color, Dims, Engine, Move, Position, Variant};
-
-/// The crate's one seedable generator, kept with the rules vocabulary so that the
-/// adjudicator may draw from it too ([`crate::rules::Rng`]).
-pub use crate::rules::Rng;
+use crate::rules::{setup, Color, Dims, Engine, Move, Position, Rng, Variant};
 
 /// Start positions reachable in play: the standard start, the 8 x 8 variant, and small boards
 /// 3 x 3 .. 6 x 6 with each side on its home row or its two nearest rows, in both variants.
