@@ -30,7 +30,7 @@ fn check_reply(request: &str, reply: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut server = Server::new(EngineChoice::Bitboard, None).with_perft_budget(PERFT_BUDGET);
+    let mut server = Server::new(EngineChoice::Bitboard).with_perft_budget(PERFT_BUDGET);
     if data.first().is_some_and(|b| b % 2 == 0) {
         assert!(server.handle("ordo 1").is_some_and(|r| r.starts_with("ordo 1 ok")));
     }

@@ -7,7 +7,6 @@ use std::time::Duration;
 use super::{CliError, EngineArg};
 use crate::conformance::cases::{self, Case, SuiteReport};
 use crate::conformance::oracles::{AdjudicatorOracle, EngineOracle};
-use crate::conformance::plant::Plant;
 use crate::conformance::server::{serve, EngineChoice, Server};
 use crate::conformance::{conform, vectors};
 
@@ -65,20 +64,6 @@ pub struct EngineArgs {
     /// Engine to serve.
     #[arg(long, value_enum, default_value = "reference")]
     pub engine: EngineArg,
-    /// Follow a planted deviation from the rules (for testing `ordo conform`).
-    #[arg(long, hide = true, value_parser = plant_names())]
-    pub plant: Option<Plant>,
-}
-
-/// The plants by their names (`Plant::name`): the library's type stays free of clap.
-fn plant_names() -> impl clap::builder::TypedValueParser<Value = Plant> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(Plant::ALL.map(Plant::name)).try_map(|s| {
-        Plant::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or(format!("no plant {s}"))
-    })
 }
 
 /// Arguments of `ordo conform`.
@@ -229,7 +214,7 @@ fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
 
 /// Run `ordo engine` (it talks on stdin/stdout itself).
 pub fn run_engine(args: &EngineArgs, _out: &mut String) -> Result<u8, CliError> {
-    let mut server = Server::new(choice(args.engine), args.plant);
+    let mut server = Server::new(choice(args.engine));
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match serve(&mut server, stdin.lock(), stdout.lock()) {

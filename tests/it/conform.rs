@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use ordo_conformance::conform::report::Report;
 use ordo_conformance::conform::Options;
-use ordo_conformance::plant::Plant;
+use ordo_testkit::plant::Plant;
 use serde_json::Value;
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
@@ -49,8 +49,21 @@ fn conform_json(engine: &str, extra: &[&str]) -> (Option<i32>, Value) {
     (code, v)
 }
 
+/// The planted engine of the workspace's examples (`cargo test` builds the examples beside the
+/// binaries; `cargo build --release --examples` alone builds it).
+fn planted_engine() -> std::path::PathBuf {
+    let bin = std::path::Path::new(ORDO).parent().unwrap();
+    let path = bin.join("examples").join("planted-engine");
+    assert!(
+        path.is_file(),
+        "{}: no planted engine (cargo build --release --examples)",
+        path.display()
+    );
+    path
+}
+
 fn planted(p: Plant) -> String {
-    format!("'{ORDO}' engine --plant {}", p.name())
+    format!("'{}' {}", planted_engine().display(), p.name())
 }
 
 /// The main clauses of every finding, most frequent first.

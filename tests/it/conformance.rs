@@ -305,8 +305,10 @@ fn every_error_code_is_documented() {
     }
 }
 
+/// `ordo engine` serves both engines and knows nothing of planted deviations: they are test
+/// tooling (the example `planted-engine`), and `--plant` is no option of the product.
 #[test]
-fn engine_serves_both_engines_and_hides_the_plants() {
+fn engine_serves_both_engines_and_has_no_plants() {
     for engine in ["reference", "bitboard"] {
         let out = engine_session(
             &["engine", "--engine", engine],
@@ -324,6 +326,11 @@ fn engine_serves_both_engines_and_hides_the_plants() {
     }
     let help = text(&ordo(&["engine", "--help"]));
     assert!(!help.contains("plant"), "{help}");
-    let o = ordo(&["engine", "--plant", "nonsense"]);
+    let o = ordo(&["engine", "--plant", "ordo-captures"]);
     assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("unexpected argument '--plant'"),
+        "{}",
+        text(&o)
+    );
 }

@@ -188,10 +188,12 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
         .strip_prefix("cargo run --release -- ")
         .or(cmd.strip_prefix("ordo "))
         .unwrap_or(&cmd);
-    // The release binary a reader builds is the test build here.
+    // The release build a reader makes (`ordo`, the examples) is the tested build here.
+    let bin = Path::new(ORDO).parent().unwrap();
+    let shown_bin = format!("{}/", bin.display());
     let args: Vec<String> = words(rest)
         .into_iter()
-        .map(|a| a.replace("target/release/ordo", ORDO))
+        .map(|a| a.replace("target/release/", &shown_bin))
         .collect();
     // Commands that write files (tables, HTML) run in a scratch folder of their block; the
     // rest in the repository, whose files (spec/conformance, analysis/) they read.
@@ -205,7 +207,6 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
             .any(|a| a.contains('/') && repo().join(a).exists());
     let cwd = if in_repo { repo() } else { dir.to_path_buf() };
     // `ordo` on the PATH, as after `cargo install` (an engine command such as "ordo engine").
-    let bin = Path::new(ORDO).parent().unwrap();
     let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
@@ -222,7 +223,7 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
         String::from_utf8_lossy(&o.stderr)
     );
     let mut lines: Vec<String> = text
-        .replace(ORDO, "target/release/ordo")
+        .replace(&shown_bin, "target/release/")
         .lines()
         .map(String::from)
         .collect();

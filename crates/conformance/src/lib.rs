@@ -12,16 +12,14 @@
 //!   rebuilds the files from the reference engine (`ordo conformance generate`) or checks an
 //!   engine of this crate against them (`ordo conformance check`);
 //! - [`protocol`]: the line protocol of `spec/protocol.md` — requests, replies, error codes —
-//!   and [`server`], which serves an engine of this crate over it (`ordo engine`);
-//! - [`plant`]: deliberately wrong rule readings the server can be told to follow (a hidden
-//!   option), so that the tests can prove `ordo conform` catches and names each one;
+//!   and [`server`], which serves an engine of this crate over it (`ordo engine`), or any
+//!   [`server::Rules`] (the test tooling serves planted deviations so);
 //! - [`client`]: an external engine process driven over the protocol, with a timeout on every
 //!   request and detection of crashes, hangs and garbage answers;
 //! - [`conform`]: the driver of `ordo conform`: vectors, then random playouts, comparing move
 //!   sets and statuses with the reference engine, attributing every difference to clauses
 //!   through the adjudicator, naming the known alternative readings, minimizing each
-//!   disagreement and drawing it.
-//!
+//!   disagreement and drawing it;
 //! - [`diff`]: the differential campaign of `ordo fuzz` (reference engine against bitboard
 //!   engine on random positions and playouts) and the generators and comparisons it shares
 //!   with the fuzz targets of the test tooling, and the shrinker the findings use.
@@ -42,7 +40,6 @@ pub mod client;
 pub mod conform;
 pub mod lines;
 pub mod oracles;
-pub mod plant;
 pub mod protocol;
 pub mod server;
 pub mod vectors;

@@ -7,7 +7,6 @@
 use std::io::{self, BufRead, Write};
 
 use super::lines::{read_line, Line};
-use super::plant::Plant;
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
 use super::protocol::{MAX_REQUEST, VERSION};
 use crate::notation::{echo, format_position, parse_move, parse_position};
@@ -33,53 +32,60 @@ impl EngineChoice {
     }
 }
 
-/// A loaded position under one engine, with an optional planted deviation.
-trait State: Send {
+/// A loaded position as the served engine sees it.
+pub trait State: Send {
+    /// The position.
     fn position(&self) -> Position;
+    /// The engine's move list.
     fn moves(&self) -> Vec<Move>;
+    /// The engine's status.
     fn status(&self) -> Status;
+    /// The position after the engine plays `mv` (any accepted spelling), or `None` when the
+    /// engine does not consider it legal.
     fn play(&self, mv: &Move) -> Option<Position>;
     /// Perft, or `None` once more than `budget` leaves were counted.
     fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64>;
 }
 
-struct Loaded<E: Engine> {
-    e: E,
-    plant: Option<Plant>,
+/// The rules a server follows. This crate's engines follow them as written
+/// ([`EngineChoice`]); the test tooling serves deliberate deviations through its own
+/// implementation, to prove that `ordo conform` catches each one.
+pub trait Rules: Send {
+    /// The name the handshake reports.
+    fn name(&self) -> String;
+    /// What `capabilities` answers: `None` when the engine does not know the request.
+    fn capabilities(&self) -> Option<Vec<GameBoard>>;
+    /// The error reply to a position the engine does not play, if it is one.
+    fn refuse(&self, pos: &Position) -> Option<String>;
+    /// The position loaded, or why it cannot be set up.
+    fn load(&self, pos: &Position) -> Result<Box<dyn State>, PositionError>;
+    /// Leaves one `perft` request may count before it is refused.
+    fn perft_budget(&self) -> u64;
 }
+
+/// A position loaded into engine `E`.
+struct Loaded<E: Engine>(E);
 
 impl<E: Engine> State for Loaded<E> {
     fn position(&self) -> Position {
-        self.e.to_position()
+        self.0.to_position()
     }
     fn moves(&self) -> Vec<Move> {
-        match self.plant {
-            Some(p) => p.moves(&self.e),
-            None => self.e.legal_moves(),
-        }
+        self.0.legal_moves()
     }
     fn status(&self) -> Status {
-        match self.plant {
-            Some(p) => p.status(&self.e),
-            None => self.e.status(),
-        }
+        self.0.status()
     }
     fn play(&self, mv: &Move) -> Option<Position> {
-        match self.plant {
-            Some(p) => p.play(&self.e, mv),
-            None => self.e.play(mv).ok().map(|e| e.to_position()),
-        }
+        self.0.play(mv).ok().map(|e| e.to_position())
     }
     fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
-        match self.plant {
-            None => budgeted_perft(&self.e, depth, budget),
-            Some(_) => planted_perft(self, depth, budget),
-        }
+        budgeted_perft(&self.0, depth, budget)
     }
 }
 
 /// Take `n` leaves from the budget; `None` when it does not hold them.
-fn spend(budget: &mut u64, n: u64) -> Option<u64> {
+pub fn spend(budget: &mut u64, n: u64) -> Option<u64> {
     *budget = budget.checked_sub(n)?;
     Some(n)
 }
@@ -97,50 +103,56 @@ fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut u64) -> Option<u64>
     Some(total)
 }
 
-fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
-    if depth == 0 {
-        return spend(budget, 1);
-    }
-    let moves = s.moves();
-    if depth == 1 {
-        return spend(budget, moves.len() as u64);
-    }
-    let mut total = 0;
-    for p in moves.iter().filter_map(|m| s.play(m)) {
-        if let Ok(e) = E::from_position(&p) {
-            total += planted_perft(&Loaded { e, plant: s.plant }, depth - 1, budget)?;
-        }
-    }
-    Some(total)
-}
-
 /// Leaves one `perft` request may count on the reference engine (or under a planted
 /// deviation) before it is refused: about ten seconds of work (spec/protocol.md, `perft`).
 pub const PERFT_BUDGET_REFERENCE: u64 = 1_000_000;
 /// The same for the bitboard engine.
 pub const PERFT_BUDGET_BITBOARD: u64 = 200_000_000;
 
-fn load(
-    choice: EngineChoice,
-    plant: Option<Plant>,
-    pos: &Position,
-) -> Result<Box<dyn State>, PositionError> {
-    Ok(match choice {
-        EngineChoice::Reference => Box::new(Loaded {
-            e: Reference::from_position(pos)?,
-            plant,
-        }),
-        EngineChoice::Bitboard => Box::new(Loaded {
-            e: crate::bitboard::Bitboard::from_position(pos)?,
-            plant,
-        }),
-    })
+/// Every game on every board (`classic:* x:*`).
+pub fn every_game() -> Vec<GameBoard> {
+    Variant::ALL
+        .into_iter()
+        .map(|variant| GameBoard {
+            variant,
+            dims: None,
+        })
+        .collect()
+}
+
+impl Rules for EngineChoice {
+    fn name(&self) -> String {
+        format!(
+            "ordo {} {}",
+            EngineChoice::name(*self),
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+    fn capabilities(&self) -> Option<Vec<GameBoard>> {
+        Some(every_game())
+    }
+    fn refuse(&self, _: &Position) -> Option<String> {
+        None
+    }
+    fn load(&self, pos: &Position) -> Result<Box<dyn State>, PositionError> {
+        Ok(match self {
+            EngineChoice::Reference => Box::new(Loaded(Reference::from_position(pos)?)),
+            EngineChoice::Bitboard => {
+                Box::new(Loaded(crate::bitboard::Bitboard::from_position(pos)?))
+            }
+        })
+    }
+    fn perft_budget(&self) -> u64 {
+        match self {
+            EngineChoice::Reference => PERFT_BUDGET_REFERENCE,
+            EngineChoice::Bitboard => PERFT_BUDGET_BITBOARD,
+        }
+    }
 }
 
 /// The protocol state of one session.
 pub struct Server {
-    choice: EngineChoice,
-    plant: Option<Plant>,
+    rules: Box<dyn Rules>,
     handshaken: bool,
     state: Box<dyn State>,
     quit: bool,
@@ -148,21 +160,22 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server for `choice`, optionally following a planted deviation. It starts on the
-    /// standard classic start.
-    pub fn new(choice: EngineChoice, plant: Option<Plant>) -> Server {
-        let state = load(choice, plant, &setup::standard(Variant::Classic))
+    /// A server for one of this crate's engines. It starts on the standard classic start.
+    pub fn new(choice: EngineChoice) -> Server {
+        Server::with_rules(Box::new(choice))
+    }
+
+    /// A server following `rules`. It starts on the standard classic start.
+    pub fn with_rules(rules: Box<dyn Rules>) -> Server {
+        let state = rules
+            .load(&setup::standard(Variant::Classic))
             .expect("the standard start can always be set up");
         Server {
-            choice,
-            plant,
+            perft_budget: rules.perft_budget(),
+            rules,
             handshaken: false,
             state,
             quit: false,
-            perft_budget: match (choice, plant) {
-                (EngineChoice::Bitboard, None) => PERFT_BUDGET_BITBOARD,
-                _ => PERFT_BUDGET_REFERENCE,
-            },
         }
     }
 
@@ -174,11 +187,7 @@ impl Server {
 
     /// The name the handshake reports.
     pub fn name(&self) -> String {
-        let mut s = format!("ordo {} {}", self.choice.name(), env!("CARGO_PKG_VERSION"));
-        if let Some(p) = self.plant {
-            s.push_str(&format!(" (planted deviation: {})", p.name()));
-        }
-        s
+        self.rules.name()
     }
 
     /// Whether `quit` has been received.
@@ -304,22 +313,9 @@ impl Server {
         }
     }
 
-    /// `capabilities`: every game on every board, or what a planted engine declares.
+    /// `capabilities`: every game on every board, or what the rules served declare.
     fn capabilities(&self, args: &[&str]) -> String {
-        let caps = match self.plant {
-            Some(p) => p.capabilities(),
-            None => Some(vec![
-                GameBoard {
-                    variant: Variant::Classic,
-                    dims: None,
-                },
-                GameBoard {
-                    variant: Variant::X,
-                    dims: None,
-                },
-            ]),
-        };
-        match (caps, refuse_args("capabilities", args)) {
+        match (self.rules.capabilities(), refuse_args("capabilities", args)) {
             (None, _) => error_reply(
                 codes::UNKNOWN_COMMAND,
                 "'capabilities' is not a request of this engine",
@@ -330,18 +326,10 @@ impl Server {
     }
 
     fn set(&mut self, pos: &Position) -> String {
-        if let Some(p) = self.plant.filter(|p| !p.supports(pos)) {
-            let what = format!(
-                "this engine plays only classic Ordo on 10x8, not {}",
-                GameBoard::of(pos)
-            );
-            // A planted engine that declares nothing refuses the way a plain program would.
-            return match p.capabilities() {
-                Some(_) => error_reply(codes::UNSUPPORTED, &what),
-                None => error_reply(codes::INVALID_POSITION, &what),
-            };
+        if let Some(refusal) = self.rules.refuse(pos) {
+            return refusal;
         }
-        match load(self.choice, self.plant, pos) {
+        match self.rules.load(pos) {
             Ok(s) => {
                 self.state = s;
                 "ok".into()
@@ -361,7 +349,7 @@ impl Server {
         let dims = self.state.position().dims();
         let on_board = mv.off_board_square(dims).is_none();
         let next = if on_board { self.state.play(&mv) } else { None };
-        match next.map(|p| load(self.choice, self.plant, &p)) {
+        match next.map(|p| self.rules.load(&p)) {
             Some(Ok(s)) => {
                 self.state = s;
                 "ok".into()
@@ -448,7 +436,7 @@ mod tests {
     use super::*;
 
     fn session(lines: &str) -> Vec<String> {
-        let mut s = Server::new(EngineChoice::Reference, None);
+        let mut s = Server::new(EngineChoice::Reference);
         let mut out = Vec::new();
         serve(&mut s, lines.as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
@@ -481,7 +469,7 @@ mod tests {
     /// Issue 13: `perft 8` on the standard start must not block the session for ever.
     #[test]
     fn perft_stops_at_its_budget_and_the_session_goes_on() {
-        let mut s = Server::new(EngineChoice::Reference, None).with_perft_budget(1_000);
+        let mut s = Server::new(EngineChoice::Reference).with_perft_budget(1_000);
         let mut out = Vec::new();
         let input = "ordo 1\nperft 8\nperft 2\nposition BBBB/4/4/WWWW w classic\nperft 2\n";
         serve(&mut s, input.as_bytes(), &mut out).unwrap();
@@ -499,7 +487,7 @@ mod tests {
     /// counted; one byte more is `line-too-long`.
     #[test]
     fn a_request_of_exactly_the_limit_is_accepted() {
-        let mut s = Server::new(EngineChoice::Reference, None);
+        let mut s = Server::new(EngineChoice::Reference);
         let pad = |n: usize| format!("status{}", " ".repeat(n - "status".len()));
         let input = format!(
             "ordo 1\n{}\n{}\r\n{}\n",
@@ -518,7 +506,7 @@ mod tests {
 
     #[test]
     fn bad_bytes_and_long_lines() {
-        let mut s = Server::new(EngineChoice::Reference, None);
+        let mut s = Server::new(EngineChoice::Reference);
         let mut input = b"ordo 1\n\xff\xfe\n".to_vec();
         input.extend(std::iter::repeat(b'a').take(MAX_REQUEST + 10));
         input.extend(b"\nstatus\n");

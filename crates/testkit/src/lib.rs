@@ -5,6 +5,8 @@
 //! - [`input`]: the fuzz targets' bytes turned into positions and playouts;
 //! - [`oracles`]: the targets' oracles over those cases (engine against engine, an engine
 //!   against a rebuild of itself, the adjudicator against both);
+//! - [`plant`]: wrong readings of the rules served over the protocol (the example
+//!   `planted-engine`), so that the tests prove `ordo conform` names each one;
 //! - [`record`]: game records built from bytes and read back by two engines;
 //! - [`table_file`]: forged, truncated and mislabelled table files that the loaders must
 //!   refuse.
@@ -16,6 +18,7 @@ use ordo_solve as solve;
 
 pub mod input;
 pub mod oracles;
+pub mod plant;
 pub mod record;
 pub mod table_file;
 

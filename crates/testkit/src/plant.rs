@@ -1,6 +1,9 @@
-//! Planted deviations: wrong readings of the rules that `ordo engine --plant <name>` (a hidden
-//! option) follows on top of a correct engine, so that the tests can show that `ordo conform`
-//! catches each one and names the clause, and the known alternative reading where there is one.
+//! Planted deviations: wrong readings of the rules that the planted engine (the example
+//! `planted-engine NAME [reference|bitboard]` of the workspace) follows on top of a correct
+//! engine, so that the tests can show that `ordo conform` catches each one and names the
+//! clause, and the known alternative reading where there is one. They live in the test
+//! tooling, never in the product: the conformance kit's server takes them as any other
+//! [`Rules`].
 //!
 //! Each plant changes the move list or the status of a correct engine in one way only:
 //!
@@ -21,14 +24,15 @@
 
 use std::collections::BTreeSet;
 
-use super::protocol::GameBoard;
-use super::vectors::is_sub_run;
 use crate::adjudicate::adjudicate;
 use crate::notation::format_move;
-use crate::reference::groups;
-use crate::reference::is_one_group;
 use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
 use crate::rules::{Variant, WinReason};
+use ordo_conformance::protocol::{codes, error_reply, GameBoard};
+use ordo_conformance::server::{every_game, spend, EngineChoice, Rules, State};
+use ordo_conformance::vectors::is_sub_run;
+use ordo_core::rules::PositionError;
+use ordo_reference::{groups, is_one_group, Reference};
 
 /// A planted deviation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,7 +134,7 @@ impl Plant {
                 variant: Variant::Classic,
                 dims: Some(Dims::STANDARD),
             }]),
-            _ => Some(everything()),
+            _ => Some(every_game()),
         }
     }
 
@@ -411,17 +415,6 @@ fn apply_ordo_capture(pos: &Position, step: &Step) -> Position {
     out
 }
 
-/// `classic:* x:*`.
-fn everything() -> Vec<GameBoard> {
-    [Variant::Classic, Variant::X]
-        .into_iter()
-        .map(|variant| GameBoard {
-            variant,
-            dims: None,
-        })
-        .collect()
-}
-
 /// Whether `s` moves a horizontal ordo backward (only a split classic player may, ORDO-9.2).
 fn is_backward_ordo(pos: &Position, s: &Step) -> bool {
     s.is_ordo()
@@ -496,11 +489,9 @@ fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Posit
     }
     for group in groups(&left, victim) {
         let removed = group.iter().all(|&sq| after.get(sq).is_none());
-        let touches = group.iter().any(|&sq| {
-            captured
-                .iter()
-                .any(|&c| crate::reference::neighbours(sq, c))
-        });
+        let touches = group
+            .iter()
+            .any(|&sq| captured.iter().any(|&c| ordo_reference::neighbours(sq, c)));
         if removed && !touches {
             for &sq in &group {
                 after.set(sq, Some(victim));
@@ -508,4 +499,96 @@ fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Posit
         }
     }
     after
+}
+
+/// A correct engine of the kit with `plant` on top: what the planted engine serves.
+pub struct Planted {
+    pub choice: EngineChoice,
+    pub plant: Plant,
+}
+
+/// A position loaded into engine `E`, answered under a plant.
+struct Loaded<E: Engine> {
+    e: E,
+    plant: Plant,
+}
+
+impl<E: Engine> State for Loaded<E> {
+    fn position(&self) -> Position {
+        self.e.to_position()
+    }
+    fn moves(&self) -> Vec<Move> {
+        self.plant.moves(&self.e)
+    }
+    fn status(&self) -> Status {
+        self.plant.status(&self.e)
+    }
+    fn play(&self, mv: &Move) -> Option<Position> {
+        self.plant.play(&self.e, mv)
+    }
+    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
+        planted_perft(self, depth, budget)
+    }
+}
+
+/// Perft over the planted move list and the planted moves' positions.
+fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth == 0 {
+        return spend(budget, 1);
+    }
+    let moves = s.moves();
+    if depth == 1 {
+        return spend(budget, moves.len() as u64);
+    }
+    let mut total = 0;
+    for p in moves.iter().filter_map(|m| s.play(m)) {
+        if let Ok(e) = E::from_position(&p) {
+            let next = Loaded { e, plant: s.plant };
+            total += planted_perft(&next, depth - 1, budget)?;
+        }
+    }
+    Some(total)
+}
+
+impl Rules for Planted {
+    fn name(&self) -> String {
+        format!(
+            "{} (planted deviation: {})",
+            Rules::name(&self.choice),
+            self.plant.name()
+        )
+    }
+    fn capabilities(&self) -> Option<Vec<GameBoard>> {
+        self.plant.capabilities()
+    }
+    fn refuse(&self, pos: &Position) -> Option<String> {
+        if self.plant.supports(pos) {
+            return None;
+        }
+        let what = format!(
+            "this engine plays only classic Ordo on 10x8, not {}",
+            GameBoard::of(pos)
+        );
+        // A planted engine that declares nothing refuses the way a plain program would.
+        Some(match self.plant.capabilities() {
+            Some(_) => error_reply(codes::UNSUPPORTED, &what),
+            None => error_reply(codes::INVALID_POSITION, &what),
+        })
+    }
+    fn load(&self, pos: &Position) -> Result<Box<dyn State>, PositionError> {
+        let plant = self.plant;
+        Ok(match self.choice {
+            EngineChoice::Reference => Box::new(Loaded {
+                e: Reference::from_position(pos)?,
+                plant,
+            }),
+            EngineChoice::Bitboard => Box::new(Loaded {
+                e: crate::bitboard::Bitboard::from_position(pos)?,
+                plant,
+            }),
+        })
+    }
+    fn perft_budget(&self) -> u64 {
+        ordo_conformance::server::PERFT_BUDGET_REFERENCE
+    }
 }
