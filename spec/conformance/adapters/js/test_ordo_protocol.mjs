@@ -7,11 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import * as o from "./ordo_protocol.mjs";
+import { generated } from "./build_cjs.mjs";
 
 const SPEC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const TIE = "5/BB1BB/2B2/1WW2/5 w x"; // vector x-tie-choice: c2xc3 leaves Black {a4 b4}, {d4 e4}
@@ -368,5 +370,31 @@ test("the JavaScript quick start of the README serves", () => {
     assert.deepEqual(r.slice(8), ["bye"]);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+// The package of package.json: `import "ordo-protocol"` gives this very module, `require` its
+// CommonJS form, generated from it and kept equal (node build_cjs.mjs).
+test("the CommonJS form is ordo_protocol.mjs as build_cjs.mjs converts it", () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  assert.equal(readFileSync(join(here, "ordo_protocol.cjs"), "utf8"), generated(),
+    "ordo_protocol.cjs is out of date: run node spec/conformance/adapters/js/build_cjs.mjs");
+});
+
+test("the package resolves by name: import gives the ES module, require the CommonJS one", async () => {
+  assert.equal(await import("ordo-protocol"), o);
+  const cjs = createRequire(import.meta.url)("ordo-protocol");
+  assert.deepEqual(Object.keys(cjs).sort(), Object.keys(o).sort());
+  const x = "5/BB1BB/2B2/1WW2/5 w x";
+  assert.equal(cjs.formatPosition(cjs.parsePosition(x)), x);
+  assert.equal(cjs.formatMove(cjs.parseMoveLenient("E2-E4")), "e2-e4");
+  assert.throws(() => cjs.parseMove("e2-q4"), cjs.NotationError);
+});
+
+test("the package's licence files are the repository's", () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const name of ["LICENSE-MIT", "LICENSE-APACHE"]) {
+    assert.equal(readFileSync(join(here, name), "utf8"),
+      readFileSync(join(here, "..", "..", "..", "..", name), "utf8"), name);
   }
 });

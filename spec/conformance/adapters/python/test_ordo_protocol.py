@@ -365,6 +365,43 @@ class QuickStart(unittest.TestCase):
         self.assertEqual(r[8:], ["bye"])
 
 
+class Package(unittest.TestCase):
+    """The package of pyproject.toml, as `pip install` builds it with _build/ordo_build.py."""
+
+    def test_the_wheel_holds_the_modules_their_metadata_and_the_sample_command(self):
+        import importlib.util
+        import zipfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        spec = importlib.util.spec_from_file_location(
+            "ordo_build", os.path.join(here, "_build", "ordo_build.py"))
+        backend = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(backend)
+        with tempfile.TemporaryDirectory() as tmp:
+            wheel = os.path.join(tmp, backend.build_wheel(tmp))
+            with zipfile.ZipFile(wheel) as z:
+                names = z.namelist()
+                self.assertEqual(z.read("ordo_protocol.py"),
+                                 open(o.__file__, "rb").read())
+                entry_points = z.read("ordo_protocol-0.1.0.dist-info/entry_points.txt").decode()
+                metadata = z.read("ordo_protocol-0.1.0.dist-info/METADATA").decode()
+            self.assertEqual(sorted(n for n in names if "/" not in n),
+                             ["ordo_protocol.py", "sample_engine.py"])
+            self.assertIn("ordo-sample-python = sample_engine:main", entry_points)
+            self.assertIn("Name: ordo-protocol\n", metadata)
+            self.assertIn("License: MIT OR Apache-2.0\n", metadata)
+            # The module imports from the wheel alone (a wheel of pure modules is importable
+            # as a zip), without this folder on the path.
+            run = subprocess.run([sys.executable, "-I", "-c",
+                                  "import sys; sys.path.insert(0, sys.argv[1]); "
+                                  "import ordo_protocol as o; print(o.__file__); "
+                                  "print(o.format_position(o.start_position()))", wheel],
+                                 cwd=tmp, capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.stderr, "")
+            lines = run.stdout.splitlines()
+            self.assertTrue(lines[0].startswith(wheel), lines[0])
+            self.assertEqual(lines[1], str(o.start_position()))
+
+
 def r_start():
     return "position " + str(o.start_position())
 
