@@ -32,3 +32,22 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/guide.md")]
 pub struct GuideDoctests;
+
+/// The Rust examples of each published crate's README (what crates.io shows), likewise.
+#[cfg(doctest)]
+pub mod crate_readmes {
+    #[doc = include_str!("../../adjudicate/README.md")]
+    pub struct Adjudicate;
+    #[doc = include_str!("../../bitboard/README.md")]
+    pub struct Bitboard;
+    #[doc = include_str!("../../conformance/README.md")]
+    pub struct Conformance;
+    #[doc = include_str!("../../core/README.md")]
+    pub struct Core;
+    #[doc = include_str!("../../ordo/README.md")]
+    pub struct Ordo;
+    #[doc = include_str!("../../reference/README.md")]
+    pub struct Reference;
+    #[doc = include_str!("../../serve/README.md")]
+    pub struct Serve;
+}
