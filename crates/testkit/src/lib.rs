@@ -6,6 +6,8 @@
 //! - [`oracles`]: the targets' oracles over those cases (engine against engine, an engine
 //!   against a rebuild of itself, the adjudicator against both);
 //! - [`record`]: game records built from bytes and read back by two engines;
+//! - [`retro`]: the retro solver (retrograde analysis of every reachable position, table
+//!   files of format 2), the oracle the compact solver of `ordo-solve` is checked against;
 //! - [`table_file`]: forged, truncated and mislabelled table files that the loaders must
 //!   refuse.
 
@@ -17,6 +19,7 @@ use ordo_solve as solve;
 pub mod input;
 pub mod oracles;
 pub mod record;
+pub mod retro;
 pub mod table_file;
 
 /// The README's Rust examples, compiled and run as doc tests of this crate, so that every
