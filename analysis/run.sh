@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Everything in analysis/: solve the small boards (one JSON report each in analysis/games/),
-# build the 10 x 8 endgame tables (JSON lines in analysis/tablebases/), then rebuild
-# analysis/games.md and analysis/tablebases.md from the JSON. Tables go to tables/ (reused if
-# present, resumed if interrupted); every table is verified before its report is kept.
-# These tables are the retro solver's (--solver retro), whose reports count how games end.
+# Everything in analysis/. The reports of analysis/games/ (small boards) and
+# analysis/tablebases/ (10 x 8 endgame slices) were produced by the retro solver, which
+# counted every reachable position and how each game ends; it left the product at commit
+# 355d057 (`ordo solve|tb build --solver retro`, run by this script up to then) and stays in
+# the test tooling (ordo-testkit) as the compact solver's oracle. Those JSON reports are the
+# published record: this script keeps them and rebuilds analysis/games.md and
+# analysis/tablebases.md from them. To produce them again, run this script at commit 355d057.
 #
-#   bash analysis/run.sh            # row1 3x3..5x5, row2 3x4..5x4 and 4x5; 10x8 classic to
-#                                   # 3 against 3, Ordo X to 4 against 4
-#   bash analysis/run.sh --stretch  # also row1 6x5, 5x6, 6x6 and row2 5x5, 6x5
-#   bash analysis/run.sh --compact  # only the compact solver's reports in analysis/compact/
+#   bash analysis/run.sh            # rebuild games.md and tablebases.md from the JSON
+#   bash analysis/run.sh --compact  # the compact solver's reports in analysis/compact/
 #                                   # (hours; each kept only once verified, existing ones kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,38 +43,10 @@ if [ "${1:-}" = "--compact" ]; then
     compact classic-5x5-row2.json --verify solve --variant classic --board 5x5 --setup row2
     exit 0
 fi
-boards_row1="3x3 4x3 5x3 3x4 4x4 5x4 3x5 4x5 5x5"
-boards_row2="3x4 4x4 5x4 4x5"
-if [ "${1:-}" = "--stretch" ]; then
-    boards_row1="$boards_row1 6x5 5x6 6x6"
-    boards_row2="$boards_row2 5x5 6x5"
-fi
-solve() {
-    local variant=$1 board=$2 setup=$3
-    local out="analysis/games/$variant-$board-$setup.json"
-    if [ -s "$out" ]; then
-        echo "have $out"
-        return
-    fi
-    echo "solving $variant $board $setup"
-    # The report only counts once the table verifies (exit 0); written atomically.
-    "$ordo" solve --variant "$variant" --board "$board" --setup "$setup" --verify --solver retro --json >"$out.tmp"
-    mv "$out.tmp" "$out"
-}
-for variant in classic x; do
-    for b in $boards_row1; do solve "$variant" "$b" row1; done
-    for b in $boards_row2; do solve "$variant" "$b" row2; done
+# The retro solver's reports, as published (see above): none is produced here any more.
+for out in analysis/games/*.json analysis/tablebases/classic-10x8.jsonl analysis/tablebases/x-10x8.jsonl; do
+    [ -s "$out" ] || { echo "$out is missing: produce it with this script at commit 355d057" >&2; exit 1; }
 done
-tablebase() {
-    local variant=$1 max=$2
-    local out="analysis/tablebases/$variant-10x8.jsonl"
-    echo "building $variant 10x8 up to $max"
-    "$ordo" tb build --variant "$variant" --board 10x8 --max-pieces "$max" --verify --solver retro --json >"$out.tmp"
-    mv "$out.tmp" "$out"
-}
-mkdir -p analysis/tablebases
-tablebase classic 3,3
-tablebase x 4,4
 "$ordo" analysis games analysis/games >analysis/games.md.tmp
 mv analysis/games.md.tmp analysis/games.md
 "$ordo" analysis tablebases analysis/tablebases/classic-10x8.jsonl analysis/tablebases/x-10x8.jsonl \

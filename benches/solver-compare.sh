@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# The table solver (`--solver retro`) and the compact solver side by side, one thread each,
-# in one run, on the boards of issue 10's table: classic and Ordo X 5x4 row1, classic 4x5
-# row2 and the classic 10 x 8 tablebase to 3 against 2. Each command runs under
-# `/usr/bin/time -v`: CPU seconds are user + system, the peak is the maximum resident set
-# size. Positions are what each solver reports: every reachable position for retro (on
-# 10 x 8 the shell included), the core positions of every material for compact. The
-# result is a Markdown table (the README's, see "bytes/position"), the date, the commit and
-# the load average around every run: on a shared machine compare CPU seconds, not wall time.
+# The compact solver, one thread, on the boards of issue 10's table: classic and Ordo X 5x4
+# row1, classic 4x5 row2 and the classic 10 x 8 tablebase to 3 against 2. Each command runs
+# under `/usr/bin/time -v`: CPU seconds are user + system, the peak is the maximum resident
+# set size. Positions are the core positions of every material. The result is a Markdown
+# table (the README's, see "bytes/position"), the date, the commit and the load average
+# around every run: on a shared machine compare CPU seconds, not wall time.
+#
+# The retro solver's rows of that table were measured by this script up to commit 355d057,
+# when the product still had `--solver retro`; they stay as published. The retro solver is
+# now in the test tooling: `cargo bench -p ordo-testkit --bench solve -- retro-vs-compact`
+# puts both side by side in one run (crates/testkit/benches/solve.rs).
 #
 # Usage: benches/solver-compare.sh [--quick] [ORDO]
 #   ORDO     the binary (default: target/release/ordo; build it with `cargo build --release`)
-#   --quick  leave out classic 4x5 row2 (there retro takes about 8 CPU minutes and 3.5 GB)
-#   SOLVERS  environment: the solvers to run (default "retro compact"; "compact" alone to
-#            measure a change of the compact solver against a retro run already published)
+#   --quick  leave out classic 4x5 row2
 set -euo pipefail
-solvers="${SOLVERS:-retro compact}"
+solvers="compact"
 
 quick=0
 if [[ "${1:-}" == "--quick" ]]; then
@@ -40,15 +41,13 @@ run() {
     local before out="$work/out" t="$work/time"
     before="$(load)"
     rm -rf "$work/tables"
-    if ! /usr/bin/time -v -o "$t" "$ordo" "$@" --solver "$solver" >"$out" 2>"$work/err"; then
+    if ! /usr/bin/time -v -o "$t" "$ordo" "$@" >"$out" 2>"$work/err"; then
         echo "solver-compare: $label ($solver) failed: $(tail -1 "$work/err")" >&2
         exit 1
     fi
     local positions
     case "$kind" in
-        solve-retro) positions=$(grep -oP '^positions \K[0-9]+' "$out") ;;
         solve-compact) positions=$(grep -oP '^core positions \K[0-9]+' "$out") ;;
-        tb-retro) positions=$(grep -oP ': \K[0-9]+(?= positions:)' "$out" | paste -sd+ | bc) ;;
         tb-compact) positions=$(grep -oP ': \K[0-9]+(?= core positions)' "$out" | paste -sd+ | bc) ;;
     esac
     local user sys rss
@@ -87,10 +86,3 @@ for solver in $solvers; do
     run "classic 10x8 to 3v2" "$solver" "tb-$solver" tb build --board 10x8 --max-pieces 3,2 \
         --dir "$work/tables"
 done
-echo
-# CPU per position, retro over compact, board by board.
-awk -F' *[|] *' '{ us[$2, $3] = $6; boards[$2] = 1 }
-    END { for (b in boards) {
-        r = us[b, "retro"]; c = us[b, "compact"];
-        if (r != "" && c != "") printf "%s: compact takes %.1fx less CPU per position\n", b, r / c
-    } }' "$work/rows" | sort

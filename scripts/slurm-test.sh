@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The distributed tablebase build tested for real (issue 10, item 4): a one-node Slurm cluster on
 # this machine builds small table sets through `ordo tb plan --format slurm` and `ordo tb job`
-# (compact solver, the default, and one retro set), and every file must equal a local
+# (the compact solver, the only one the product has), and every file must equal a local
 # `ordo tb build` of the same set; a small board's game is solved through Slurm (a job per
 # material, then `ordo solve` assembling the game file) and must equal a local `ordo solve`.
 #
@@ -182,17 +182,17 @@ submit() {
     njobs=$(wc -l <<<"$states")
 }
 
-# SET: name, solver, then the plan's selection arguments (a --max-pieces set).
+# SET: name, then the plan's selection arguments (a --max-pieces set).
 run_set() {
-    local name=$1 solver=$2; shift 2
+    local name=$1; shift
     local dir=$tmp/tables/$name local=$tmp/local/$name t1=$SECONDS
     mkdir -p "$dir" "$local"
-    "$ORDO" tb plan "$@" --solver "$solver" --dir "$dir" --format slurm >"$tmp/$name.sh" 2>"$tmp/$name.plan.err" ||
+    "$ORDO" tb plan "$@" --dir "$dir" --format slurm >"$tmp/$name.sh" 2>"$tmp/$name.plan.err" ||
         { fail "$name: ordo tb plan: $(head -1 "$tmp/$name.plan.err")"; return; }
     submit "$name" "$dir" || return
     pass "$name: $njobs Slurm jobs completed ($((SECONDS - t1)) s)"
     t1=$SECONDS
-    "$ORDO" tb build "$@" --solver "$solver" --dir "$local" >"$tmp/$name.local.out" 2>&1 ||
+    "$ORDO" tb build "$@" --dir "$local" >"$tmp/$name.local.out" 2>&1 ||
         { fail "$name: local ordo tb build: $(tail -1 "$tmp/$name.local.out")"; return; }
     local f n=0 differ=0
     for f in "$local"/*.ordotb; do
@@ -209,10 +209,9 @@ run_set() {
 }
 
 t0=$SECONDS
-run_set classic-10x8 compact --variant classic --board 10x8 --max-pieces 3,2
-run_set x-10x8 compact --variant x --board 10x8 --max-pieces 2,2
-run_set x-4x4 compact --variant x --board 4x4 --max-pieces 3,3
-run_set retro-classic-10x8 retro --variant classic --board 10x8 --max-pieces 2,2
+run_set classic-10x8 --variant classic --board 10x8 --max-pieces 3,2
+run_set x-10x8 --variant x --board 10x8 --max-pieces 2,2
+run_set x-4x4 --variant x --board 4x4 --max-pieces 3,3
 
 # A small board's game through Slurm: a compact job per material writing into the game
 # table's .partial folder, then `ordo solve` assembling the game file from them; the file

@@ -1,12 +1,12 @@
 //! `ordo analysis games DIR`: the Markdown table of analysis/games.md, built from the JSON
-//! reports that `ordo solve --json` wrote (analysis/run.sh).
+//! reports that the retro solver wrote (`ordo solve --solver retro --json` up to commit
+//! 355d057; analysis/run.sh), and `ordo analysis tablebases` likewise for its slices.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::CliError;
-use crate::solve::tb::SliceReport;
-use crate::solve::{GameReport, Outcome};
+use crate::solve::{GameReport, Outcome, SliceReport};
 
 /// Arguments of `ordo analysis`.
 #[derive(clap::Args, Debug)]
@@ -73,7 +73,7 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     );
     let _ = writeln!(
         out,
-        "\n`ordo` stands for `cargo run --release --`; `bash analysis/run.sh` runs every row."
+        "\n{RETRO}`ordo` stands for `cargo run --release --`; the command of a row solves the board again with the compact solver (the start's value and winning first moves; its counts are of core positions)."
     );
     Ok(())
 }
@@ -113,7 +113,7 @@ fn write_game_row(r: &GameReport, out: &mut String) {
     let c = &r.counts;
     let _ = writeln!(
         out,
-        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify --solver retro` |",
+        "| {game} | {} | {} | {start} | {plies} | {winning} | {} | {} | {} | {} | {} | {} | `ordo solve --variant {} --board {} --setup {} --verify` |",
         o.board,
         o.setup,
         c.positions,
@@ -182,7 +182,7 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify --solver retro` |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify` |",
             crate::solve::game_name(&r.variant),
             r.board,
             r.material,
@@ -201,10 +201,13 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
     }
     let _ = writeln!(
         out,
-        "\n`ordo` stands for `cargo run --release --`; a build makes every smaller slice first (or loads it from `tables/`)."
+        "\n{RETRO}`ordo` stands for `cargo run --release --`; the command of a row builds the slices again with the compact solver (its counts are of core positions), every smaller slice first (or loads it from `tables/`)."
     );
     Ok(())
 }
+
+/// Where the counts of both tables come from.
+const RETRO: &str = "These reports were produced by the retro solver (every reachable position, with how each game ends), which the product shipped up to commit 355d057 (`--solver retro`) and the test tooling keeps as an oracle (ordo-testkit); they stay as the published record. ";
 
 /// The cells both reports end with: seconds, peak megabytes, and whether it was verified.
 fn cost_cells(s: Option<f64>, peak: Option<u64>, v: Option<bool>) -> String {

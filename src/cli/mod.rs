@@ -128,8 +128,9 @@ pub enum Command {
     /// Differential campaign: reference against bitboard on random playouts and set-up
     /// positions; a minimized reproduction and exit status 1 on any divergence.
     Fuzz(fuzz::FuzzArgs),
-    /// Solve a small board: the value of the start, the winning first moves, every position
-    /// reachable from it (retrograde analysis, the ordo-solve crate).
+    /// Solve a small board: the value of the start and the winning first moves, from every
+    /// core position of every material the start can come down to (the compact solver of the
+    /// ordo-solve crate).
     Solve(solve::SolveArgs),
     /// Endgame tablebases by material: build, verify, probe.
     Tb(tb::TbArgs),

@@ -1,17 +1,17 @@
 //! `ordo problem verify|compose`: problems proved by the tables or by search
-//! (crates/solve/src/problem.rs, spec/problems.md), from the compact solver's slice files (the
-//! default) or the retro solver's (`--solver retro`).
+//! (crates/solve/src/problem.rs, spec/problems.md), from the compact solver's slice files.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{SolverArg, NAMES};
+use super::solve::{solve_error, NAMES};
 use super::tb::parse_material;
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::problem::{self, Method, ProblemReport, TableKind};
+use crate::solve::problem::{self, Method, ProblemReport};
+use crate::solve::{ctb, SolveError};
 
 /// Arguments of `ordo problem`.
 #[derive(clap::Args, Debug)]
@@ -38,9 +38,6 @@ pub enum ProblemCommand {
         /// Folder of endgame slice files to use where they hold the material.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
-        /// Solver whose slice files to read: compact (ctb-*.ordotb) or retro (tb-*.ordotb).
-        #[arg(long, value_enum, default_value = "compact")]
-        solver: SolverArg,
         /// How to prove: auto (the tables where they hold the material, search otherwise;
         /// a table that is missing or refused is reported) or search (search only).
         #[arg(long, value_enum, default_value = "auto")]
@@ -69,10 +66,6 @@ pub enum ProblemCommand {
         /// Folder of the slice files (the slice and every smaller one must be built).
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
-        /// Solver whose slice files to read: compact (ctb-*.ordotb; core positions only,
-        /// both sides one group) or retro (tb-*.ordotb; every position).
-        #[arg(long, value_enum, default_value = "compact")]
-        solver: SolverArg,
         /// How many problems.
         #[arg(long, default_value_t = 3)]
         count: usize,
@@ -85,13 +78,12 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
         ProblemCommand::Verify {
             file,
             tables,
-            solver,
             method,
             engine,
             json,
             max_nodes,
         } => {
-            let dir = (*method == MethodArg::Auto).then_some((tables.as_path(), solver.kind()));
+            let dir = (*method == MethodArg::Auto).then_some(tables.as_path());
             verify(file, dir, *engine, *json, *max_nodes, out)
         }
         ProblemCommand::Compose {
@@ -99,7 +91,6 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             board,
             material,
             dir,
-            solver,
             count,
         } => {
             let dims: Dims = board
@@ -107,7 +98,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tables = solver.open_tables(dims, variant, m, dir)?;
+            let tables = ctb::open(dims, variant, m, dir).map_err(solve_error)?;
             let problems = problem::compose::<Bitboard>(&tables, m, *count)?;
             out.push_str(&problem::write_file(&problems)?);
             Ok(0)
@@ -119,7 +110,7 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
 /// given), each report as text or JSON; exit status 1 if a claim fails.
 fn verify(
     file: &Path,
-    tables: Option<(&Path, TableKind)>,
+    tables: Option<&Path>,
     engine: EngineArg,
     json: bool,
     max_nodes: u64,
@@ -141,7 +132,7 @@ fn verify(
             EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
             EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
         }
-        .map_err(|e| CliError(format!("{}: {}", file.display(), e.render(&NAMES))))?;
+        .map_err(|e| CliError(format!("{}: {}", file.display(), message(&e))))?;
         all_sound &= r.sound;
         if json {
             let _ = writeln!(out, "{}", serde_json::to_string(&JsonReport::of(&r))?);
@@ -150,6 +141,15 @@ fn verify(
         }
     }
     Ok(u8::from(!all_sound))
+}
+
+/// A library error in the command line's terms (an old retro table with the command that
+/// builds the compact ones).
+fn message(e: &SolveError) -> String {
+    match e {
+        SolveError::RetroTable { .. } => solve_error(e.clone()).0,
+        e => e.render(&NAMES),
+    }
 }
 
 /// A report as `--json` prints it: the fallback in the command line's terms.
@@ -164,7 +164,7 @@ struct JsonReport {
 impl JsonReport {
     fn of(r: &ProblemReport) -> JsonReport {
         let mut report = r.clone();
-        let fallback = report.fallback.take().map(|why| why.render(&NAMES));
+        let fallback = report.fallback.take().map(|why| message(&why));
         JsonReport { report, fallback }
     }
 }
@@ -189,7 +189,7 @@ fn write_report(r: &ProblemReport, out: &mut String) {
         let _ = writeln!(
             out,
             "  tables not used, proved by search instead: {}",
-            why.render(&NAMES)
+            message(why)
         );
     }
     let _ = writeln!(out, "  winning first moves: {}", r.winning.join(" "));

@@ -9,7 +9,7 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::{solve_game, GameOptions, GameReport, Names, Progress, Setup};
+use crate::solve::{GameOptions, Names, Progress, Setup, SolveError};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupArg {
@@ -43,9 +43,8 @@ pub struct SolveArgs {
     /// Engine that generates the moves.
     #[arg(long, value_enum, default_value = "bitboard")]
     pub engine: EngineArg,
-    /// Table file (default: tables/ctb-VARIANT-BOARD-SETUP.ordotb for the compact solver,
-    /// tables/VARIANT-BOARD-SETUP.ordotb for retro). An existing table is loaded instead of
-    /// solved again; an interrupted run resumes from FILE.partial.
+    /// Table file (default: tables/ctb-VARIANT-BOARD-SETUP.ordotb). An existing table is loaded
+    /// instead of solved again; an interrupted run resumes from FILE.partial.
     #[arg(long)]
     pub table: Option<PathBuf>,
     /// Write no file (no checkpoint either).
@@ -65,44 +64,6 @@ pub struct SolveArgs {
     /// memory available apply anyway; the tightest counts.
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
-    /// Solver: `compact` (one byte a core position, the default) or `retro` (the table
-    /// solver, every reachable position with its key).
-    #[arg(long, value_enum, default_value = "compact")]
-    pub solver: SolverArg,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverArg {
-    Retro,
-    Compact,
-}
-
-impl SolverArg {
-    /// Which solver's files it names.
-    pub fn kind(self) -> crate::solve::problem::TableKind {
-        match self {
-            SolverArg::Compact => crate::solve::problem::TableKind::Compact,
-            SolverArg::Retro => crate::solve::problem::TableKind::Retro,
-        }
-    }
-
-    /// Load the slices of this solver that a probe of material `m` reads from `dir`; a
-    /// folder of the other solver's slices is named as such, a missing slice with the
-    /// command that builds it.
-    pub fn open_tables(
-        self,
-        dims: Dims,
-        variant: Variant,
-        m: crate::solve::tb::Material,
-        dir: &std::path::Path,
-    ) -> Result<crate::solve::problem::Tables, CliError> {
-        crate::solve::problem::Tables::open(self.kind(), dims, variant, m, dir).map_err(|e| {
-            match self {
-                SolverArg::Retro => retro_error(e),
-                SolverArg::Compact => solve_error(e),
-            }
-        })
-    }
 }
 
 fn run_compact<E: crate::rules::Engine>(
@@ -158,10 +119,9 @@ pub fn write_compact_report(
 }
 
 /// A library error with the command line's names for what it refers to: the limit asked for
-/// is `--memory-limit`, missing slices come with the command that builds them, another
-/// solver's tables with the `--solver` that reads them.
-pub fn solve_error(e: crate::solve::SolveError) -> CliError {
-    use crate::solve::SolveError;
+/// is `--memory-limit`, missing slices and old retro tables come with the command that builds
+/// them.
+pub fn solve_error(e: SolveError) -> CliError {
     match &e {
         SolveError::MissingSlices {
             dir,
@@ -175,27 +135,40 @@ pub fn solve_error(e: crate::solve::SolveError) -> CliError {
             needed.white,
             needed.black
         )),
+        SolveError::RetroTable { .. } => CliError(retro_table(&e)),
         _ => CliError(e.render(&NAMES)),
     }
+}
+
+/// The refusal of a retro solver's table (format 2) on one line, with the command that builds
+/// the table it held with the compact solver.
+fn retro_table(e: &SolveError) -> String {
+    let SolveError::RetroTable { path, held } = e else {
+        return e.render(&NAMES);
+    };
+    let (variant, board) = (held.variant.as_deref(), held.board.as_deref());
+    let dir = std::path::Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or(".".into(), |d| d.display().to_string());
+    let command = match (held.kind.as_deref(), variant, board, held.scope.as_deref()) {
+        (Some("game"), Some(v), Some(b), Some(s)) => {
+            format!("ordo solve --variant {v} --board {b} --setup {s} --table {path}")
+        }
+        (Some("endgame"), Some(v), Some(b), Some(m)) => format!(
+            "ordo tb build --variant {v} --board {b} --max-pieces {} --dir {dir}",
+            m.replace('v', ",")
+        ),
+        _ => "ordo solve or ordo tb build".into(),
+    };
+    format!("{path}: an old retro-solver table (format 2), which this version no longer reads; remove it and rebuild with: {command}")
 }
 
 /// The command line's names for what the solver's messages point to.
 pub const NAMES: Names = Names {
     asked_limit: "--memory-limit",
-    solver: ["--solver ", ""],
     larger_budget: "raise --max-nodes",
 };
-
-/// [`solve_error`] for the retro solver's slice files: the command that builds missing
-/// ones says `--solver retro`.
-pub fn retro_error(e: crate::solve::SolveError) -> CliError {
-    let missing = matches!(e, crate::solve::SolveError::MissingSlices { .. });
-    let mut e = solve_error(e);
-    if missing {
-        e.0.push_str(" --solver retro");
-    }
-    e
-}
 
 /// Parse `--memory-limit`: `123456`, `512M`, `4G`, `1.5T`.
 pub fn parse_bytes(s: &str) -> Result<u64, CliError> {
@@ -284,16 +257,12 @@ fn table_path(
     dims: Dims,
     setup: Setup,
 ) -> Result<Option<PathBuf>, CliError> {
-    let prefix = match args.solver {
-        SolverArg::Compact => "ctb-",
-        SolverArg::Retro => "",
-    };
     if args.no_save {
         return Ok(None);
     }
     let table = args.table.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
-            "tables/{prefix}{}-{}-{}.ordotb",
+            "tables/ctb-{}-{}-{}.ordotb",
             variant.name(),
             dims,
             setup.name()
@@ -332,69 +301,18 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         }
         b.build()?
     };
-    if args.solver == SolverArg::Compact {
-        let flag = super::interrupt::catch()?;
-        let progress = super::interrupt::Stoppable { inner: &bar, flag };
-        let opts = GameOptions {
-            progress: &progress,
-            ..opts
-        };
-        let r = pool.install(|| match args.engine {
-            EngineArg::Reference => run_compact::<Reference>(args, dims, &opts, out),
-            EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, &opts, out),
-        });
-        bar.finish();
-        return r;
-    }
-    let result = pool.install(|| match args.engine {
-        EngineArg::Reference => solve_game::<Reference>(variant, dims, setup, &opts),
-        EngineArg::Bitboard => solve_game::<Bitboard>(variant, dims, setup, &opts),
+    let flag = super::interrupt::catch()?;
+    let progress = super::interrupt::Stoppable { inner: &bar, flag };
+    let opts = GameOptions {
+        progress: &progress,
+        ..opts
+    };
+    let r = pool.install(|| match args.engine {
+        EngineArg::Reference => run_compact::<Reference>(args, dims, &opts, out),
+        EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, &opts, out),
     });
     bar.finish();
-    let (_, report) = result.map_err(solve_error)?;
-    if args.json {
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        write_report(&report, table.as_deref(), out);
-    }
-    Ok(if report.verified == Some(false) { 1 } else { 0 })
-}
-
-/// The report as text.
-pub fn write_report(r: &GameReport, table: Option<&std::path::Path>, out: &mut String) {
-    let _ = write!(out, "{}", r.outcome);
-    let c = &r.counts;
-    let _ = writeln!(
-        out,
-        "positions {} ({} moves between them): {} won, {} lost, {} drawn for the side to move",
-        c.positions, c.edges, c.wins, c.losses, c.draws
-    );
-    let _ = writeln!(
-        out,
-        "game over: {} home row, {} no pieces, {} cannot reconnect, {} stalemates; longest distance {}",
-        c.over_home_row,
-        c.over_no_pieces,
-        c.cannot_reconnect,
-        c.stalemates,
-        crate::solve::plies(c.longest)
-    );
-    match r.verified {
-        Some(true) => {
-            let _ = writeln!(out, "verified: every value recomputed from its successors");
-        }
-        Some(false) => {
-            let _ = writeln!(
-                out,
-                "VERIFICATION FAILED: stored values disagree with their successors"
-            );
-        }
-        None => {}
-    }
-    write_tail(
-        (r.load_seconds, r.seconds, r.peak_memory, r.verify_seconds),
-        table,
-        out,
-    );
+    r
 }
 
 /// The table line of a report, when a file was written or read.
@@ -408,7 +326,7 @@ fn write_table(table: Option<&std::path::Path>, out: &mut String) {
 /// What a solve cost: seconds loading, seconds solving, peak bytes, seconds verifying.
 type Cost = (Option<f64>, Option<f64>, Option<u64>, Option<f64>);
 
-/// The last lines of both solvers' reports: what it cost, and the table file.
+/// The last lines of a report: what it cost, and the table file.
 fn write_tail(cost: Cost, table: Option<&std::path::Path>, out: &mut String) {
     write_cost(cost, out);
     write_table(table, out);

@@ -1,9 +1,10 @@
-//! `ordo tb build|probe|verify`: endgame tablebases by material (crates/solve/src/tb.rs).
+//! `ordo tb build|probe|verify`: endgame tablebases by material, the compact solver's slice
+//! files (crates/solve/src/ctb.rs; build and verify in src/cli/tb_compact.rs).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{parse_bytes, retro_error, solve_error, Bar, SolverArg};
+use super::solve::{parse_bytes, solve_error, Bar};
 use super::{start_position, CliError, EngineArg, PositionArgs, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::notation::format_move;
@@ -11,8 +12,8 @@ use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
 use crate::solve::problem::Tables;
-use crate::solve::tb::{self, BuildOptions, Material, SliceGraph, SliceReport, VerifyScope};
-use crate::solve::{verify_graph, Progress, SolveError, Value, Verdict};
+use crate::solve::VerifyScope;
+use crate::solve::{ctb, BuildOptions, CompactTables, Material, SolveError, Value, Verdict};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -47,10 +48,6 @@ pub struct Slices {
     /// suffix K, M, G, T. The cgroup limit, RLIMIT_AS and the memory available apply anyway.
     #[arg(long, value_name = "BYTES")]
     pub memory_limit: Option<String>,
-    /// Solver whose slice files to build or read: `compact` (one byte a core position,
-    /// files ctb-*.ordotb) or `retro` (the table solver, files tb-*.ordotb).
-    #[arg(long, value_enum, default_value = "compact")]
-    pub solver: SolverArg,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -87,9 +84,6 @@ pub enum TbCommand {
         /// Folder of the slice files.
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
-        /// Solver whose slice files to read: compact (ctb-*.ordotb) or retro (tb-*.ordotb).
-        #[arg(long, value_enum, default_value = "compact")]
-        solver: SolverArg,
     },
 }
 
@@ -127,19 +121,9 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
             slices,
             verify,
             verify_new,
-        } if slices.solver == SolverArg::Compact => {
-            super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out)
-        }
-        TbCommand::Verify { slices } if slices.solver == SolverArg::Compact => {
-            super::tb_compact::verify(slices, out)
-        }
-        TbCommand::Build {
-            slices,
-            verify,
-            verify_new,
-        } => build(slices, verify_scope(*verify, *verify_new), out),
-        TbCommand::Verify { slices } => verify(slices, out),
-        TbCommand::Probe { at, dir, solver } => probe(at, dir, *solver, out),
+        } => super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out),
+        TbCommand::Verify { slices } => super::tb_compact::verify(slices, out),
+        TbCommand::Probe { at, dir } => probe(at, dir, out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
         TbCommand::Plan(a) => super::tbjob::plan(a, out),
     }
@@ -157,7 +141,7 @@ pub(super) fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliE
     ))
 }
 
-/// The start of `ordo tb build` for either solver: the bound and the memory limit read, the
+/// The start of `ordo tb build`: the bound and the memory limit read, the
 /// job sized by `size` before the folder is made (an impossible bound leaves nothing behind),
 /// and the build's options with `bar` for progress.
 pub(super) fn prepare_build<'a>(
@@ -176,53 +160,6 @@ pub(super) fn prepare_build<'a>(
         progress: bar,
     };
     Ok((dims, variant, max, opts))
-}
-
-fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, CliError> {
-    let bar = Bar::new();
-    let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
-        tb::size_slices(d, v, m, l).map(|_| ())
-    })?;
-    let mut lines = Vec::new();
-    let total = tb::Material::up_to(max.white, max.black).len();
-    let mut each = |r: &SliceReport| {
-        lines.push(r.clone());
-        bar.begin(&format!("{} of {total} slices done", lines.len()));
-    };
-    let result = match s.engine {
-        EngineArg::Bitboard => {
-            tb::build::<Bitboard>(dims, variant, max, &s.dir, &opts, &mut each).map(|_| ())
-        }
-        EngineArg::Reference => {
-            tb::build::<Reference>(dims, variant, max, &s.dir, &opts, &mut each).map(|_| ())
-        }
-    };
-    bar.finish();
-    // The slices done before a failure are reported too.
-    write_slices(&lines, s.json, slice_line, out)?;
-    result.map_err(solve_error)?;
-    Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
-}
-
-fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
-    let (dims, variant, max) = parse_slices(s)?;
-    let tb = tb::open(dims, variant, max, &s.dir).map_err(retro_error)?;
-    let bar = Bar::new();
-    let mut bad = 0;
-    for (m, (index, values)) in &tb.slices {
-        bar.begin(&format!("slice {m}"));
-        let verdict = match s.engine {
-            EngineArg::Bitboard => {
-                verify_graph(&SliceGraph::<Bitboard>::new(&tb, index), values, &bar)?
-            }
-            EngineArg::Reference => {
-                verify_graph(&SliceGraph::<Reference>::new(&tb, index), values, &bar)?
-            }
-        };
-        bad += write_slice_verdict(&m.to_string(), "positions", &verdict, out);
-    }
-    bar.finish();
-    Ok(write_verify_summary(bad, out))
 }
 
 /// One slice's line of `ordo tb verify` (`what`: what was recomputed); its mismatches.
@@ -254,17 +191,12 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
     u8::from(bad > 0)
 }
 
-/// `ordo tb probe`: the value and every move's outcome, from `solver`'s slices in `dir` (a
-/// compact set values a position whose side to move is split from its successors).
-fn probe(
-    at: &PositionArgs,
-    dir: &Path,
-    solver: SolverArg,
-    out: &mut String,
-) -> Result<u8, CliError> {
+/// `ordo tb probe`: the value and every move's outcome, from the slices in `dir` (a position
+/// whose side to move is split is valued from its successors).
+fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(at)?;
     let m = probed_material(&pos)?;
-    let tables = solver.open_tables(pos.dims(), pos.variant, m, dir)?;
+    let tables = ctb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
     let (value, moves) = match at.engine {
         EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,
         EngineArg::Reference => probe_with::<Reference>(&tables, &pos)?,
@@ -325,12 +257,12 @@ pub(super) fn write_probe(
 }
 
 fn probe_with<E: Engine>(
-    tables: &Tables,
+    tables: &CompactTables,
     pos: &crate::rules::Position,
 ) -> Result<(Value, Vec<(String, Value)>), CliError> {
     let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
     let (v, moves) = tables
-        .probe(&e)
+        .value_and_moves(&e)
         .map_err(|e| CliError(format!("--position: {e}")))?;
     Ok((
         v,
@@ -348,23 +280,6 @@ fn after(v: Value) -> String {
         Value::Win(d) => format!("loses in {}", plies(d + 1)),
         Value::Draw => "draws".into(),
     }
-}
-
-fn slice_line(r: &SliceReport) -> String {
-    let c = &r.counts;
-    format!(
-        "{} {} {}: {} positions: {} won, {} lost, {} drawn, {} stalemates, longest {}{}",
-        r.variant,
-        r.board,
-        r.material,
-        c.positions,
-        c.wins,
-        c.losses,
-        c.draws,
-        c.stalemates,
-        plies(c.longest),
-        slice_status(r.built, r.seconds, r.verified)
-    )
 }
 
 /// How a slice line ends: built (and in what time) or loaded, and the verification verdict.

@@ -1,5 +1,5 @@
-//! `ordo tb build|verify` on the compact solver's slice files (crates/solve/src/ctb.rs), the
-//! default; `--solver retro` goes to src/cli/tb.rs, and so does `tb probe` for both.
+//! `ordo tb build|verify` on the compact solver's slice files (crates/solve/src/ctb.rs);
+//! `tb probe` is in src/cli/tb.rs.
 
 use super::solve::{solve_error, Bar};
 use super::tb::{parse_slices, prepare_build, Slices};
@@ -7,7 +7,7 @@ use super::{CliError, EngineArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::solve::ctb::{self, CompactSliceReport};
-use crate::solve::tb::VerifyScope;
+use crate::solve::VerifyScope;
 use crate::solve::{plies, Progress};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
@@ -18,7 +18,7 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
     })?;
     let flag = super::interrupt::catch()?;
     let progress = super::interrupt::Stoppable { inner: &bar, flag };
-    let opts = crate::solve::tb::BuildOptions {
+    let opts = crate::solve::BuildOptions {
         progress: &progress,
         ..opts
     };

@@ -15,50 +15,14 @@ use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Color, Dims, Variant};
 use crate::solve::ctb;
-use crate::solve::plan::{self, Compact, JobError, Retro, SliceSolver};
-use crate::solve::tb::{Material, SliceIndex, SliceReport};
-use crate::solve::{plies, Progress, Setup};
+use crate::solve::plan::{self, Compact, JobError, SliceSolver};
+use crate::solve::{plies, Material, Progress, Setup, SliceReport};
 
-/// The solver whose files and per-slice code a job uses.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobSolverArg {
-    /// The compact solver of `ordo tb build` (crates/solve/src/ctb.rs, files ctb-*.ordotb).
-    Compact,
-    /// The tablebase solver of `ordo tb build --solver retro` (crates/solve/src/tb.rs, files
-    /// tb-*.ordotb).
-    Retro,
-}
-
-impl JobSolverArg {
-    fn name(self) -> &'static str {
-        match self {
-            JobSolverArg::Compact => "compact",
-            JobSolverArg::Retro => "retro",
-        }
-    }
-
-    /// The library's solver of this name on `engine`.
-    fn solver(
-        self,
-        engine: EngineArg,
-        dims: Dims,
-        variant: Variant,
-        memory_limit: Option<u64>,
-    ) -> Box<dyn SliceSolver + Send> {
-        match (self, engine) {
-            (JobSolverArg::Compact, EngineArg::Bitboard) => {
-                Box::new(Compact::<Bitboard>::new(dims, variant))
-            }
-            (JobSolverArg::Compact, EngineArg::Reference) => {
-                Box::new(Compact::<Reference>::new(dims, variant))
-            }
-            (JobSolverArg::Retro, EngineArg::Bitboard) => {
-                Box::new(Retro::<Bitboard>::new(dims, variant, memory_limit))
-            }
-            (JobSolverArg::Retro, EngineArg::Reference) => {
-                Box::new(Retro::<Reference>::new(dims, variant, memory_limit))
-            }
-        }
+/// The compact solver of `ordo tb build` on `engine`, as a job runs it.
+fn job_solver(engine: EngineArg, dims: Dims, variant: Variant) -> Box<dyn SliceSolver + Send> {
+    match engine {
+        EngineArg::Bitboard => Box::new(Compact::<Bitboard>::new(dims, variant)),
+        EngineArg::Reference => Box::new(Compact::<Reference>::new(dims, variant)),
     }
 }
 
@@ -77,9 +41,6 @@ pub struct JobArgs {
     /// Folder of the slice files: the parents' are read from it, the slice's written to it.
     #[arg(long, default_value = "tables")]
     pub dir: PathBuf,
-    /// Solver whose files and per-slice code the job uses.
-    #[arg(long, value_enum, default_value = "compact")]
-    pub solver: JobSolverArg,
     /// Engine that generates the moves.
     #[arg(long, value_enum, default_value = "bitboard")]
     pub engine: EngineArg,
@@ -120,15 +81,13 @@ pub struct PlanArgs {
     #[arg(long, required_unless_present = "setup", conflicts_with = "setup")]
     pub max_pieces: Option<String>,
     /// Solve a small board's game instead: every slice up to the start's material, then a
-    /// job that probes the start (its answer in DIR/game-VARIANT-BOARD-SETUP.txt).
+    /// job that writes the game file and reports the start (in
+    /// DIR/game-VARIANT-BOARD-SETUP.txt).
     #[arg(long, value_enum)]
     pub setup: Option<SetupArg>,
     /// Folder of the slice files, as every node sees it (made absolute).
     #[arg(long, default_value = "tables")]
     pub dir: PathBuf,
-    /// Solver the jobs use.
-    #[arg(long, value_enum, default_value = "compact")]
-    pub solver: JobSolverArg,
     /// What to print.
     #[arg(long, value_enum, default_value = "slurm")]
     pub format: PlanFormat,
@@ -164,18 +123,15 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     std::fs::create_dir_all(&a.dir).map_err(|e| CliError(format!("{}: {e}", a.dir.display())))?;
     let pool = job_pool(a.threads)?;
     let mut log = Lines::new(format!("{variant} {dims} {m}"), Duration::from_secs(10));
-    if a.solver == JobSolverArg::Compact {
-        // The compact build stops at a layer group boundary and keeps its checkpoint.
-        log.stop = Some(super::interrupt::catch()?);
-    }
+    // The build stops at a layer group boundary and keeps its checkpoint.
+    log.stop = Some(super::interrupt::catch()?);
     log.note(&format!(
-        "starting in {} (solver {}, {} threads)",
+        "starting in {} ({} threads)",
         a.dir.display(),
-        a.solver.name(),
         pool.current_num_threads()
     ));
     let clock = Instant::now();
-    let mut solver = a.solver.solver(a.engine, dims, variant, memory_limit);
+    let mut solver = job_solver(a.engine, dims, variant);
     let result = pool.install(|| plan::run_job(&mut *solver, &a.dir, m, memory_limit, &log));
     let r = match result {
         Ok(r) => r,
@@ -335,21 +291,19 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
     }
     .map_err(|e| CliError(format!("--ordo: {e}")))?;
     let (max, game) = selection(a, dims, variant)?;
-    // A compact game's slices go where `ordo solve` keeps them until it writes the game file.
-    let table = match (&game, a.solver) {
-        (Some((setup, _)), JobSolverArg::Compact) => Some(dir.join(format!(
+    // A game's slices go where `ordo solve` keeps them until it writes the game file.
+    let table = game.as_ref().map(|(setup, _)| {
+        dir.join(format!(
             "ctb-{}-{dims}-{}.ordotb",
             variant.name(),
             setup.name()
-        ))),
-        _ => None,
-    };
+        ))
+    });
     let ctx = Context {
         dims,
         variant,
         dir,
         ordo: ordo.display().to_string(),
-        solver: a.solver,
         table,
     };
     let job_dir = ctx
@@ -357,8 +311,8 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
         .as_deref()
         .map_or(ctx.dir.clone(), ctb::partial_dir);
     let mut jobs = slice_jobs(&ctx, max, &job_dir)?;
-    if let Some((setup, start)) = &game {
-        jobs.push(game_job(&ctx, max, *setup, start)?);
+    if let (Some((setup, _)), Some(table)) = (&game, &ctx.table) {
+        jobs.push(game_job(&ctx, max, *setup, table)?);
     }
     let what = match &game {
         Some((setup, _)) => format!("the {variant} {dims} {} game", setup.name()),
@@ -372,7 +326,7 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
                 "variant": variant.name(),
                 "board": dims.to_string(),
                 "dir": ctx.dir,
-                "solver": a.solver.name(),
+                "solver": "compact",
                 "jobs": jobs,
             });
             let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v)?);
@@ -408,16 +362,13 @@ struct Context {
     variant: Variant,
     dir: PathBuf,
     ordo: String,
-    solver: JobSolverArg,
-    /// The game file a compact game's plan ends with (its slices are in `TABLE.partial/`).
+    /// The game file a game's plan ends with (its slices are in `TABLE.partial/`).
     table: Option<PathBuf>,
 }
 
 /// The job of every slice up to `max`, from the library's graph, its files in `dir`.
 fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, CliError> {
-    let sizer = ctx
-        .solver
-        .solver(EngineArg::Bitboard, ctx.dims, ctx.variant, None);
+    let sizer = job_solver(EngineArg::Bitboard, ctx.dims, ctx.variant);
     let mut jobs = Vec::new();
     for j in plan::graph(&*sizer, max) {
         let m = j.material;
@@ -433,8 +384,6 @@ fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, 
             &format!("{},{}", m.white, m.black),
             "--dir",
             &dir.display().to_string(),
-            "--solver",
-            ctx.solver.name(),
         ];
         jobs.push(Planned {
             name: m.to_string(),
@@ -448,26 +397,17 @@ fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, 
     Ok(jobs)
 }
 
-/// The last job of a game's plan, once every slice is built: with the compact solver
-/// (`ctx.table` given) `ordo solve` writes the game file from the finished slices in its
-/// `.partial` folder; with the retro solver a probe of the start. Either's report goes to
+/// The last job of a game's plan, once every slice is built: `ordo solve` writes the game
+/// file `table` from the finished slices in its `.partial` folder; its report goes to
 /// `DIR/game-VARIANT-BOARD-SETUP.txt`.
-fn game_job(
-    ctx: &Context,
-    max: Material,
-    setup: Setup,
-    start: &crate::rules::Position,
-) -> Result<Planned, CliError> {
+fn game_job(ctx: &Context, max: Material, setup: Setup, table: &Path) -> Result<Planned, CliError> {
     let name = format!(
         "game-{}-{}-{}.txt",
         ctx.variant.name(),
         ctx.dims,
         setup.name()
     );
-    let (command, memory_bytes) = match &ctx.table {
-        Some(t) => solve_command(ctx, max, setup, t)?,
-        None => probe_command(ctx, max, start)?,
-    };
+    let (command, memory_bytes) = solve_command(ctx, max, setup, table)?;
     let last = crate::solve::compact::stored_material(max);
     Ok(Planned {
         name: "game".into(),
@@ -503,35 +443,6 @@ fn solve_command(
     let all = crate::solve::compact::stored_up_to(max);
     let bytes = ctb::estimate(&mut sizer, &all).map_err(solve_error)?;
     Ok((command.map(String::from).to_vec(), bytes + (64 << 20)))
-}
-
-/// `ordo tb probe` of the start from the retro slices, and its memory: every slice, two bytes
-/// an entry, besides the program.
-fn probe_command(
-    ctx: &Context,
-    max: Material,
-    start: &crate::rules::Position,
-) -> Result<(Vec<String>, u64), CliError> {
-    let (position, dir) = (
-        crate::notation::format_position(start),
-        ctx.dir.display().to_string(),
-    );
-    let command = [
-        "tb",
-        "probe",
-        "--position",
-        &position,
-        "--dir",
-        &dir,
-        "--solver",
-        "retro",
-    ];
-    let mut bytes = 64 << 20;
-    for m in Material::up_to(max.white, max.black) {
-        let index = SliceIndex::new(ctx.dims, ctx.variant, m).map_err(solve_error)?;
-        bytes += index.len() as u64 * 2;
-    }
-    Ok((command.map(String::from).to_vec(), bytes))
 }
 
 /// `s` as one shell word: as it is when it has nothing the shell would read, else quoted.

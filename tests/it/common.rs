@@ -182,18 +182,48 @@ pub fn assert_refused(o: &std::process::Output) -> String {
     err
 }
 
-/// `ordo tb probe --position POSITION --dir DIR --solver SOLVER`.
-pub fn tb_probe(position: &str, dir: &str, solver: &str) -> std::process::Output {
-    ordo_cmd(&[
-        "tb",
-        "probe",
-        "--position",
-        position,
-        "--dir",
-        dir,
-        "--solver",
-        solver,
-    ])
+/// `ordo tb probe --position POSITION --dir DIR`.
+pub fn tb_probe(position: &str, dir: &str) -> std::process::Output {
+    ordo_cmd(&["tb", "probe", "--position", position, "--dir", dir])
+}
+
+/// What `ordo tb probe` prints for `position`, computed from the retro solver's slices in
+/// `dir` (`ordo_testkit::retro`, the oracle), or why they cannot answer.
+pub fn retro_probe(position: &str, dir: &std::path::Path) -> Result<String, String> {
+    use ordo_solve::problem::Tables;
+    use ordo_solve::{plies, Value};
+    let pos = ordo_core::notation::parse_position(position).map_err(|e| e.to_string())?;
+    let tables = ordo_testkit::retro::problem_tables(&pos, dir).map_err(|e| e.to_string())?;
+    let e = <ordo_bitboard::Bitboard as ordo_core::rules::Engine>::from_position(&pos)
+        .map_err(|e| e.to_string())?;
+    let (value, moves) = tables.value_and_moves(&e).map_err(|e| e.to_string())?;
+    let side = pos.to_move;
+    let mut out = match value {
+        Value::Win(d) => format!("{side} to move wins in {}\n", plies(d)),
+        Value::Loss(0) => format!("{side} to move has lost: the game is over\n"),
+        Value::Loss(d) => format!("{side} to move loses in {}\n", plies(d)),
+        Value::Draw => {
+            format!("draw: {side} to move can neither be forced to lose nor force a win\n")
+        }
+    };
+    let name = ordo_core::notation::format_move;
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|(_, v)| Some(*v) == moves.first().map(|(_, b)| *b))
+        .map(|(m, _)| name(m))
+        .collect();
+    if !best.is_empty() {
+        out += &format!("best moves: {}\n", best.join(" "));
+    }
+    for (m, v) in &moves {
+        let after = match *v {
+            Value::Loss(d) => format!("wins in {}", plies(d + 1)),
+            Value::Win(d) => format!("loses in {}", plies(d + 1)),
+            Value::Draw => "draws".into(),
+        };
+        out += &format!("{}\t{after}\n", name(m));
+    }
+    Ok(out)
 }
 
 /// Run the `ordo` binary with the words of `line` (for arguments without spaces).

@@ -1,5 +1,5 @@
-//! The compact solver (crates/solve/src/compact/) against the current solver, which stays the
-//! oracle: every position of every whole-game table and endgame slice both solve in seconds
+//! The compact solver (crates/solve/src/compact/) against the retro solver of the test tooling
+//! (`ordo_testkit::retro`), which stays the oracle: every position of every whole-game table and endgame slice both solve in seconds
 //! gets the same value from both, and a plain bounded minimax confirms sampled core values.
 //!
 //! Clauses: ORDO-4.1 / ORDO-4.3 (the core index ranks one-group sides), ORDO-9.1 (a split
@@ -11,13 +11,13 @@ use ordo_core::rules::Rng;
 use ordo_core::rules::{Color, Dims, Engine, Variant};
 use ordo_reference::Reference;
 use ordo_solve::compact::{self, CompactTables, Sets};
-use ordo_solve::tb::{self, connected_sets, Material};
-use ordo_solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
+use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Value};
+use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, tb};
 
-fn old_game(variant: Variant, dims: Dims) -> ordo_solve::Table {
+fn old_game(variant: Variant, dims: Dims) -> retro::Table {
     let opts = GameOptions::default();
     solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts)
-        .expect("the current solver solves it")
+        .expect("the retro solver solves it")
         .0
 }
 
@@ -179,13 +179,10 @@ fn same_game(variant: Variant, board: &str) {
     let (new, report) = compact::solve_game::<Bitboard>(variant, dims, Setup::Row1).unwrap();
     let start: Bitboard =
         Bitboard::from_position(&Setup::Row1.start(dims, variant).unwrap()).unwrap();
-    assert_eq!(
-        Some(new.probe(&start).unwrap()),
-        ordo_solve::probe(&old, &start)
-    );
+    assert_eq!(Some(new.probe(&start).unwrap()), retro::probe(&old, &start));
     assert_eq!(
         new.rank_moves(&start).unwrap(),
-        ordo_solve::rank_moves(&old, &start).unwrap()
+        retro::rank_moves(&old, &start).unwrap()
     );
     assert!(!report.slices.is_empty());
     for i in 0..old.space.len() {
@@ -224,7 +221,7 @@ fn ordo_9_1_ten_by_eight_slices_agree_with_the_current_tablebase() {
     let max = Material { white: 2, black: 2 };
     for variant in Variant::ALL {
         let dir = crate::common::scratch(&format!("compact-{variant}"));
-        let opts = tb::BuildOptions::default();
+        let opts = BuildOptions::default();
         let (old, _) = tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {})
             .expect("the current tablebase builds");
         let mut new = CompactTables::new(dims, variant);
@@ -329,7 +326,7 @@ fn bounded_minimax_confirms_sampled_core_values() {
     }
 }
 
-/// `ordo solve --solver compact` prints the same start report as the table solver (the
+/// `ordo solve` prints the same start report as the retro solver of the test tooling (the
 /// README's example is classic 5x4; 4x4 here keeps the test short), verifies on demand, and
 /// refuses a bad board with exit status 2.
 #[test]
@@ -341,22 +338,19 @@ fn cli_solve_with_the_compact_solver() {
         "--board",
         "4x4",
         "--no-save",
+        "--verify",
     ];
-    let mut retro = args.to_vec();
-    retro.extend(["--solver", "retro"]);
-    let old = crate::common::ordo_cmd(&retro);
-    let mut with = args.to_vec();
-    with.extend(["--solver", "compact", "--verify"]);
-    let new = crate::common::ordo_cmd(&with);
-    let (old, out) = (
-        String::from_utf8_lossy(&old.stdout),
-        String::from_utf8_lossy(&new.stdout),
-    );
+    let dims: Dims = "4x4".parse().unwrap();
+    let opts = GameOptions::default();
+    let (_, report) = solve_game::<Bitboard>(Variant::Classic, dims, Setup::Row1, &opts).unwrap();
+    let old = report.outcome.to_string();
+    let new = crate::common::ordo_cmd(&args);
+    let out = String::from_utf8_lossy(&new.stdout);
     assert_eq!(new.status.code(), Some(0), "{out}");
     let head = |s: &str| s.lines().take(2).collect::<Vec<_>>().join("\n");
     assert_eq!(head(&out), head(&old));
     assert!(out.contains("core positions "), "{out}");
     assert!(out.contains("verified: "), "{out}");
-    let bad = crate::common::ordo_cmd(&["solve", "--board", "1x9", "--solver", "compact"]);
+    let bad = crate::common::ordo_cmd(&["solve", "--board", "1x9"]);
     assert_eq!(bad.status.code(), Some(2));
 }

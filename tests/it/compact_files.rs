@@ -1,20 +1,20 @@
 //! The compact solver on disk (crates/solve/src/ctb.rs, crates/solve/src/compact/store.rs): slice and game
-//! files that refuse damage, relabelling, another index scheme and the other solver's files
-//! with a one-line reason; builds and solves that resume from finished slices and give the
+//! files that refuse damage, relabelling, another index scheme and the old retro solver's files
+//! (format 2) with a one-line reason and the command that rebuilds them; builds and solves that resume from finished slices and give the
 //! same values; the verification pass that catches a wrong value; the memory check up front;
 //! the command line on the compact default. The values are those of ORDO-10.1 to ORDO-10.5
 //! (how games end); the checks here are about the files and the plumbing.
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{assert_refused, ordo_cmd, ordo_line, tb_probe};
+use crate::common::{assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::compact::{CompactExpect, CompactTables};
 use ordo_solve::ctb;
-use ordo_solve::problem::TableKind;
-use ordo_solve::tb::{self, BuildOptions, Material, VerifyScope};
+use ordo_solve::{BuildOptions, Material, VerifyScope};
 use ordo_solve::{GameOptions, Progress, Setup, Silent, SolveError};
+use ordo_testkit::retro::{self, tb};
 
 fn scratch(name: &str) -> PathBuf {
     crate::common::scratch(&format!("cfiles-{name}"))
@@ -121,8 +121,9 @@ fn compact_slice_files_refuse_damage_and_relabelling() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Each solver refuses the other's files as another solver's table (not as damage), with the
-/// flag that reads them.
+/// The compact loader refuses a retro solver's file (format 2) as such, naming what it held
+/// (not as damage); the retro loader of the test tooling refuses a compact file as another
+/// table.
 #[test]
 fn retro_and_compact_files_are_refused_by_the_other_solver() {
     let dir = scratch("cross");
@@ -136,28 +137,26 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
         |_| {},
     )
     .unwrap();
-    let retro = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
-    let e = refused(load_22(&retro));
+    let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let e = load_22(&old).err().expect("a retro file was loaded");
     assert!(
-        e.contains("a retro solver table (format 2)")
-            && e.contains("read it with the retro solver")
+        matches!(&e, SolveError::RetroTable { held, .. } if held.kind.as_deref() == Some("endgame") && held.scope.as_deref() == Some("2v2")),
+        "{e:?}"
     );
-    let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
-    std::fs::copy(&compact, &retro).unwrap();
-    let mut rtb = tb::Tablebase::new(dims("4x4"), Variant::Classic);
-    let e = rtb.load_slice(&dir, M22).unwrap_err();
+    let e = refused(Err(e));
     assert!(
-        matches!(
-            e,
-            SolveError::OtherSolver {
-                solver: TableKind::Compact,
-                ..
-            }
-        ),
+        e.contains("an old retro-solver table (format 2)")
+            && e.contains("build the classic 4x4 endgame 2v2 table again"),
         "{e}"
     );
+    let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    std::fs::copy(&compact, &old).unwrap();
+    let mut rtb = tb::Tablebase::new(dims("4x4"), Variant::Classic);
+    let e = rtb.load_slice(&dir, M22).unwrap_err();
+    assert!(matches!(e, SolveError::OtherTable { .. }), "{e}");
     assert!(
-        e.to_string().contains("read it with the compact solver"),
+        e.to_string()
+            .contains("a compact solver table (format 3), not a retro one (format 2)"),
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -386,9 +385,9 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     );
 }
 
-/// The command line on the compact default: `solve` writes and reloads its file, prints
-/// JSON, refuses a retro table under the name given (and keeps it); `tb probe` answers the
-/// same from compact files as from retro files.
+/// The command line: `solve` writes and reloads its file, prints JSON, refuses a retro table
+/// under the name given (and keeps it); `tb probe` answers from compact files what the retro
+/// solver's files of the test tooling answer.
 #[test]
 fn cli_compact_is_the_default_of_solve_and_tb() {
     let dir = scratch("cli");
@@ -409,40 +408,48 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
     assert!(json["load_seconds"].is_number(), "{json}");
     let retro = dir.join("r.ordotb");
     let r = retro.to_str().unwrap();
-    let o = ordo_cmd(&["solve", "--board", "3x3", "--solver", "retro", "--table", r]);
-    assert_eq!(o.status.code(), Some(0));
+    let o = GameOptions {
+        table: Some(retro.clone()),
+        ..GameOptions::default()
+    };
+    retro::solve_game::<Bitboard>(Variant::Classic, dims("3x3"), Setup::Row1, &o).unwrap();
     let before = std::fs::read(&retro).unwrap();
     let o = ordo_cmd(&["solve", "--board", "3x3", "--table", r]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("a retro solver table (format 2)"), "{err}");
+    assert!(
+        err.contains("an old retro-solver table (format 2)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&retro).unwrap(), before);
     let d = dir.to_str().unwrap();
-    for solver in ["compact", "retro"] {
-        let o = ordo_cmd(&[
-            "tb",
-            "build",
-            "--board",
-            "4x4",
-            "--max-pieces",
-            "2,2",
-            "--dir",
-            d,
-            "--solver",
-            solver,
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{solver}");
-    }
-    let probe = |solver: &str, position: &str| {
-        let o = tb_probe(position, d, solver);
-        assert_eq!(o.status.code(), Some(0), "{solver} {position}");
-        String::from_utf8_lossy(&o.stdout).to_string()
-    };
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    tb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        M22,
+        &dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
     // A core position, and one whose side to move is split (the shell).
     for position in ["2BB/4/4/WW2 w classic", "1B2/B3/2W1/W3 w classic"] {
+        let o = tb_probe(position, d);
+        assert_eq!(o.status.code(), Some(0), "{position}");
         assert_eq!(
-            probe("compact", position),
-            probe("retro", position),
+            String::from_utf8_lossy(&o.stdout),
+            retro_probe(position, &dir).unwrap(),
             "{position}"
         );
     }
@@ -485,26 +492,135 @@ fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
     assert!(pairs < ordo_solve::compact::MAX_RANK_PAIRS);
 }
 
-/// `ordo tb probe` on a folder that holds only the other solver's slices names them and the
-/// flag that reads them, both ways, on one line with exit status 2; and the same folder
-/// probed with the matching `--solver` answers.
+/// `ordo tb probe` on a folder that holds only the retro solver's slices (written by the test
+/// tooling) says so, with the command that builds the compact ones, on one line with exit
+/// status 2; once they are built the same folder answers.
 #[test]
 fn tb_probe_names_a_folder_of_the_other_solvers_slices() {
-    for (built, asked) in [("compact", "retro"), ("retro", "compact")] {
-        let dir = scratch(&format!("probe-kind-{built}"));
-        let d = dir.to_str().unwrap();
-        let build = format!("tb build --board 4x4 --max-pieces 2,2 --dir {d} --solver {built}");
-        assert_eq!(ordo_line(&build).status.code(), Some(0), "{build}");
-        let probe = |solver: &str| tb_probe("2BB/4/4/WW2 w classic", d, solver);
-        let o = probe(asked);
-        let err = assert_refused(&o);
-        assert!(
-            err.contains(&format!(
-                "this folder holds the {built} solver's classic 4x4 tables up to 2v2"
-            )) && err.contains(&format!("read them with --solver {built}")),
-            "{err}"
-        );
-        assert_eq!(probe(built).status.code(), Some(0));
-        let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("probe-kind-retro");
+    let d = dir.to_str().unwrap();
+    tb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        M22,
+        &dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+    let probe = || tb_probe("2BB/4/4/WW2 w classic", d);
+    let err = assert_refused(&probe());
+    assert!(
+        err.contains("tb-classic-4x4-2v2.ordotb: an old retro-solver table (format 2)")
+            && err.contains(&format!(
+                "rebuild with: ordo tb build --variant classic --board 4x4 --max-pieces 2,2 --dir {d}"
+            )),
+        "{err}"
+    );
+    build(&dir, M22);
+    assert_eq!(probe().status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A table file of the retro solver (format 2, written by the test tooling) given to any
+/// command that reads tables is refused on one line with exit status 2: the message says it
+/// is an old retro-solver table and gives the command that builds it with the compact solver;
+/// the file is left as it was.
+#[test]
+fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
+    let dir = scratch("retro-refused");
+    let d = dir.to_str().unwrap();
+    let game = dir.join("old.ordotb");
+    let o = GameOptions {
+        table: Some(game.clone()),
+        ..GameOptions::default()
+    };
+    retro::solve_game::<Bitboard>(Variant::X, dims("3x3"), Setup::Row1, &o).unwrap();
+    let before = std::fs::read(&game).unwrap();
+    let g = game.to_str().unwrap();
+    let err = assert_refused(&ordo_cmd(&[
+        "solve",
+        "--variant",
+        "x",
+        "--board",
+        "3x3",
+        "--table",
+        g,
+    ]));
+    assert_eq!(
+        err.trim_end(),
+        format!("ordo: error: {g}: an old retro-solver table (format 2), which this version no longer reads; remove it and rebuild with: ordo solve --variant x --board 3x3 --setup row1 --table {g}")
+    );
+    assert_eq!(std::fs::read(&game).unwrap(), before);
+    // A retro endgame slice under the compact slice's name, read by every slice command.
+    tb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        M22,
+        &dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+    for m in ordo_solve::compact::stored_up_to(M22) {
+        let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), m);
+        std::fs::rename(&old, ctb::path(&dir, Variant::Classic, dims("4x4"), m)).unwrap();
     }
+    let rebuild = format!(
+        "rebuild with: ordo tb build --variant classic --board 4x4 --max-pieces 1,1 --dir {d}"
+    );
+    let slices = ["--board", "4x4", "--max-pieces", "2,2", "--dir", d];
+    for args in [
+        &[
+            "tb",
+            "probe",
+            "--position",
+            "2BB/4/4/WW2 w classic",
+            "--dir",
+            d,
+        ][..],
+        &[&["tb", "verify"][..], &slices].concat(),
+        &[&["tb", "build"][..], &slices].concat(),
+        &[
+            "problem",
+            "compose",
+            "--board",
+            "4x4",
+            "--material",
+            "2,2",
+            "--dir",
+            d,
+        ],
+    ] {
+        let err = assert_refused(&ordo_cmd(args));
+        assert!(
+            err.contains("ctb-classic-4x4-1v1.ordotb: an old retro-solver table (format 2)")
+                && err.trim_end().ends_with(&rebuild),
+            "{args:?}: {err}"
+        );
+    }
+    // A job of a slice whose own file is a retro one (its log line aside).
+    let o = ordo_cmd(&[
+        "tb",
+        "job",
+        "--board",
+        "4x4",
+        "--material",
+        "2,1",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let errors: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("ordo: error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains("ctb-classic-4x4-2v1.ordotb: an old retro-solver table (format 2)")
+            && errors[0].ends_with(&rebuild.replace("1,1", "2,1")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -125,7 +125,7 @@ fn flags_in(lit: &str) -> Vec<String> {
         .collect()
 }
 
-/// Library errors and messages speak in library terms ("read it with the retro solver"); the
+/// Library errors and messages speak in library terms ("the limit asked for"); the
 /// command line (`src/cli/`, `src/main.rs`) names its flags where it reports them. A string
 /// literal anywhere else that names a flag fails, unless [`FLAG_ALLOWED`] lists it.
 #[test]
@@ -177,15 +177,13 @@ fn flag_finder_sees_flags_only() {
 
 /// A front end names the settings a solver message points to in its own terms, from the typed
 /// error, and the library's `Display` keeps the library's: the memory limit asked for, the
-/// solver that reads a table, the problem search's budget.
+/// problem search's budget; an old retro table is named in library terms.
 #[test]
 fn solver_messages_render_in_the_front_ends_terms() {
     use ordo_solve::memory::{Limit, Source};
-    use ordo_solve::problem::TableKind;
     use ordo_solve::{Names, SolveError};
     let mine = Names {
         asked_limit: "-m",
-        solver: ["--solver=", ""],
         larger_budget: "pass -n",
     };
     let asked = Limit {
@@ -207,30 +205,30 @@ fn solver_messages_render_in_the_front_ends_terms() {
     };
     let by_cgroup = SolveError::over_memory("x".into(), &cgroup, "");
     assert!(by_cgroup.render(&mine).ends_with("(cgroup memory.max)"));
-    let other = SolveError::OtherSolver {
+    let held = ordo_solve::RetroHeld {
+        kind: Some("game".into()),
+        variant: Some("x".into()),
+        board: Some("3x3".into()),
+        scope: Some("row1".into()),
+    };
+    let old = SolveError::RetroTable {
         path: "t".into(),
-        found: "a retro table".into(),
-        solver: TableKind::Retro,
-        them: false,
-        otherwise: "delete it".into(),
+        held: Box::new(held),
     };
     assert_eq!(
-        other.to_string(),
-        "t: a retro table; read it with the retro solver, or delete it"
+        old.to_string(),
+        "t: an old retro-solver table (format 2), which this build no longer reads; build the x 3x3 game row1 table again (the compact solver writes format 3)"
     );
-    assert_eq!(
-        other.render(&mine),
-        "t: a retro table; read it with --solver=retro, or delete it"
-    );
+    assert_eq!(old.render(&mine), old.to_string());
     let gave_up = SolveError::SearchGaveUp {
         problem: "p".into(),
         max_nodes: 9,
         turns: 2,
-        refused: Some(Box::new(other)),
+        refused: Some(Box::new(over)),
     };
     let text = gave_up.render(&mine);
     assert!(
-        text.ends_with("(the tables were not used: t: a retro table; read it with --solver=retro, or delete it), or pass -n"),
+        text.ends_with("(the tables were not used: it needs 3 MB, over the memory limit of 2 MB (-m).), or pass -n"),
         "{text}"
     );
     assert!(gave_up

@@ -1,6 +1,6 @@
 //! Problems (spec/problems.md, crates/solve/src/problem.rs): composed problems are sound by both
 //! routes (tables with their proof tree, and exact search), the compact solver's tables and
-//! the retro solver's give the same verdicts (the saved problems of analysis/problems/
+//! the retro solver's of the test tooling (`ordo_testkit::retro`) give the same verdicts (the saved problems of analysis/problems/
 //! included), false keys and cooks are caught, a position the tables cannot answer is an
 //! error, and the command line reports and refuses as documented.
 //!
@@ -11,20 +11,88 @@ use std::path::Path;
 
 use crate::common::{assert_ok, assert_refused, ordo_cmd, stdout};
 use ordo_bitboard::Bitboard;
+use ordo_core::rules::{Color, Engine, Move};
 use ordo_core::rules::{Dims, Variant};
 use ordo_reference::Reference;
-use ordo_solve::problem::{self, Method, Problem, ProblemReport, TableKind, Tables};
-use ordo_solve::tb::{self, Material};
-use ordo_solve::{ctb, SolveError};
+use ordo_solve::problem::{self, Method, Problem, ProblemReport};
+use ordo_solve::{ctb, BuildOptions, CompactTables, Material, SolveError, Value};
+use ordo_testkit::retro::{self, tb, Tablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("problem-{name}"))
 }
 
+/// Which solver's tables: the product's (compact) or the oracle's (retro, the test tooling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TableKind {
+    Compact,
+    Retro,
+}
+
+/// The loaded tables of either solver.
+enum Tables {
+    Compact(CompactTables),
+    Retro(Tablebase),
+}
+
+impl problem::Tables for Tables {
+    fn game(&self) -> (Variant, Dims) {
+        match self {
+            Tables::Compact(t) => problem::Tables::game(t),
+            Tables::Retro(t) => problem::Tables::game(t),
+        }
+    }
+    fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        match self {
+            Tables::Compact(t) => problem::Tables::value(t, e),
+            Tables::Retro(t) => problem::Tables::value(t, e),
+        }
+    }
+    fn entries(&self, m: Material) -> Result<Vec<(usize, Value)>, SolveError> {
+        match self {
+            Tables::Compact(t) => problem::Tables::entries(t, m),
+            Tables::Retro(t) => problem::Tables::entries(t, m),
+        }
+    }
+    fn position(&self, m: Material, i: usize) -> Option<([u128; 2], Color)> {
+        match self {
+            Tables::Compact(t) => problem::Tables::position(t, m, i),
+            Tables::Retro(t) => problem::Tables::position(t, m, i),
+        }
+    }
+}
+
+impl Tables {
+    fn probe<E: Engine>(&self, e: &E) -> Result<(Value, Vec<(Move, Value)>), SolveError> {
+        problem::Tables::value_and_moves(self, e)
+    }
+    fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        problem::Tables::value(self, e)
+    }
+}
+
+/// Verify `p` by the tables of `route` (a folder and which solver's slices to read there:
+/// the compact ones through `problem::verify`, the retro ones through `verify_with`), or by
+/// search alone.
+fn verify<E: Engine>(
+    p: &Problem,
+    route: Option<(&Path, TableKind)>,
+    max_nodes: u64,
+) -> Result<ProblemReport, SolveError> {
+    match route {
+        None => problem::verify::<E>(p, None, max_nodes),
+        Some((dir, TableKind::Compact)) => problem::verify::<E>(p, Some(dir), max_nodes),
+        Some((dir, TableKind::Retro)) => {
+            let open = |pos: &ordo_core::rules::Position| retro::problem_tables(pos, dir);
+            problem::verify_with::<E, Tablebase>(p, Some(open), max_nodes)
+        }
+    }
+}
+
 /// Build the slices of `kind` up to `max` in `dir`; the tables.
 fn build(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
     let dims: Dims = board.parse().unwrap();
-    let opts = tb::BuildOptions::default();
+    let opts = BuildOptions::default();
     match kind {
         TableKind::Retro => Tables::Retro(
             tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
@@ -75,14 +143,12 @@ fn composed_are_sound(problems: &[Problem], dir: &Path, kind: TableKind) {
         assert_eq!(p.keys.len(), 1);
         assert!(p.only_keys);
         let by_table =
-            problem::verify::<Bitboard>(p, Some((dir, kind)), problem::DEFAULT_SEARCH_NODES)
-                .unwrap();
+            verify::<Bitboard>(p, Some((dir, kind)), problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{by_table:?}");
         assert_eq!(by_table.method, Method::Table);
         assert_eq!(by_table.winning, p.keys);
         assert!(by_table.proof_nodes > 1);
-        let by_search =
-            problem::verify::<Reference>(p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let by_search = verify::<Reference>(p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_search.sound, "{by_search:?}");
         assert_eq!(by_search.method, Method::Search);
         assert_eq!(by_search.winning, p.keys, "{}", p.id);
@@ -103,7 +169,7 @@ fn false_keys_and_cooks_are_caught() {
     let good = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     let n = problem::turns(&good.stipulation).unwrap();
     let retro = Some((dir.as_path(), TableKind::Retro));
-    let report = problem::verify::<Bitboard>(&good, retro, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let report = verify::<Bitboard>(&good, retro, problem::DEFAULT_SEARCH_NODES).unwrap();
     let pos = ordo_core::notation::parse_position(&good.position).unwrap();
     let e = <Bitboard as ordo_core::rules::Engine>::from_position(&pos).unwrap();
     let other = ordo_core::rules::Engine::legal_moves(&e)
@@ -117,8 +183,7 @@ fn false_keys_and_cooks_are_caught() {
             keys: vec![other.clone()],
             ..good.clone()
         };
-        let r =
-            problem::verify::<Bitboard>(&wrong_key, route, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(&wrong_key, route, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound);
         assert!(r.faults.iter().any(|f| f.contains("does not win")), "{r:?}");
         assert!(r.faults.iter().any(|f| f.contains("(a cook)")), "{r:?}");
@@ -126,23 +191,23 @@ fn false_keys_and_cooks_are_caught() {
             stipulation: format!("win in {}", n - 1),
             ..good.clone()
         };
-        let r =
-            problem::verify::<Bitboard>(&too_short, route, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(&too_short, route, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound, "{r:?}");
     }
     let bad = Problem {
         keys: vec!["a1-a9".into()],
         ..good.clone()
     };
-    assert!(problem::verify::<Bitboard>(&bad, None, problem::DEFAULT_SEARCH_NODES).is_err());
+    assert!(verify::<Bitboard>(&bad, None, problem::DEFAULT_SEARCH_NODES).is_err());
     assert!(problem::turns("mate in 3").is_err());
     assert!(problem::turns("win in 0").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `ordo problem verify` and `compose` on the command line: exit 0 sound, 1 unsound, 2 for
-/// a malformed file, each error on one line; `--solver retro` reads the retro solver's
-/// slices, and a folder holding only the other solver's slices is named as such.
+/// a malformed file, each error on one line; a folder holding only the retro solver's slices
+/// (written by the test tooling) is named as such, with the command that builds the compact
+/// ones, and problems composed from them are sound by their tables and by search.
 #[test]
 fn cli_problem_verify_and_compose() {
     let dir = scratch("cli");
@@ -157,25 +222,21 @@ fn cli_problem_verify_and_compose() {
         "--dir",
         d,
     ];
-    assert_ok(&ordo_cmd(&[&build[..], &["--solver", "retro"]].concat()));
+    let m = Material { white: 2, black: 2 };
+    let old = tables(&dir, Variant::Classic, "5x4", m);
     let compose = ["problem", "compose", "--board", "5x4", "--material", "2,2"];
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
     let err = assert_refused(&o);
-    assert!(
-        err.contains("this folder holds the retro solver's classic 5x4 tables up to 2v2")
-            && err.contains("read them with --solver retro"),
-        "{err}"
-    );
-    let o = ordo_cmd(
-        &[
-            &compose[..],
-            &["--dir", d, "--count", "2", "--solver", "retro"],
-        ]
-        .concat(),
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let retro_named = |s: &str| {
+        s.contains("tb-classic-5x4-2v2.ordotb: an old retro-solver table (format 2)")
+            && s.contains(&format!(
+                "rebuild with: ordo tb build --variant classic --board 5x4 --max-pieces 2,2 --dir {d}"
+            ))
+    };
+    assert!(retro_named(&err), "{err}");
+    let composed = problem::compose::<Bitboard>(&old, m, 2).unwrap();
     let file = dir.join("p.toml");
-    std::fs::write(&file, &o.stdout).unwrap();
+    std::fs::write(&file, problem::write_file(&composed).unwrap()).unwrap();
     let f = file.to_str().unwrap();
     let sound = |args: &[&str], proof: &str| {
         let o = ordo_cmd(&[&["problem", "verify", f][..], args].concat());
@@ -185,18 +246,26 @@ fn cli_problem_verify_and_compose() {
         assert_eq!(out.matches(&both).count(), 2, "{out}");
         out
     };
-    sound(&["--tables", d, "--solver", "retro"], "table");
-    // The compact solver's slices are the default; without them the retro ones are named.
+    for p in &composed {
+        let r = verify::<Bitboard>(
+            p,
+            Some((&dir, TableKind::Retro)),
+            problem::DEFAULT_SEARCH_NODES,
+        )
+        .unwrap();
+        assert!(r.sound && r.method == Method::Table, "{r:?}");
+    }
+    // Without the compact solver's slices the retro ones are named.
     let out = sound(&["--tables", d], "search");
-    assert!(out.contains("read them with --solver retro"), "{out}");
-    // --json names the solver the same way, once, in the report's own field.
+    assert!(retro_named(&out), "{out}");
+    // --json names them the same way, once, in the report's own field.
     let o = ordo_cmd(&["problem", "verify", f, "--tables", d, "--json"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o).lines().count(), 2);
     for line in stdout(&o).lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let why = v["fallback"].as_str().unwrap_or_default();
-        assert!(why.contains("read them with --solver retro"), "{line}");
+        assert!(retro_named(why), "{line}");
         assert_eq!(line.matches("\"fallback\"").count(), 1, "{line}");
         assert_eq!(v["method"], "search", "{line}");
     }
@@ -251,12 +320,11 @@ fn a_standard_board_problem_is_sound_by_both_routes() {
     build(TableKind::Compact, &dir, Variant::Classic, "10x8", m);
     let p = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
     assert_eq!(p.stipulation, "win in 9", "{p:?}");
-    let by_search = problem::verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_search = verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
     assert!(by_search.sound, "{by_search:?}");
     for kind in KINDS {
         let by_table =
-            problem::verify::<Bitboard>(&p, Some((&dir, kind)), problem::DEFAULT_SEARCH_NODES)
-                .unwrap();
+            verify::<Bitboard>(&p, Some((&dir, kind)), problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{kind:?}: {by_table:?}");
         assert_eq!(by_table.winning, by_search.winning);
         assert_eq!(by_table.shortest, Some(17));
@@ -294,7 +362,7 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
         "win in 1000",
         "a3-a4",
     );
-    let err = problem::verify::<Bitboard>(&p, None, 2000).unwrap_err();
+    let err = verify::<Bitboard>(&p, None, 2000).unwrap_err();
     assert!(
         matches!(
             err,
@@ -412,7 +480,7 @@ fn ordo_10_1_compact_and_retro_tables_give_the_same_verdicts() {
             .collect();
         for p in &variants {
             let [by_retro, by_compact] = KINDS.map(|k| {
-                problem::verify::<Bitboard>(p, Some((&dir, k)), problem::DEFAULT_SEARCH_NODES)
+                verify::<Bitboard>(p, Some((&dir, k)), problem::DEFAULT_SEARCH_NODES)
                     .map(timeless)
                     .unwrap()
             });
@@ -475,7 +543,7 @@ fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
                 .parse::<u64>()
                 .unwrap()
         };
-        let r = problem::verify::<Bitboard>(p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
         assert!(r.sound, "{r:?}");
         assert_eq!(r.method, Method::Table, "{r:?}");
         assert_eq!(r.winning, vec![row[4].clone()], "{}", p.id);
@@ -487,8 +555,8 @@ fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
 
 /// ORDO-4.3: a position whose player who just moved is split cannot arise after a move and
 /// has no place in either solver's tables: proving a problem on it is an error naming the
-/// rule, never a verdict. A folder that holds only the other solver's slices is named as
-/// such.
+/// rule, never a verdict. A folder that holds only the retro solver's slices is named as
+/// such, and the proof falls back to search.
 #[test]
 fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
     let dir = scratch("unanswerable");
@@ -501,7 +569,7 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         "a5-b5",
     );
     let in_compact = Some((dir.as_path(), TableKind::Compact));
-    let err = problem::verify::<Bitboard>(&p, in_compact, problem::DEFAULT_SEARCH_NODES)
+    let err = verify::<Bitboard>(&p, in_compact, problem::DEFAULT_SEARCH_NODES)
         .unwrap_err()
         .to_string();
     assert!(
@@ -513,38 +581,34 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
     )
     .unwrap();
     assert!(compact.value(&e).is_err());
-    // Only compact slices here: the retro route names them and falls back to search.
-    let in_retro = Some((dir.as_path(), TableKind::Retro));
+    // Only retro slices in the other folder: the compact route names them and falls back to
+    // search.
+    let old_dir = scratch("unanswerable-retro");
+    tables(&old_dir, Variant::Classic, "10x8", m);
     let good = Problem {
         position: "10/10/10/B9/B9/10/10/WW8 b classic".into(),
         ..p.clone()
     };
-    let r = problem::verify::<Bitboard>(&good, in_retro, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let only_retro = Some((old_dir.as_path(), TableKind::Compact));
+    let r = verify::<Bitboard>(&good, only_retro, problem::DEFAULT_SEARCH_NODES).unwrap();
     assert_eq!(r.method, Method::Search);
     let why = r.fallback.expect("the tables were refused");
     assert!(
-        matches!(
-            why,
-            SolveError::OtherSolver {
-                solver: TableKind::Compact,
-                them: true,
-                ..
-            }
-        ),
+        matches!(&why, SolveError::RetroTable { held, .. } if held.scope.as_deref() == Some("2v2")),
         "{why:?}"
     );
     let why = why.to_string();
     assert!(
-        why.contains("holds the compact solver's classic 10x8 tables up to 2v2")
-            && why.contains("read them with the compact solver"),
+        why.contains("tb-classic-10x8-2v2.ordotb: an old retro-solver table (format 2)"),
         "{why}"
     );
-    tables(&dir, Variant::Classic, "10x8", m);
-    let err = problem::verify::<Bitboard>(&p, in_retro, problem::DEFAULT_SEARCH_NODES)
+    let in_retro = Some((old_dir.as_path(), TableKind::Retro));
+    let err = verify::<Bitboard>(&p, in_retro, problem::DEFAULT_SEARCH_NODES)
         .unwrap_err()
         .to_string();
     assert!(err.contains("must be one group"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&old_dir);
 }
 
 /// ORDO-9.1 in Ordo X: a side to move that is split (set up so; the retro solver's Ordo X
@@ -562,8 +626,8 @@ fn ordo_9_1_an_ordo_x_split_side_to_move_is_valued_as_search_values_it() {
         "a8-b7",
     );
     let compact = Some((dir.as_path(), TableKind::Compact));
-    let by_table = problem::verify::<Bitboard>(&p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
-    let by_search = problem::verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_table = verify::<Bitboard>(&p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_search = verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
     assert_eq!(by_table.method, Method::Table);
     let sorted = |r: &ProblemReport| {
         let mut w = r.winning.clone();

@@ -1,4 +1,5 @@
-//! The retrograde solver (crates/solve/src/): solved values of the smallest boards, fixed here after
+//! The retro solver (`ordo_testkit::retro`, the oracle the compact solver of crates/solve/src/
+//! is checked against): solved values of the smallest boards, fixed here after
 //! agreeing by two routes (the tables built on the reference engine and on the bitboard
 //! engine are identical, the verification pass recomputes every value through the reference
 //! engine, and a plain bounded minimax on the reference engine confirms sampled positions),
@@ -13,9 +14,8 @@ use ordo_bitboard::Bitboard;
 use ordo_core::rules::Rng;
 use ordo_core::rules::{Dims, Engine, Variant};
 use ordo_reference::Reference;
-use ordo_solve::{
-    bounded, bounded_expectation, solve_game, verify, GameOptions, GameReport, Setup, Table, Value,
-};
+use ordo_solve::{GameOptions, GameReport, Setup, Value};
+use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, verify, Table};
 
 /// (variant, board, positions, moves, won, lost, drawn, longest, start, length,
 /// winning first moves, first moves, stalemates) with the row1 setup.
@@ -178,7 +178,7 @@ fn ordo_3_3_drawn_positions_have_no_winning_move() {
         let succ: Vec<Value> = e
             .legal_moves()
             .iter()
-            .map(|m| ordo_solve::probe(&table, &e.apply(m)).unwrap())
+            .map(|m| retro::probe(&table, &e.apply(m)).unwrap())
             .collect();
         assert!(!succ.iter().any(|v| matches!(v, Value::Loss(_))));
         assert!(succ.contains(&Value::Draw));
@@ -271,10 +271,11 @@ fn solving_resumes_from_the_checkpoint_and_reuses_the_table() {
 }
 
 /// `ordo solve` prints the value of the start and the winning first moves; bad input is one
-/// line on stderr and exit status 2.
+/// line on stderr and exit status 2. (The retro solver's own limits, a board of at most 63
+/// squares and its enumeration under the memory limit, are checked through the library.)
 #[test]
 fn cli_solve_reports_and_refuses_bad_input() {
-    let o = ordo_line("solve --variant x --board 3x3 --no-save --verify --solver retro");
+    let o = ordo_line("solve --variant x --board 3x3 --no-save --verify");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
@@ -282,22 +283,40 @@ fn cli_solve_reports_and_refuses_bad_input() {
         "{out}"
     );
     assert!(out.contains("winning first moves: 8 of 10: "), "{out}");
-    assert!(out.contains("positions 798 "), "{out}");
-    assert!(out.contains("verified: every value recomputed"), "{out}");
-
-    let o = ordo_line("solve --board 3x3 --no-save --json --solver retro");
-    let r: GameReport = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(
-        (r.outcome.start.as_str(), r.outcome.optimal_length),
-        ("win", Some(3))
+    assert!(out.contains("core positions "), "{out}");
+    assert!(
+        out.contains("core values recomputed from their successors"),
+        "{out}"
     );
+    let (_, r) = solve::<Bitboard>(Variant::X, "3x3".parse().unwrap(), Setup::Row1);
+    assert_eq!(r.counts.positions, 798);
+
+    let o = ordo_line("solve --board 3x3 --no-save --json");
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&r["start"], &r["optimal_length"]),
+        (&"win".into(), &3.into())
+    );
+    let retro_limits = [
+        ("9x8", None, "packs at most 63"),
+        (
+            "9x7",
+            Some(100 << 20),
+            "more than 80% of the memory limit of 105 MB (the limit asked for)",
+        ),
+    ];
+    for (board, memory_limit, fragment) in retro_limits {
+        let opts = GameOptions {
+            memory_limit,
+            ..GameOptions::default()
+        };
+        let dims = board.parse().unwrap();
+        let err = solve_game::<Bitboard>(Variant::Classic, dims, Setup::Row1, &opts).unwrap_err();
+        assert!(err.to_string().contains(fragment), "{board}: {err}");
+    }
 
     for (args, fragment) in [
         (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),
-        (
-            vec!["solve", "--board", "9x8", "--solver", "retro"],
-            "packs at most 63",
-        ),
         (
             vec!["solve", "--board", "9x8", "--memory-limit", "1G"],
             "9 pieces have over 3728270 connected sets",
@@ -316,10 +335,8 @@ fn cli_solve_reports_and_refuses_bad_input() {
                 "--no-save",
                 "--memory-limit",
                 "100M",
-                "--solver",
-                "retro",
             ],
-            "more than 80% of the memory limit of 105 MB (--memory-limit)",
+            "memory limit of 105 MB (--memory-limit)",
         ),
         (
             vec!["solve", "--board", "3x3", "--memory-limit", "lots"],
@@ -611,7 +628,7 @@ fn check_compact_slices(
     file: &str,
     variant: &str,
     slices: &[serde_json::Value],
-    max: ordo_solve::tb::Material,
+    max: ordo_solve::Material,
 ) -> u64 {
     let mut materials = Vec::new();
     let mut entries = 0;

@@ -1,4 +1,6 @@
-//! Table files that cannot lie (crates/solve/src/file.rs, crates/solve/src/atomic.rs): every damaged,
+//! Table files that cannot lie (the retro solver's format 2, `ordo_testkit::retro`, whose
+//! loader the compact one's in crates/solve/src/compact/store.rs follows; atomic writes in
+//! crates/os/src/files.rs): every damaged,
 //! truncated, extended, relabelled or swapped file is refused with a one-line reason, none
 //! is trusted; the header is read with a length limit and checked against the file's size
 //! and the request before anything is allocated; writes are atomic, clean up after dead
@@ -11,8 +13,8 @@ use crate::common::{assert_refused, ordo_cmd, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::memory::{Limit, Source};
-use ordo_solve::tb::{self, BuildOptions, Material};
-use ordo_solve::{solve_game, GameOptions, Setup, SolveError, Table};
+use ordo_solve::{ctb, BuildOptions, GameOptions, Material, Setup, SolveError};
+use ordo_testkit::retro::{solve_game, tb, Table};
 
 fn scratch(name: &str) -> PathBuf {
     crate::common::scratch(&format!("files-{name}"))
@@ -389,13 +391,10 @@ fn copy_dir(from: &Path, to: &Path) {
 #[test]
 fn cli_reports_refused_and_missing_tables() {
     let dir = scratch("cli");
-    build(
-        Variant::Classic,
-        "4x4",
-        Material { white: 2, black: 2 },
-        &dir,
-    );
-    let p22 = tb::Tablebase::path(
+    let opts = BuildOptions::default();
+    let m22 = Material { white: 2, black: 2 };
+    ctb::build::<Bitboard>(dims("4x4"), Variant::Classic, m22, &dir, &opts, |_| {}).unwrap();
+    let p22 = ctb::path(
         &dir,
         Variant::Classic,
         dims("4x4"),
@@ -406,10 +405,10 @@ fn cli_reports_refused_and_missing_tables() {
     bytes[last] ^= 1;
     std::fs::write(&p22, &bytes).unwrap();
     let d = dir.to_str().unwrap();
-    let o = tb_probe("2BB/4/4/WW2 w classic", d, "retro");
+    let o = tb_probe("2BB/4/4/WW2 w classic", d);
     let err = assert_refused(&o);
     assert!(
-        err.contains("tb-classic-4x4-2v2.ordotb: checksum mismatch"),
+        err.contains("ctb-classic-4x4-2v2.ordotb: checksum mismatch"),
         "{err}"
     );
     let problems = dir.join("p.toml");
@@ -424,8 +423,6 @@ fn cli_reports_refused_and_missing_tables() {
         problems.to_str().unwrap(),
         "--tables",
         d,
-        "--solver",
-        "retro",
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -435,11 +432,11 @@ fn cli_reports_refused_and_missing_tables() {
     );
     // 3 against 2 with nothing built: the hint builds what this position needs.
     let empty = scratch("cli-empty");
-    let o = tb_probe("2BB/4/4/WWW1 w classic", empty.to_str().unwrap(), "retro");
+    let o = tb_probe("2BB/4/4/WWW1 w classic", empty.to_str().unwrap());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("no classic 4x4 3v2 table: slices 1v1, 1v2, 2v1, 2v2, 3v1, 3v2 not built")
+        err.contains("no classic 4x4 3v2 table: slices 1v1, 2v1, 2v2, 3v1, 3v2 not built")
             && err.contains("--max-pieces 3,2"),
         "{err}"
     );

@@ -1,6 +1,7 @@
-//! Endgame tablebases (crates/solve/src/tb.rs): the material index, slices built alike on both
-//! engines, the verification pass, agreement with the whole-game tables of the same board,
-//! bounded minimax on sampled positions, and the command line.
+//! Endgame tablebases of the retro solver (`ordo_testkit::retro::tb`, the oracle of the compact
+//! solver): the material index, slices built alike on both engines, the verification pass,
+//! agreement with the whole-game tables of the same board, bounded minimax on sampled
+//! positions; and the command line on the compact solver's slices.
 //!
 //! Clauses: ORDO-4.1 and ORDO-4.3 (the player who just moved is one group, the index's
 //! premise), ORDOX-4.1 (in Ordo X the side to move is one group too), ORDO-2.3 (the side to
@@ -12,8 +13,9 @@ use ordo_bitboard::Bitboard;
 use ordo_core::rules::Rng;
 use ordo_core::rules::{Dims, Engine, Variant};
 use ordo_reference::Reference;
-use ordo_solve::tb::{self, connected_sets, Material, SliceIndex, Tablebase, VerifyScope};
-use ordo_solve::{bounded, bounded_expectation, solve_game, GameOptions, Setup, Value};
+use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Value, VerifyScope};
+use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game};
+use ordo_testkit::retro::{tb, SliceIndex, Tablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("tb-{name}"))
@@ -25,16 +27,9 @@ fn build<E: Engine>(
     max: Material,
     dir: &std::path::Path,
 ) -> Tablebase {
-    tb::build::<E>(
-        dims,
-        variant,
-        max,
-        dir,
-        &tb::BuildOptions::default(),
-        |_| {},
-    )
-    .expect("builds")
-    .0
+    tb::build::<E>(dims, variant, max, dir, &BuildOptions::default(), |_| {})
+        .expect("builds")
+        .0
 }
 
 /// ORDO-4.1: connected sets counted by hand: 80 squares, 268 neighbouring pairs on 10 x 8
@@ -99,7 +94,7 @@ fn tablebase_agrees_with_the_game_tables() {
         let opts = GameOptions::default();
         let (game, _) = solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts).unwrap();
         for (i, &k) in game.space.keys().iter().enumerate() {
-            let (occ, stm) = ordo_solve::unpack(k);
+            let (occ, stm) = retro::unpack(k);
             let in_tb = tb
                 .value(occ, stm)
                 .unwrap()
@@ -132,8 +127,8 @@ fn slices_are_built_alike_on_both_engines_and_verify() {
         for (m, (_, values)) in &fast.slices {
             assert_eq!(values, &plain.slices[m].1, "{variant} {m}");
             let (index, _) = &fast.slices[m];
-            let verdict = ordo_solve::verify_graph(
-                &tb::SliceGraph::<Reference>::new(&fast, index),
+            let verdict = retro::verify_graph(
+                &retro::SliceGraph::<Reference>::new(&fast, index),
                 values,
                 &bar,
             )
@@ -193,7 +188,7 @@ fn bounded_minimax_confirms_sampled_slice_positions() {
 fn building_resumes_and_refuses_damaged_slices() {
     let dims: Dims = "4x4".parse().unwrap();
     let dir = scratch("resume");
-    let opts = |verify: VerifyScope| tb::BuildOptions {
+    let opts = |verify: VerifyScope| BuildOptions {
         verify,
         memory_limit: None,
         progress: &ordo_solve::Silent,
@@ -302,22 +297,6 @@ fn cli_tb_build_verify_probe() {
             vec!["tb", "build", "--verify", "--verify-new"],
             "'--verify' cannot be used with '--verify-new'",
         ),
-        // Refused before any slice is built: classic 4v4 on 10x8 is beyond the index (and,
-        // on most machines, a smaller slice beyond the memory first).
-        (
-            vec!["tb", "build", "--max-pieces", "4,4", "--dir", d, "--solver", "retro"],
-            " of classic on 10x8 has ",
-        ),
-        // Refused at once and in little memory (it once ran out of memory in this check).
-        (
-            vec!["tb", "build", "--variant", "x", "--max-pieces", "10,1", "--dir", d, "--solver", "retro"],
-            " of x on 10x8 has more than the ",
-        ),
-        // The memory limit asked for is honoured and named.
-        (
-            vec!["tb", "build", "--max-pieces", "3,3", "--memory-limit", "1G", "--dir", d, "--solver", "retro"],
-            "so no more fit the memory limit of 1.1 GB (--memory-limit)",
-        ),
         (
             vec![
                 "tb",
@@ -335,6 +314,37 @@ fn cli_tb_build_verify_probe() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(fragment), "{args:?}: {err}");
+    }
+    // The retro solver's builds are refused before any slice is built: classic 4v4 on 10x8
+    // is beyond the index (and, on most machines, a smaller slice beyond the memory first);
+    // Ordo X 10v1 at once and in little memory (it once ran out of memory in this check);
+    // the memory limit asked for is honoured and named.
+    let dims = Dims::STANDARD;
+    for (variant, (white, black), limit, fragment) in [
+        (Variant::Classic, (4, 4), None, " of classic on 10x8 has "),
+        (
+            Variant::X,
+            (10, 1),
+            None,
+            " of x on 10x8 has more than the ",
+        ),
+        (
+            Variant::Classic,
+            (3, 3),
+            Some(1 << 30),
+            "so no more fit the memory limit of 1.1 GB (the limit asked for)",
+        ),
+    ] {
+        let max = Material { white, black };
+        let opts = BuildOptions {
+            memory_limit: limit,
+            ..BuildOptions::default()
+        };
+        let err = tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {})
+            .err()
+            .expect("refused");
+        assert_eq!(err.to_string().lines().count(), 1, "{err}");
+        assert!(err.to_string().contains(fragment), "{max}: {err}");
     }
     // `--verify-new` recomputes the slices this run builds (3v1, 3v2), not those it loads.
     let o = ordo_line(&format!(

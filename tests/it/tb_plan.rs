@@ -10,11 +10,10 @@ use crate::common::{assert_ok, ordo_cmd as ordo};
 
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::plan::{self, Compact, JobError, Retro, SliceSolver};
-use ordo_solve::problem::TableKind;
-use ordo_solve::tb::{self, Material, SliceReport};
-use ordo_solve::{compact, ctb};
+use ordo_solve::plan::{self, Compact, JobError, SliceSolver};
+use ordo_solve::{compact, ctb, BuildOptions, Material, SliceReport};
 use ordo_solve::{Progress, Silent, SolveError};
+use ordo_testkit::retro::{tb, Retro};
 
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
@@ -34,20 +33,21 @@ fn job_2v2(dir: &Path, extra: &[&str]) -> Output {
     ordo(&args)
 }
 
-/// `tb build` of every slice up to `max` in `dir`, the reference the jobs must equal.
+/// The retro solver's build (`ordo_testkit::retro::tb`) of every slice up to `max` in `dir`,
+/// the reference its jobs must equal.
 fn build_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
-    let opts = tb::BuildOptions::default();
+    let opts = BuildOptions::default();
     std::fs::create_dir_all(dir).expect("create the local folder");
     tb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("tb build");
 }
 
-/// The compact `tb build` of every slice up to `max` in `dir` (the default solver's files).
+/// The compact `tb build` of every slice up to `max` in `dir`.
 fn build_compact_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
-    let opts = tb::BuildOptions::default();
+    let opts = BuildOptions::default();
     ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("compact tb build");
 }
 
-/// One job as on a machine of its own: a fresh solver that knows nothing but the folder.
+/// One retro job as on a machine of its own: a fresh solver that knows nothing but the folder.
 fn job(dims: Dims, variant: Variant, m: Material, dir: &Path) -> Result<SliceReport, JobError> {
     let mut solver = Retro::<Bitboard>::new(dims, variant, None);
     plan::run_job(&mut solver, dir, m, None, &Silent)
@@ -212,8 +212,14 @@ struct Narrow<S> {
 }
 
 impl<S: SliceSolver> SliceSolver for Narrow<S> {
-    fn kind(&self) -> TableKind {
-        self.inner.kind()
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn materials(&self, max: Material) -> Vec<Material> {
+        self.inner.materials(max)
+    }
+    fn path(&self, dir: &Path, m: Material) -> PathBuf {
+        self.inner.path(dir, m)
     }
     fn game(&self) -> (Variant, Dims) {
         self.inner.game()
@@ -295,8 +301,8 @@ fn table_identity_of(bytes: &[u8]) -> (Vec<u8>, serde_json::Value, Vec<u8>) {
     table_identity(&p)
 }
 
-/// A job whose parents are not built is refused with every missing file named, on the
-/// command line with one line and exit status 2, and writes nothing.
+/// A job whose parents are not built is refused with every missing file named and writes
+/// nothing (on the command line: `compact_jobs_refuse_missing_or_damaged_parents_...`).
 #[test]
 fn a_job_without_its_parents_is_refused_and_writes_nothing() {
     let dims = board("4x4");
@@ -309,20 +315,11 @@ fn a_job_without_its_parents_is_refused_and_writes_nothing() {
         }
         e => panic!("wrong refusal: {e}"),
     }
-    let d = dir.to_str().unwrap();
-    let o = job_2v2(&dir, &["--solver", "retro"]);
-    assert_eq!(o.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let error: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("ordo: error"))
-        .collect();
-    assert_eq!(error.len(), 1, "{stderr}");
-    assert!(error[0].contains("2v1") && error[0].contains(d), "{stderr}");
     assert!(!tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
 }
 
-/// A job whose parent's file is damaged is refused with the parent and the reason named.
+/// A job whose parent's file is damaged is refused with the parent and the reason named and
+/// writes nothing (on the command line: `compact_jobs_refuse_missing_or_damaged_parents_...`).
 #[test]
 fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
     let dims = board("4x4");
@@ -343,13 +340,6 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
         }
         e => panic!("wrong refusal: {e}"),
     }
-    let o = job_2v2(&dir, &["--solver", "retro"]);
-    assert_eq!(o.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        stderr.contains("2v1") && stderr.contains("checksum"),
-        "{stderr}"
-    );
     assert!(!tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
 }
 
@@ -373,6 +363,7 @@ fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
         .collect();
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(errors[0].contains("ctb-classic-4x4-2v1.ordotb"), "{stderr}");
+    assert!(errors[0].contains(dir.to_str().unwrap()), "{stderr}");
     assert!(!own.exists());
     build_compact_locally(dims, Variant::Classic, mat(2, 1), &dir);
     let parent = ctb::path(&dir, Variant::Classic, dims, mat(2, 1));
@@ -566,35 +557,6 @@ fn run_game_make_plan(tag: &str, extra: &[&str]) -> Option<(PathBuf, PathBuf, St
     Some((mk, tables, log))
 }
 
-/// The make plan of a small board's game with the retro solver builds every slice up to the
-/// start's material and then probes the start: the verdict `ordo solve` gives.
-#[test]
-fn the_make_plan_of_a_game_ends_with_the_verdict_of_ordo_solve() {
-    let Some((_, tables, log)) = run_game_make_plan("plan-make", &["--solver", "retro"]) else {
-        return;
-    };
-    assert_eq!(table_files(&tables).len(), 9, "every slice up to 3v3");
-    // Each job says on stderr what it does: the slice, its phases, positions and rate.
-    for line in [
-        "ordo tb job: classic 3x4 3v3: read slice 2v3",
-        "ordo tb job: classic 3x4 3v3: solving: successors",
-        "ordo tb job: classic 3x4 3v3: built ",
-    ] {
-        assert!(log.contains(line), "'{line}' missing from {log}");
-    }
-    assert!(log.contains("entries a second"), "{log}");
-    let verdict = std::fs::read_to_string(tables.join("game-classic-3x4-row1.txt")).unwrap();
-    let solve = ordo(&["solve", "--board", "3x4", "--setup", "row1", "--no-save"]);
-    let solve = String::from_utf8_lossy(&solve.stdout);
-    let first = solve.lines().next().unwrap();
-    let said = first
-        .split_once(": ")
-        .unwrap()
-        .1
-        .replace("White (to move)", "White to move");
-    assert_eq!(verdict.lines().next().unwrap(), said);
-}
-
 /// `ordo tb plan --board 5x5 --max-pieces 3,2 --format json --dir /shared/t` with `extra`
 /// arguments, parsed.
 fn json_plan(extra: &[&str]) -> serde_json::Value {
@@ -612,15 +574,21 @@ fn words(v: &serde_json::Value) -> Vec<&str> {
     a.iter().map(|w| w.as_str().expect("a string")).collect()
 }
 
-/// The JSON plan lists each job with its parents, its file and its command.
+/// The JSON plan lists each job with its command; the library's graph gives each job its
+/// parents and its file, for the retro solver's slices (every material, one capture down) as
+/// for the compact ones.
 #[test]
 fn the_json_plan_lists_every_job_with_its_parents() {
-    let v = json_plan(&["--solver", "retro"]);
-    let jobs = v["jobs"].as_array().expect("jobs");
+    let retro = Retro::<Bitboard>::new(board("5x5"), Variant::Classic, None);
+    let jobs = plan::graph(&retro, mat(3, 2));
     assert_eq!(jobs.len(), 6);
-    let j = jobs.iter().find(|j| j["name"] == "3v2").expect("3v2");
-    assert_eq!(j["parents"], serde_json::json!(["2v2", "3v1"]));
-    assert_eq!(j["output"], "/shared/t/tb-classic-5x5-3v2.ordotb");
+    let j = jobs.iter().find(|j| j.material == mat(3, 2)).expect("3v2");
+    assert_eq!(j.parents, [mat(2, 2), mat(3, 1)]);
+    let file = retro.path(Path::new("/shared/t"), mat(3, 2));
+    assert_eq!(file, Path::new("/shared/t/tb-classic-5x5-3v2.ordotb"));
+    let v = json_plan(&[]);
+    let j = &v["jobs"][4];
+    assert_eq!(j["name"], "3v2");
     let cmd = words(&j["command"]);
     assert_eq!(&cmd[1..3], &["tb", "job"]);
     assert!(cmd.windows(2).any(|w| w == ["--material", "3,2"]));
@@ -649,7 +617,7 @@ fn the_compact_json_plan_has_stored_slices_only() {
     );
     assert_eq!(j["output"], "/shared/t/ctb-classic-5x5-3v2.ordotb");
     let cmd = words(&j["command"]);
-    assert!(cmd.windows(2).any(|w| w == ["--solver", "compact"]));
+    assert!(!cmd.contains(&"--solver"), "{cmd:?}");
 }
 
 /// The compact make plan of a small board's game: a job per stored material writing into
@@ -662,12 +630,14 @@ fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
         return;
     };
     let root = mk.parent().unwrap();
+    // Each job says on stderr what it does: the slice, what it reads, positions and rate.
     for line in [
         "ordo tb job: classic 3x4 3v3: read slice 3v2",
         "ordo tb job: classic 3x4 3v3: built ",
     ] {
         assert!(log.contains(line), "'{line}' missing from {log}");
     }
+    assert!(log.contains("entries a second"), "{log}");
     let game = tables.join("ctb-classic-3x4-row1.ordotb");
     assert!(
         !ctb::partial_dir(&game).exists(),
@@ -752,9 +722,9 @@ impl Progress for StopAfter {
 }
 
 fn compact_build(dir: &Path, max: Material, progress: &dyn Progress) -> Result<(), SolveError> {
-    let opts = tb::BuildOptions {
+    let opts = BuildOptions {
         progress,
-        ..tb::BuildOptions::default()
+        ..BuildOptions::default()
     };
     ctb::build::<Bitboard>(board("4x4"), Variant::Classic, max, dir, &opts, |_| {}).map(|_| ())
 }

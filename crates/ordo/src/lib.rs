@@ -104,7 +104,7 @@ pub use ordo_core::notation::parse_position;
 /// ```
 pub use ordo_reference::Reference;
 
-/// The retrograde solver and its tables (the `ordo-solve` crate).
+/// The solver and its tables (the `ordo-solve` crate).
 pub use ordo_solve as solve;
 
 // The diagrams name the vocabulary by its module paths, as every crate of the workspace does.

@@ -9,7 +9,7 @@
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::compact::CompactTables;
-use ordo_solve::tb::Material;
+use ordo_solve::Material;
 
 fn main() {
     if let Err(e) = run() {

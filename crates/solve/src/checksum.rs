@@ -1,5 +1,5 @@
-//! What both table formats (the retro solver's `file`, the compact solver's `compact::store`)
-//! share on disk: the FNV-1a 64 checksum, the checksum line that carries it, and reading a
+//! What table files (the compact solver's `compact::store`, and the retro solver's of the test
+//! tooling) share on disk: the FNV-1a 64 checksum, the checksum line that carries it, and reading a
 //! header line without trusting its length.
 
 use std::io::{BufRead, Read};

@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
+use super::material::{self, Material};
 use super::memory::{self, human};
-use super::tb::{BuildOptions, Material};
-use super::{GameOptions, Progress, Setup, SolveError, Verdict};
+use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Verdict};
 use crate::rules::{Dims, Engine, Variant};
 
 /// Working memory of the layer solver per entry of the largest layer group, bytes (its
@@ -93,7 +93,7 @@ pub fn check_memory(
         let squares = dims.len() as u64;
         let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
         for k in 1..=max.white.max(max.black) {
-            if super::tb::connected_sets_bounded(dims, k, cap).is_none() {
+            if material::connected_sets_bounded(dims, k, cap).is_none() {
                 return Err(SolveError::over_memory(
                     format!("the compact {} tables of {dims} up to {max} do not fit", variant.name()),
                     l,
@@ -215,9 +215,9 @@ pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
 
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
 /// fewer pieces first, each written atomically when done; the slices `opts.verify` covers
-/// are recomputed from their successors. `each` sees every slice's report when done. (Its
-/// signature is [`super::tb::build`]'s on purpose: a caller swaps solvers by the module
-/// name, and the retro solver stays an independent oracle for this one.)
+/// are recomputed from their successors. `each` sees every slice's report when done. (The
+/// retro solver of the test tooling, an independent oracle for this one, has a `build` of the
+/// same signature.)
 pub fn build<E: Engine>(
     dims: Dims,
     variant: Variant,
@@ -246,7 +246,8 @@ pub fn build<E: Engine>(
 }
 
 /// Load every compact slice a probe of material `m` may need: `m` and all smaller. If any
-/// is missing, the error lists every missing one (before loading anything).
+/// is missing, the error lists every missing one (before loading anything), or names the
+/// retro solver's slice of `m` if the folder holds that instead.
 pub fn open(
     dims: Dims,
     variant: Variant,
@@ -254,7 +255,8 @@ pub fn open(
     dir: &Path,
 ) -> Result<CompactTables, SolveError> {
     let all = compact::stored_up_to(m);
-    super::tb::require_slices(dir, variant, dims, m, &all, |s| path(dir, variant, dims, s))?;
+    material::require_slices(dir, variant, dims, m, &all, |s| path(dir, variant, dims, s))
+        .map_err(|e| retro_instead(e, dir, variant, dims, m))?;
     let mut tables = CompactTables::new(dims, variant);
     for s in all {
         tables.load(&path(dir, variant, dims, s), &endgame_expect(s))?;
@@ -262,7 +264,32 @@ pub fn open(
     Ok(tables)
 }
 
-/// What `ordo solve --solver compact` reports.
+/// [`SolveError::RetroTable`] instead of missing slices where `dir` holds the retro solver's
+/// slice of `m` (`tb-VARIANT-BOARD-WvB.ordotb`, the name it wrote), else `e`.
+fn retro_instead(
+    e: SolveError,
+    dir: &Path,
+    variant: Variant,
+    dims: Dims,
+    m: Material,
+) -> SolveError {
+    let old = dir.join(format!("tb-{}-{dims}-{m}.ordotb", variant.name()));
+    if !matches!(e, SolveError::MissingSlices { .. }) || !old.is_file() {
+        return e;
+    }
+    let held = super::RetroHeld {
+        kind: Some("endgame".into()),
+        variant: Some(variant.name().into()),
+        board: Some(dims.to_string()),
+        scope: Some(m.to_string()),
+    };
+    SolveError::RetroTable {
+        path: old.display().to_string(),
+        held: Box::new(held),
+    }
+}
+
+/// What `ordo solve` reports.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGameReport {
     /// Always `compact`.
@@ -313,8 +340,8 @@ pub fn partial_dir(table: &Path) -> PathBuf {
 /// Solve every core position of every material the `setup` start of `dims` comes down
 /// to with the compact solver, or load the game file `opts.table` if it holds them, or
 /// resume from its `.partial` folder. A damaged or outdated file is reported through
-/// [`Progress::note`] and solved again; a valid file of another game (or a retro table) is
-/// an error and left in place.
+/// [`Progress::note`] and solved again; a valid file of another game (or a retro solver's
+/// table, [`SolveError::RetroTable`]) is an error and left in place.
 pub fn solve_game<E: Engine>(
     variant: Variant,
     dims: Dims,

@@ -1,21 +1,22 @@
-//! The retrograde solver: exact game values (win or loss with the distance in plies, or draw)
-//! for every position reachable from a small-board start, stored compactly and verified.
+//! The solver of Ordo and Ordo X: exact game values (win or loss with the distance in plies,
+//! or draw) of endgame tables by material and of whole small-board games, one byte a core
+//! position (the compact solver), stored in checksummed files and verified.
 //!
 //! What it owns:
-//! - [`Value`] and its two-byte code (`value`);
-//! - [`Space`], the set of positions a table covers with its perfect index (`space`);
-//! - the retrograde analysis over a space, cycles included (`retro`);
-//! - the verification pass and the plain bounded minimax that check a table (`verify`);
-//! - table files with their header, checksum and atomic writes (`file`);
-//! - [`solve_game`], the whole pipeline behind `ordo solve`, with a checkpoint after the
-//!   enumeration so that an interrupted run resumes without enumerating again.
+//! - [`Value`] and its code (`value`), [`Material`] and the connected sets (`material`);
+//! - the compact solver ([`compact`]: the core index, the layer solver, table files of
+//!   format 3) and its drivers on disk ([`ctb`]: build, open, probe, solve a game, resume);
+//! - the job graph of a tablebase for a cluster ([`plan`]), problems ([`problem`]), the
+//!   reports ([`report`]) and the memory limits ([`memory`]).
 //!
-//! It runs on any [`Engine`]; the command line uses the bitboard engine, the tests check it
+//! One build path ([`ctb::build`], [`ctb::solve_game`]), one probe entry ([`ctb::open`], then
+//! [`CompactTables::probe`] for a position's value and [`CompactTables::rank_moves`] for each
+//! move with its value). The older retro solver (every reachable position with its key, table
+//! files of format 2) is in the test tooling (`ordo-testkit`), where it cross-checks this one;
+//! a file of format 2 is refused here ([`SolveError::RetroTable`]).
+//!
+//! It runs on any [`Engine`](rules::Engine); the command line uses the bitboard engine, the tests check it
 //! on the reference engine too.
-//!
-//! Every position stored has the player who just moved in one group, since that holds after
-//! every legal move (ORDO-4.3) and at the starts; in classic Ordo the side to move may be
-//! split, and such a position is valued from its reconnecting successors like any other.
 
 use ordo_core::{notation, rules};
 use ordo_os::files;
@@ -23,32 +24,27 @@ use ordo_os::files;
 pub mod checksum;
 pub mod compact;
 pub mod ctb;
-mod file;
+mod fault;
+pub mod material;
 pub mod memory;
 mod names;
 pub mod plan;
 pub mod problem;
-mod retro;
-mod space;
-pub mod tb;
+pub mod report;
 mod value;
-mod verify;
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
-pub use file::{load_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
+pub use compact::CompactTables;
+pub use material::{connected_sets, connected_sets_bounded, Material, ParseMaterialError};
 pub use names::Names;
-pub use retro::{solve as retrograde, tally, Counts, Graph, Target, NO_POSITION};
-pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
+pub use report::{BuildOptions, Counts, GameReport, SliceReport, Verdict, VerifyScope};
 pub use value::{plies, sort_best_first, Value};
-pub use verify::{bounded, bounded_expectation, verify, verify_graph, Verdict};
 
-use crate::notation::format_move;
-use crate::rules::{setup, Dims, Engine, Position, Variant};
+use crate::rules::{setup, Dims, Position, Variant};
 
 /// Why solving, loading or probing failed. The variants that point to a setting (the
-/// memory limit, the solver, the search budget) are typed, so a front end can name it in its
+/// memory limit, the search budget) are typed, so a front end can name it in its
 /// terms with [`SolveError::render`]; `Display` uses the library's.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SolveError {
@@ -70,17 +66,10 @@ pub enum SolveError {
     /// A valid table file of another game, board, kind or scope than the one asked for.
     #[error("{path}: {msg}")]
     OtherTable { path: String, msg: String },
-    /// A valid table file, or a folder of table files (`them`), that the other solver reads:
-    /// `solver` (the kind of tables found, not the kind asked for). The message says what was
-    /// `found`, then to read it with `solver` or do `otherwise`.
+    /// A table file of the retro solver (format 2), which this build no longer reads, and what
+    /// its header says it held, so that a front end can say how to build it again.
     #[error("{}", self.render(&Names::LIBRARY))]
-    OtherSolver {
-        path: String,
-        found: String,
-        solver: problem::TableKind,
-        them: bool,
-        otherwise: String,
-    },
+    RetroTable { path: String, held: Box<RetroHeld> },
     /// The search of problem `problem` expanded `max_nodes` positions without deciding
     /// 'win in `turns`'; `refused` says why the tables were not used, where they were asked for.
     #[error("{}", self.render(&Names::LIBRARY))]
@@ -103,17 +92,41 @@ pub enum SolveError {
         dir: String,
         variant: Variant,
         dims: Dims,
-        needed: tb::Material,
-        missing: Vec<tb::Material>,
+        needed: Material,
+        missing: Vec<Material>,
     },
 }
 
 impl SolveError {
-    fn io(path: &Path, e: impl std::fmt::Display) -> SolveError {
+    /// A file that cannot be read or written: its path and the reason.
+    pub fn io(path: &std::path::Path, e: impl std::fmt::Display) -> SolveError {
         SolveError::File {
             path: path.display().to_string(),
             msg: e.to_string(),
         }
+    }
+}
+
+/// What a retro solver's table file (format 2) says it held, each field as far as its header
+/// reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct RetroHeld {
+    /// `game` or `endgame`.
+    pub kind: Option<String>,
+    /// `classic` or `x`.
+    pub variant: Option<String>,
+    /// `COLSxROWS`.
+    pub board: Option<String>,
+    /// The setup (`row1`) or the material (`3v2`).
+    pub scope: Option<String>,
+}
+
+impl RetroHeld {
+    /// `the classic 3x3 game row1 table`, if the header said all four.
+    pub fn describe(&self) -> Option<String> {
+        let (kind, variant) = (self.kind.as_ref()?, self.variant.as_ref()?);
+        let (board, scope) = (self.board.as_ref()?, self.scope.as_ref()?);
+        Some(format!("the {variant} {board} {kind} {scope} table"))
     }
 }
 
@@ -170,7 +183,7 @@ pub fn game_name(variant: &str) -> &'static str {
     }
 }
 
-/// The start of a solved small board, as both solvers report it: its value and the first
+/// The start of a solved small board, as the solver reports it: its value and the first
 /// moves that keep a forced win.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
@@ -251,26 +264,6 @@ impl std::fmt::Display for Outcome {
     }
 }
 
-/// What `ordo solve --solver retro` reports about a solved small board.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GameReport {
-    #[serde(flatten)]
-    pub outcome: Outcome,
-    pub counts: Counts,
-    /// Whether the verification pass ran and passed (`None`: not run).
-    pub verified: Option<bool>,
-    /// Wall time of the solve (enumeration and retrograde analysis) as the table records it,
-    /// seconds; `None` for a table that does not say.
-    pub seconds: Option<f64>,
-    /// Wall time of the verification pass of this run, seconds.
-    pub verify_seconds: Option<f64>,
-    /// Peak resident memory of the solving run, bytes (`None` where the system does not say).
-    pub peak_memory: Option<u64>,
-    /// Wall time of loading the saved table in this run, seconds (`None`: this run solved).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub load_seconds: Option<f64>,
-}
-
 /// What a long computation reports as it goes: the library calls it, a front end draws it
 /// (the command line with progress bars). Implementations must be cheap; they are called
 /// from worker threads about every 65,536 units of work.
@@ -308,8 +301,9 @@ impl Progress for Silent {
     fn update(&self, _phase: &str, _done: u64, _total: Option<u64>) {}
 }
 
-/// Counts the units of a parallel phase and reports every 65,536th to a [`Progress`].
-pub(crate) struct Ticker<'a> {
+/// Counts the units of a parallel phase and reports every 65,536th to a [`Progress`] (the
+/// verification passes, and the retro solver of the test tooling).
+pub struct Ticker<'a> {
     progress: &'a dyn Progress,
     phase: &'a str,
     total: Option<u64>,
@@ -317,7 +311,7 @@ pub(crate) struct Ticker<'a> {
 }
 
 impl<'a> Ticker<'a> {
-    pub(crate) fn new(progress: &'a dyn Progress, phase: &'a str, total: Option<u64>) -> Self {
+    pub fn new(progress: &'a dyn Progress, phase: &'a str, total: Option<u64>) -> Self {
         progress.update(phase, 0, total);
         Ticker {
             progress,
@@ -327,20 +321,20 @@ impl<'a> Ticker<'a> {
         }
     }
     /// One unit done.
-    pub(crate) fn tick(&self) {
+    pub fn tick(&self) {
         let c = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if c % (1 << 16) == 0 {
             self.progress.update(self.phase, c, self.total);
         }
     }
     /// `n` units done at once (work an earlier run did), reported at once.
-    pub(crate) fn add(&self, n: u64) {
+    pub fn add(&self, n: u64) {
         let c = self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
         self.progress.update(self.phase, c, self.total);
     }
 }
 
-/// Options of [`solve_game`].
+/// Options of [`ctb::solve_game`].
 pub struct GameOptions<'a> {
     /// Where the solved table goes; its checkpoint is the same path with `.partial` added.
     /// `None`: nothing is written.
@@ -363,178 +357,6 @@ impl Default for GameOptions<'static> {
             memory_limit: None,
             progress: &Silent,
         }
-    }
-}
-
-/// The checkpoint beside a table: its path with `.partial` added (one helper for both
-/// solvers, see [`ctb::partial_dir`]).
-fn partial_path(p: &Path) -> PathBuf {
-    ctb::partial_dir(p)
-}
-
-/// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
-/// `E`, or load the table if `opts.table` already holds it, or resume from its checkpoint.
-/// A damaged or outdated table (or checkpoint) is reported through
-/// [`Progress::note`] and solved again; a valid table of another game, or one beyond the
-/// memory limit, is an error (and left in place).
-pub fn solve_game<E: Engine>(
-    variant: Variant,
-    dims: Dims,
-    setup: Setup,
-    opts: &GameOptions,
-) -> Result<(Table, GameReport), SolveError> {
-    let clock = Instant::now();
-    let start_pos = setup.start(dims, variant)?;
-    let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
-    let limit = memory::effective(opts.memory_limit);
-    let (found, space) = match &opts.table {
-        Some(path) => saved(path, variant, dims, setup, &limit, opts.progress)?,
-        None => (None, None),
-    };
-    let loaded = found.is_some();
-    let table = match found {
-        Some(t) => t,
-        None => solve_fresh::<E>(&start, setup, space, &limit, opts, clock)?,
-    };
-    let load_seconds = loaded.then(|| clock.elapsed().as_secs_f64());
-    let verify_clock = Instant::now();
-    let verified = if opts.verify {
-        Some(verify::verify::<E>(&table.space, &table.values, opts.progress)?.ok())
-    } else {
-        None
-    };
-    let verify_seconds = verified.map(|_| verify_clock.elapsed().as_secs_f64());
-    let outcome = outcome(&table, &start, variant, dims, setup)?;
-    let mut report = game_report(&table, outcome, verified, verify_seconds);
-    report.load_seconds = load_seconds;
-    Ok((table, report))
-}
-
-/// The saved table at `path`, or else its checkpoint's space; a file that is refused for
-/// damage or age is reported and ignored, one of another game is an error.
-fn saved(
-    path: &Path,
-    variant: Variant,
-    dims: Dims,
-    setup: Setup,
-    limit: &Option<memory::Limit>,
-    progress: &dyn Progress,
-) -> Result<(Option<Table>, Option<Space>), SolveError> {
-    let scope = setup.name();
-    if path.exists() {
-        match Table::load(path, variant, dims, scope, true, *limit) {
-            Ok(t) => return Ok((Some(t), None)),
-            Err(e @ SolveError::File { .. }) => progress.note(&format!(
-                "table refused: {e}; solving again (the new table replaces it)"
-            )),
-            // Another game's table, or one too large to load: not replaced.
-            Err(e) => return Err(e),
-        }
-    }
-    let partial = partial_path(path);
-    if partial.exists() {
-        match Table::load(&partial, variant, dims, scope, false, *limit) {
-            Ok(t) => {
-                progress.note(&format!("resuming from {}", partial.display()));
-                return Ok((None, Some(t.space)));
-            }
-            Err(e @ SolveError::File { .. }) => {
-                progress.note(&format!("checkpoint refused: {e}; enumerating again"))
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((None, None))
-}
-
-/// Enumerate (unless a checkpoint gave the space), solve and save.
-fn solve_fresh<E: Engine>(
-    start: &E,
-    setup: Setup,
-    space: Option<Space>,
-    limit: &Option<memory::Limit>,
-    opts: &GameOptions,
-    clock: Instant,
-) -> Result<Table, SolveError> {
-    let scope = setup.name();
-    let space = match space {
-        Some(s) => s,
-        None => {
-            let s = Space::reachable(start, limit.as_ref(), opts.progress)?;
-            if let Some(path) = &opts.table {
-                Table::new("game", scope, s.clone(), Vec::new(), None).save(&partial_path(path))?;
-            }
-            s
-        }
-    };
-    let (values, counts) = retro::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
-    let mut t = Table::new("game", scope, space, values, Some(counts));
-    t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    t.header.peak_memory = peak_memory();
-    if let Some(path) = &opts.table {
-        t.save(path)?;
-        let _ = std::fs::remove_file(partial_path(path));
-    }
-    Ok(t)
-}
-
-/// The value of a position in a table, if the table holds it.
-pub fn probe<E: Engine>(table: &Table, e: &E) -> Option<Value> {
-    table
-        .space
-        .index(key_of(e))
-        .map(|i| Value::from_code(table.values[i]))
-}
-
-/// Every legal move of `e` with the value it leaves the opponent, best first for the mover:
-/// quickest win, then draws, then slowest loss.
-pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
-    let mut out = Vec::new();
-    for m in e.legal_moves() {
-        let v = probe(table, &e.apply(&m)).ok_or_else(|| {
-            SolveError::Corrupt(format!(
-                "the successor after {} is not in the table",
-                format_move(&m)
-            ))
-        })?;
-        out.push((format_move(&m), v));
-    }
-    sort_best_first(&mut out, String::clone);
-    Ok(out)
-}
-
-/// The start of the solved `table` (whose start position is `start`) as the report gives it.
-fn outcome<E: Engine>(
-    table: &Table,
-    start: &E,
-    variant: Variant,
-    dims: Dims,
-    setup: Setup,
-) -> Result<Outcome, SolveError> {
-    let value = probe(table, start)
-        .ok_or_else(|| SolveError::Corrupt("the start is not in the table".into()))?;
-    let moves = rank_moves(table, start)?;
-    Ok(Outcome::new(variant, dims, setup, value, &moves))
-}
-
-fn game_report(
-    table: &Table,
-    outcome: Outcome,
-    verified: Option<bool>,
-    verify_seconds: Option<f64>,
-) -> GameReport {
-    GameReport {
-        outcome,
-        counts: table
-            .header
-            .counts
-            .clone()
-            .unwrap_or_else(|| tally(&table.values)),
-        verified,
-        seconds: table.header.solve_ms.map(|ms| ms as f64 / 1000.0),
-        verify_seconds,
-        peak_memory: table.header.peak_memory,
-        load_seconds: None,
     }
 }
 

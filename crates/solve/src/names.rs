@@ -1,10 +1,9 @@
 //! How the solver's messages name the settings they point the user to: the memory limit
-//! the caller asked for, the solver that reads a table, the problem search's budget. The
+//! the caller asked for, the problem search's budget. The
 //! library speaks in its own terms ([`Names::LIBRARY`]); a front end renders the same typed
 //! error in its terms ([`SolveError::render`]) instead of rewriting the text.
 
 use super::memory::Limit;
-use super::problem::TableKind;
 use super::SolveError;
 
 /// What a front end calls the settings a message points to.
@@ -12,27 +11,16 @@ use super::SolveError;
 pub struct Names {
     /// The memory limit the caller asked for.
     pub asked_limit: &'static str,
-    /// The text before and after a solver's name (`compact`, `retro`), as the object of
-    /// "read it with …".
-    pub solver: [&'static str; 2],
     /// What gives the problem search more positions, after "or …".
     pub larger_budget: &'static str,
 }
 
 impl Names {
-    /// The library's own terms: "the limit asked for", "the retro solver", "give the search
-    /// a larger budget".
+    /// The library's own terms: "the limit asked for", "give the search a larger budget".
     pub const LIBRARY: Names = Names {
         asked_limit: "the limit asked for",
-        solver: ["the ", " solver"],
         larger_budget: "give the search a larger budget",
     };
-
-    /// How these names call the solver of `kind`.
-    pub fn solver(&self, kind: TableKind) -> String {
-        let [before, after] = self.solver;
-        format!("{before}{}{after}", kind.name())
-    }
 }
 
 impl SolveError {
@@ -57,16 +45,9 @@ impl SolveError {
                 "{before} the memory limit of {}{after}",
                 limit.describe(names)
             ),
-            SolveError::OtherSolver {
-                path,
-                found,
-                solver,
-                them,
-                otherwise,
-            } => format!(
-                "{path}: {found}; read {} with {}, or {otherwise}",
-                if *them { "them" } else { "it" },
-                names.solver(*solver)
+            SolveError::RetroTable { path, held } => format!(
+                "{path}: an old retro-solver table (format 2), which this build no longer reads; build {} again (the compact solver writes format 3)",
+                held.describe().unwrap_or_else(|| "the table".into())
             ),
             SolveError::SearchGaveUp {
                 problem,

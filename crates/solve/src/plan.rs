@@ -1,12 +1,12 @@
 //! A tablebase as a graph of independent jobs, one per material slice, so that a cluster
 //! scheduler (Slurm, or `make` on one machine) can build it on many machines at once.
 //!
-//! Which slices a job reads is the solver's to say ([`SliceSolver::needs`]): the retro
-//! solver looks a capture up in the slice it leads into ([`parents`]); the compact solver
-//! values a shell position of a smaller slice through its own captures, so it reads every
-//! slice a chain of captures leads into ([`ancestors`], each as the material that stores it).
-//! [`graph`] builds the plan from that one answer for either solver, and the job
-//! ([`run_job`]) reads exactly those files. A job of slice `m`:
+//! Which slices a job reads is the solver's to say ([`SliceSolver::needs`]): the compact
+//! solver values a shell position of a smaller slice through its own captures, so it reads
+//! every slice a chain of captures leads into ([`ancestors`], each as the material that
+//! stores it); a solver that looks a capture up in the slice it leads into (the retro solver
+//! of the test tooling) reads only [`parents`]. [`graph`] builds the plan from that one
+//! answer, and the job ([`run_job`]) reads exactly those files. A job of slice `m`:
 //! 1. does nothing if `m`'s own file is there and valid (a damaged one is reported and built
 //!    again, replacing it);
 //! 2. refuses, naming them, if a parent's file is missing, and names the parent and the
@@ -17,17 +17,15 @@
 //!
 //! So jobs whose files share one folder may run on different machines in any order the
 //! graph allows, and a job run twice, or killed and run again, ends with the same file.
-//! [`Retro`] is the tablebase solver of `crates/solve/src/tb.rs`, [`Compact`] the compact solver
-//! of `crates/solve/src/ctb.rs` (the files `ordo tb build` writes by default).
+//! [`Compact`] is the compact solver of `crates/solve/src/ctb.rs` (the files `ordo tb build`
+//! writes); the test tooling runs the retro solver through the same trait.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use super::compact::CompactTables;
 use super::ctb::{self, CompactSliceReport};
-use super::problem::TableKind;
-use super::tb::{self, BuildOptions, Material, SliceIndex, SliceReport, Tablebase};
-use super::{memory, Progress, SolveError};
+use super::{memory, Material, Progress, SliceReport, SolveError};
 use crate::rules::{Dims, Engine, Variant};
 
 /// The slices a capture from a position of material `m` can lead into, fewer pieces first.
@@ -89,23 +87,14 @@ pub fn graph(solver: &dyn SliceSolver, max: Material) -> Vec<Job> {
 /// How a job reads and builds slices: the files and the per-slice code of one solver. The
 /// job's steps ([`run_job`]) are the same whatever the solver.
 pub trait SliceSolver {
-    /// Whose slice files it reads and writes.
-    fn kind(&self) -> TableKind;
+    /// The solver's name (`compact`), as its jobs' logs say it.
+    fn name(&self) -> &'static str;
     /// The game and board of the set.
     fn game(&self) -> (Variant, Dims);
-    /// The solver's name as the command line spells it.
-    fn name(&self) -> &'static str {
-        self.kind().name()
-    }
     /// The slices of a set up to `max`, one job each, fewer pieces first.
-    fn materials(&self, max: Material) -> Vec<Material> {
-        self.kind().slices(max)
-    }
+    fn materials(&self, max: Material) -> Vec<Material>;
     /// The file of slice `m` under `dir`.
-    fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        let (variant, dims) = self.game();
-        self.kind().path(dir, variant, dims, m)
-    }
+    fn path(&self, dir: &Path, m: Material) -> PathBuf;
     /// The slices whose files building `m` reads: [`parents`], or [`ancestors`] for a
     /// solver that follows captures further.
     fn needs(&self, m: Material) -> Vec<Material>;
@@ -227,75 +216,6 @@ fn existing(
     }
 }
 
-/// The tablebase solver of `crates/solve/src/tb.rs` (two bytes an index entry, the retrograde
-/// analysis over one slice) as a [`SliceSolver`], generating moves with engine `E`.
-pub struct Retro<E> {
-    tb: Tablebase,
-    memory_limit: Option<u64>,
-    engine: PhantomData<fn() -> E>,
-}
-
-impl<E: Engine> Retro<E> {
-    pub fn new(dims: Dims, variant: Variant, memory_limit: Option<u64>) -> Self {
-        Retro {
-            tb: Tablebase::new(dims, variant),
-            memory_limit,
-            engine: PhantomData,
-        }
-    }
-
-    /// The slices loaded or built so far.
-    pub fn tablebase(&self) -> &Tablebase {
-        &self.tb
-    }
-
-    fn report(&self, m: Material, header: &super::Header, built: bool) -> SliceReport {
-        SliceReport::of_file(self.tb.variant, self.tb.dims, m, header, built)
-    }
-}
-
-impl<E: Engine> SliceSolver for Retro<E> {
-    fn kind(&self) -> TableKind {
-        TableKind::Retro
-    }
-    fn game(&self) -> (Variant, Dims) {
-        (self.tb.variant, self.tb.dims)
-    }
-    fn needs(&self, m: Material) -> Vec<Material> {
-        // A capture is looked up in the slice it leads into, never followed further.
-        parents(self.tb.variant, m)
-    }
-    fn estimate(&self, m: Material) -> Result<u64, SolveError> {
-        let (dims, variant) = (self.tb.dims, self.tb.variant);
-        let own = SliceIndex::new(dims, variant, m)?.len() as u64 * tb::bytes_per_entry(variant);
-        let mut read = 0;
-        for p in parents(variant, m) {
-            read += SliceIndex::new(dims, variant, p)?.len() as u64 * 2;
-        }
-        // The program itself, its connected sets and buffers.
-        Ok(own + read + (64 << 20))
-    }
-    fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
-        let header = self.tb.load_slice(dir, m)?;
-        Ok(self.report(m, &header, false))
-    }
-    fn build(
-        &mut self,
-        dir: &Path,
-        m: Material,
-        progress: &dyn Progress,
-    ) -> Result<SliceReport, SolveError> {
-        let index = SliceIndex::new(self.tb.dims, self.tb.variant, m)?;
-        let opts = BuildOptions {
-            verify: tb::VerifyScope::None,
-            memory_limit: self.memory_limit,
-            progress,
-        };
-        let header = tb::build_one::<E>(&mut self.tb, index, dir, &opts)?;
-        Ok(self.report(m, &header, true))
-    }
-}
-
 /// The compact solver of `crates/solve/src/ctb.rs` (a byte a core position, shell positions valued
 /// through their captures) as a [`SliceSolver`], generating moves with engine `E`. Its jobs
 /// are the stored materials only: a material with fewer White than Black pieces is its
@@ -343,8 +263,14 @@ fn job_report(r: CompactSliceReport) -> SliceReport {
 }
 
 impl<E: Engine> SliceSolver for Compact<E> {
-    fn kind(&self) -> TableKind {
-        TableKind::Compact
+    fn name(&self) -> &'static str {
+        "compact"
+    }
+    fn materials(&self, max: Material) -> Vec<Material> {
+        crate::compact::stored_up_to(max)
+    }
+    fn path(&self, dir: &Path, m: Material) -> PathBuf {
+        ctb::path(dir, self.tables.variant, self.tables.dims, m)
     }
     fn game(&self) -> (Variant, Dims) {
         (self.tables.variant, self.tables.dims)

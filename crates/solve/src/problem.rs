@@ -3,21 +3,20 @@
 //! cover the position, by exact depth-limited search otherwise. The file format is in
 //! spec/problems.md.
 //!
-//! The tables are either solver's ([`Tables`]): the compact solver's (`ctb-*.ordotb`, the
-//! default), which store core positions only and value a position whose side to move is
-//! split from its successors ([`CompactTables::probe`]), or the retro solver's
-//! (`tb-*.ordotb`, every position of a material). A position neither can answer (its side
-//! that just moved is split, so it cannot arise after a move, ORDO-4.3) is an error, never a
-//! guess.
+//! The tables are the compact solver's (`ctb-*.ordotb`), which store core positions only and
+//! value a position whose side to move is split from its successors
+//! ([`CompactTables::probe`]); a proof reads them through [`Tables`], which the test tooling
+//! also implements for the retro solver's tables to cross-check the verdicts. A position
+//! the tables cannot answer (its side that just moved is split, so it cannot arise after a
+//! move, ORDO-4.3) is an error, never a guess.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use super::compact::{self, CompactTables};
-use super::tb::{self, Material, Tablebase};
 use super::value::{sort_best_first, Value};
-use super::{ctb, SolveError};
+use super::{ctb, Material, SolveError};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 
@@ -88,106 +87,24 @@ fn message<S: serde::Serializer>(e: &Option<SolveError>, s: S) -> Result<S::Ok, 
     }
 }
 
-/// Which solver's table files a proof or a composition reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TableKind {
-    /// The compact solver's slices, `ctb-VARIANT-BOARD-WvB.ordotb` (core positions only).
-    Compact,
-    /// The retro solver's slices, `tb-VARIANT-BOARD-WvB.ordotb` (every position).
-    Retro,
-}
-
-impl TableKind {
-    /// What the command line calls it (`--solver`).
-    pub fn name(self) -> &'static str {
-        match self {
-            TableKind::Compact => "compact",
-            TableKind::Retro => "retro",
-        }
-    }
-
-    /// The file of slice `m` under `dir`.
-    pub fn path(self, dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
-        match self {
-            TableKind::Compact => ctb::path(dir, variant, dims, m),
-            TableKind::Retro => Tablebase::path(dir, variant, dims, m),
-        }
-    }
-
-    /// The slice files of a set up to `m`, fewer pieces first: every slice a probe of
-    /// material `m` reads, and every job of a set built to `m`.
-    pub fn slices(self, m: Material) -> Vec<Material> {
-        match self {
-            TableKind::Compact => compact::stored_up_to(m),
-            TableKind::Retro => Material::up_to(m.white, m.black),
-        }
-    }
-
-    fn other(self) -> TableKind {
-        match self {
-            TableKind::Compact => TableKind::Retro,
-            TableKind::Retro => TableKind::Compact,
-        }
-    }
-}
-
-/// The loaded slices of one solver: what a table proof and a composition read.
-pub enum Tables {
-    /// The compact solver's: core positions stored, the shell valued from its successors.
-    Compact(CompactTables),
-    /// The retro solver's: every position of each material stored.
-    Retro(Tablebase),
-}
-
-impl Tables {
-    /// Load the slices of `kind` that a probe of material `m` needs from `dir`. If they are
-    /// missing but `dir` holds the other solver's slices of that material, the error says
-    /// so and names that solver ([`SolveError::OtherSolver`]).
-    pub fn open(
-        kind: TableKind,
-        dims: Dims,
-        variant: Variant,
-        m: Material,
-        dir: &Path,
-    ) -> Result<Tables, SolveError> {
-        let opened = match kind {
-            TableKind::Compact => ctb::open(dims, variant, m, dir).map(Tables::Compact),
-            TableKind::Retro => tb::open(dims, variant, m, dir).map(Tables::Retro),
-        };
-        match opened {
-            Err(SolveError::MissingSlices { .. }) if holds(kind.other(), dims, variant, m, dir) => {
-                Err(other_kind(kind, dims, variant, m, dir))
-            }
-            r => r,
-        }
-    }
-
+/// Loaded slices, as a table proof and a composition read them.
+pub trait Tables {
     /// The game and board of the tables.
-    pub fn game(&self) -> (Variant, Dims) {
-        match self {
-            Tables::Compact(t) => (t.variant, t.dims),
-            Tables::Retro(t) => (t.variant, t.dims),
-        }
-    }
+    fn game(&self) -> (Variant, Dims);
 
     /// The value of `e` for its side to move; an error if the tables cannot answer (a
     /// material not loaded, a position that has no place in them).
-    pub fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
-        match self {
-            Tables::Compact(t) => t.probe(e),
-            Tables::Retro(t) => t.value(e.occupancy(), e.side_to_move())?.ok_or_else(|| {
-                SolveError::Input(format!(
-                    "no loaded table holds the material of {}",
-                    format_position(&e.to_position())
-                ))
-            }),
-        }
-    }
+    fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError>;
+
+    /// Every entry of slice `m` that holds a position, with its value (in index order).
+    fn entries(&self, m: Material) -> Result<Vec<(usize, Value)>, SolveError>;
+
+    /// The position of entry `i` of slice `m`; `None` for a gap of the index.
+    fn position(&self, m: Material, i: usize) -> Option<([u128; 2], Color)>;
 
     /// The value of `e` and every legal move with the value it leaves the opponent, best
     /// first (quickest win, then draws, then slowest loss; ties by notation).
-    pub fn probe<E: Engine>(&self, e: &E) -> Result<(Value, Vec<(Move, Value)>), SolveError> {
+    fn value_and_moves<E: Engine>(&self, e: &E) -> Result<(Value, Vec<(Move, Value)>), SolveError> {
         let value = self.value(e)?;
         let mut moves = Vec::new();
         for m in e.legal_moves() {
@@ -199,40 +116,38 @@ impl Tables {
     }
 }
 
-/// Whether every slice of `kind` that a probe of material `m` reads is in `dir`.
-fn holds(kind: TableKind, dims: Dims, variant: Variant, m: Material, dir: &Path) -> bool {
-    kind.slices(m)
-        .into_iter()
-        .all(|s| kind.path(dir, variant, dims, s).is_file())
-}
+/// The compact solver's slices: core positions stored, the shell valued from its successors;
+/// a material with fewer White than Black pieces is read from its colour twin.
+impl Tables for CompactTables {
+    fn game(&self) -> (Variant, Dims) {
+        (self.variant, self.dims)
+    }
 
-/// The refusal of a folder that holds the other solver's slices of `m`, not `kind`'s.
-fn other_kind(
-    kind: TableKind,
-    dims: Dims,
-    variant: Variant,
-    m: Material,
-    dir: &Path,
-) -> SolveError {
-    let other = kind.other();
-    let file = |k: TableKind| {
-        k.path(Path::new(""), variant, dims, m)
-            .display()
-            .to_string()
-    };
-    SolveError::OtherSolver {
-        path: dir.display().to_string(),
-        found: format!(
-            "this folder holds the {} solver's {} {dims} tables up to {m} ({}), not the {} solver's ({})",
-            other.name(),
-            variant.name(),
-            file(other),
-            kind.name(),
-            file(kind),
-        ),
-        solver: other,
-        them: true,
-        otherwise: format!("build the {} ones", kind.name()),
+    fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
+        CompactTables::probe(self, e)
+    }
+
+    fn entries(&self, m: Material) -> Result<Vec<(usize, Value)>, SolveError> {
+        let slice = self
+            .slices
+            .get(&compact::stored_material(m))
+            .ok_or_else(|| SolveError::Input(format!("slice {m} is not loaded")))?;
+        Ok(slice
+            .values
+            .iter()
+            .map(|&c| compact::decode(c))
+            .enumerate()
+            .collect())
+    }
+
+    fn position(&self, m: Material, i: usize) -> Option<([u128; 2], Color)> {
+        let stored = compact::stored_material(m);
+        let (occ, stm) = self.slices.get(&stored)?.index.position(i)?;
+        Some(if stored == m {
+            (occ, stm)
+        } else {
+            compact::colour_flip(self.dims, occ, stm)
+        })
     }
 }
 
@@ -270,7 +185,7 @@ pub fn turns(stipulation: &str) -> Result<u16, SolveError> {
     Ok(n)
 }
 
-/// A position's identity on any board (the packed [`super::Key`] holds only boards of up to
+/// A position's identity on any board (a packed key of the retro solver held only boards of up to
 /// 63 squares).
 type Seen = ([u128; 2], Color);
 
@@ -360,8 +275,8 @@ enum TableProofError {
 /// must lead to a win in fewer plies, each of whose positions has a move to a loss in one
 /// ply less, down to positions where the game is over. Checks each claim on the way (so a
 /// damaged table cannot prove a false key) and collects the distinct positions in `seen`.
-fn losing_tree<E: Engine>(
-    tables: &Tables,
+fn losing_tree<E: Engine, T: Tables>(
+    tables: &T,
     e: &E,
     d: u16,
     seen: &mut HashSet<Seen>,
@@ -413,12 +328,23 @@ fn losing_tree<E: Engine>(
     Ok(())
 }
 
-/// Verify one problem: by the tables of `tables` (a folder and which solver's files to
-/// read) if they hold its material, else by search of at most `max_nodes` positions. Why the
-/// tables were not used is in the report.
+/// Verify one problem: by the compact tables in the folder `tables` if they hold its
+/// material, else by search of at most `max_nodes` positions. Why the tables were not used
+/// is in the report.
 pub fn verify<E: Engine>(
     p: &Problem,
-    tables: Option<(&Path, TableKind)>,
+    tables: Option<&Path>,
+    max_nodes: u64,
+) -> Result<ProblemReport, SolveError> {
+    let open = tables.map(|dir| move |pos: &Position| tables_of(pos, dir));
+    verify_with::<E, CompactTables>(p, open, max_nodes)
+}
+
+/// [`verify`] with the tables that `open` loads for the problem's position (any
+/// [`Tables`]; `None`: search only).
+pub fn verify_with<E: Engine, T: Tables>(
+    p: &Problem,
+    open: Option<impl FnOnce(&Position) -> Result<T, SolveError>>,
     max_nodes: u64,
 ) -> Result<ProblemReport, SolveError> {
     let clock = Instant::now();
@@ -437,7 +363,7 @@ pub fn verify<E: Engine>(
     if keys.is_empty() {
         return Err(where_("no key move given".into()));
     }
-    let (loaded, fallback) = match tables.map(|(dir, kind)| tables_of(&pos, dir, kind)) {
+    let (loaded, fallback) = match open.map(|open| open(&pos)) {
         None => (None, None),
         Some(Ok(t)) => (Some(t), None),
         Some(Err(err)) => (None, Some(err)),
@@ -459,13 +385,13 @@ pub fn verify<E: Engine>(
     Ok(report)
 }
 
-/// The slices of `kind` in `dir` that hold the material of `pos` and every smaller one.
-fn tables_of(pos: &Position, dir: &Path, kind: TableKind) -> Result<Tables, SolveError> {
+/// The compact slices in `dir` that hold the material of `pos` and every smaller one.
+fn tables_of(pos: &Position, dir: &Path) -> Result<CompactTables, SolveError> {
     let m = Material {
         white: pos.count(Color::White) as u32,
         black: pos.count(Color::Black) as u32,
     };
-    Tables::open(kind, pos.dims(), pos.variant, m, dir)
+    ctb::open(pos.dims(), pos.variant, m, dir)
 }
 
 /// What a proof found: for each first move whether it wins within the stipulation, the
@@ -477,13 +403,13 @@ struct Proof {
     nodes: u64,
 }
 
-fn by_table<E: Engine>(
-    tables: &Tables,
+fn by_table<E: Engine, T: Tables>(
+    tables: &T,
     e: &E,
     plies: u16,
     keys: &[String],
 ) -> Result<Proof, TableProofError> {
-    let (value, moves) = tables.probe(e)?;
+    let (value, moves) = tables.value_and_moves(e)?;
     let shortest = match value {
         Value::Win(d) => Some(d),
         _ => None,
@@ -570,7 +496,7 @@ fn judge(p: &Problem, keys: &[String], n: u16, proof: Proof) -> ProblemReport {
 /// the shell's values are not stored, and valuing every shell position from its successors
 /// would cost more than the whole build.
 pub fn compose<E: Engine>(
-    tables: &Tables,
+    tables: &impl Tables,
     m: Material,
     count: usize,
 ) -> Result<Vec<Problem>, SolveError> {
@@ -583,7 +509,7 @@ pub fn compose<E: Engine>(
         if out.len() >= count {
             break;
         }
-        let Some((occ, stm)) = candidate(tables, m, i) else {
+        let Some((occ, stm)) = tables.position(m, i) else {
             continue;
         };
         let Ok(e) = E::from_occupancy(dims, variant, stm, occ) else {
@@ -606,54 +532,20 @@ pub fn compose<E: Engine>(
 }
 
 /// The entries of slice `m` whose side to move wins in at least 3 plies, with the distance.
-fn candidates(tables: &Tables, m: Material) -> Result<Vec<(u16, usize)>, SolveError> {
-    let not_loaded = || SolveError::Input(format!("slice {m} is not loaded"));
-    let wins = |(i, v): (usize, Value)| match v {
-        Value::Win(d) if d >= 3 => Some((d, i)),
-        _ => None,
-    };
-    Ok(match tables {
-        Tables::Retro(tb) => {
-            let (_, values) = tb.slices.get(&m).ok_or_else(not_loaded)?;
-            values
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c != super::NO_POSITION)
-                .map(|(i, &c)| (i, Value::from_code(c)))
-                .filter_map(wins)
-                .collect()
-        }
-        Tables::Compact(t) => {
-            let slice = t
-                .slices
-                .get(&compact::stored_material(m))
-                .ok_or_else(not_loaded)?;
-            let values = slice.values.iter().map(|&c| compact::decode(c));
-            values.enumerate().filter_map(wins).collect()
-        }
-    })
-}
-
-/// The position of entry `i` of slice `m` (a compact slice stored as its colour twin is
-/// turned back); `None` for a gap of the index.
-fn candidate(tables: &Tables, m: Material, i: usize) -> Option<([u128; 2], Color)> {
-    match tables {
-        Tables::Retro(tb) => tb.slices.get(&m)?.0.unrank(i),
-        Tables::Compact(t) => {
-            let stored = compact::stored_material(m);
-            let (occ, stm) = t.slices.get(&stored)?.index.position(i)?;
-            Some(if stored == m {
-                (occ, stm)
-            } else {
-                compact::colour_flip(t.dims, occ, stm)
-            })
-        }
-    }
+fn candidates<T: Tables>(tables: &T, m: Material) -> Result<Vec<(u16, usize)>, SolveError> {
+    Ok(tables
+        .entries(m)?
+        .into_iter()
+        .filter_map(|(i, v)| match v {
+            Value::Win(d) if d >= 3 => Some((d, i)),
+            _ => None,
+        })
+        .collect())
 }
 
 /// The one first move that wins in `e`, if exactly one does.
-fn only_winning_move<E: Engine>(tables: &Tables, e: &E) -> Result<Option<Move>, SolveError> {
-    let (_, moves) = tables.probe(e)?;
+fn only_winning_move<E: Engine, T: Tables>(tables: &T, e: &E) -> Result<Option<Move>, SolveError> {
+    let (_, moves) = tables.value_and_moves(e)?;
     let mut winners = moves.iter().filter(|(_, v)| matches!(v, Value::Loss(_)));
     match (winners.next(), winners.next()) {
         (Some((mv, _)), None) => Ok(Some(*mv)),

@@ -8,6 +8,8 @@
 //! - [`plant`]: wrong readings of the rules served over the protocol (the example
 //!   `planted-engine`), so that the tests prove `ordo conform` names each one;
 //! - [`record`]: game records built from bytes and read back by two engines;
+//! - [`retro`]: the retro solver (retrograde analysis of every reachable position, table
+//!   files of format 2), the oracle the compact solver of `ordo-solve` is checked against;
 //! - [`table_file`]: forged, truncated and mislabelled table files that the loaders must
 //!   refuse.
 
@@ -20,6 +22,7 @@ pub mod input;
 pub mod oracles;
 pub mod plant;
 pub mod record;
+pub mod retro;
 pub mod table_file;
 
 /// The README's Rust examples, compiled and run as doc tests of this crate, so that every

@@ -1,6 +1,6 @@
 //! Table files under damage, shared by the `table_file` fuzz target (`fuzz/`) and the test
 //! that replays its seed corpus (`tests/it/fuzz_seeds.rs`): the loaders of both formats
-//! (the retro solver's, format 2, `crate::solve::file`; the compact solver's, format 3,
+//! (the retro solver's, format 2, `crate::retro`, and the compact solver's, format 3,
 //! `crate::solve::compact`) never panic, never trust a damaged file, and what they accept
 //! holds together.
 //!
@@ -22,11 +22,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::bitboard::Bitboard;
+use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::checksum::{Fnv, CHECKSUM_PREFIX};
 use crate::solve::compact::{self, CompactExpect, CompactTables};
-use crate::solve::tb::Material;
-use crate::solve::{load_raw, Expect, GameOptions, Setup, Table};
+use crate::solve::Material;
+use crate::solve::{GameOptions, Setup};
 
 /// At most this many edits of an input are applied.
 pub const MAX_EDITS: usize = 64;
@@ -62,7 +63,7 @@ pub fn valid_retro(scratch: &Path) -> &'static [u8] {
     BYTES.get_or_init(|| {
         let opts = GameOptions::default();
         let (table, _) =
-            crate::solve::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &opts)
+            crate::retro::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &opts)
                 .expect("the 3 x 3 game solves");
         table.save(scratch).expect("the scratch file is writable");
         std::fs::read(scratch).expect("the scratch file is readable")

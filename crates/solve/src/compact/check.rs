@@ -3,7 +3,8 @@
 //! the solver's [`Engine::successors`] path), each successor valued from the stored tables
 //! (a shell successor from its own successors). A gap of the index must hold 0. Together
 //! with the game-over positions being losses in 0, this local consistency proves the tables
-//! (see `crate::verify`).
+//! (the distances are a ranking that certifies each win and loss, and a draw that hid a win
+//! would see a lost successor).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -12,9 +13,9 @@ use rayon::prelude::*;
 
 use super::verify_log::{VerifyLog, CHUNK};
 use super::{decode, CompactTables, Slice};
+use crate::material::Material;
 use crate::notation::format_position;
 use crate::rules::{Engine, PositionError};
-use crate::tb::Material;
 use crate::value::Value;
 use crate::{Progress, SolveError, Ticker, Verdict};
 

@@ -21,8 +21,8 @@ use std::path::Path;
 
 use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
 use crate::checksum::{self, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
+use crate::material::Material;
 use crate::rules::{clauses, Dims, Variant};
-use crate::tb::Material;
 
 /// Why a checkpoint is not written, or not used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

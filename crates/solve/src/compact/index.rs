@@ -22,8 +22,8 @@ use std::sync::Arc;
 
 use super::bits::RankBits;
 use super::symmetry::{flip_rows, mirror};
+use crate::material::connected_sets;
 use crate::rules::{Color, Dims};
-use crate::tb::connected_sets;
 
 /// The connected sets of one size for one colour, sorted by (advancement, mask).
 #[derive(Debug)]

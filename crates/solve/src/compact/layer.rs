@@ -4,7 +4,7 @@
 //! solved layer of the same material (a move forward), or in a smaller material (a capture);
 //! only the first kind needs solving here. The layer's own moves are kept as a small local
 //! graph (4 bytes a move inside the layer, freed when the layer is done) and settled by
-//! distance as `super::super::retro` does for a whole table: a loss in `d` makes every
+//! distance as retrograde analysis does for a whole table: a loss in `d` makes every
 //! predecessor a win in `d + 1` at the latest; a win makes each predecessor count down its
 //! unsettled moves, the last one making it a loss after the slowest of its wins. What no
 //! distance reaches is a draw (ORDO-3.3). Moves out of the layer are summed up once, as

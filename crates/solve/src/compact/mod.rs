@@ -54,7 +54,7 @@ pub const INDEX_SCHEME: u32 = 2;
 /// writing took over a tenth of that), and whenever it is asked to stop.
 pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_secs(30);
 
-use super::tb::Material;
+use super::material::Material;
 use super::value::Value;
 use super::{Outcome, Progress, Setup, SolveError};
 use crate::notation::format_move;
@@ -613,7 +613,7 @@ pub fn report<E: Engine>(
 }
 
 impl std::fmt::Display for CompactGame {
-    /// The report as `ordo solve --solver compact` prints it.
+    /// The report as `ordo solve` prints it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.outcome)?;
         let sum = |g: fn(&SliceStats) -> u64| self.slices.iter().map(g).sum::<u64>();

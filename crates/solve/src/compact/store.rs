@@ -12,11 +12,12 @@
 //! the request and refuses a file whose scheme or entry counts differ. An endgame file
 //! holds one material; a game file every material a small-board start can come down to
 //! ([`Material::up_to`] the start's). Loading checks, before allocating anything for the
-//! values: a regular file; the first line; the header line's length; the format (a retro
-//! table, format 2, is named as such); game, board, kind and scope against the request;
-//! the rules version and the index scheme; the slices' materials and entry counts against
-//! the rebuilt indexes; the file's size against the header; the memory limit. Then the
-//! checksum, and the header's counts against the values.
+//! values: a regular file; the first line; the header line's length; the format (a table of
+//! the retro solver, format 2, which this build no longer reads, is named as such); game,
+//! board, kind and scope against the request; the rules version and the index scheme; the
+//! slices' materials and entry counts against the rebuilt indexes; the file's size against
+//! the header; the memory limit. Then the checksum, and the header's counts against the
+//! values.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -25,16 +26,18 @@ use super::{decode, CompactTables, Slice, SliceStats, INDEX_SCHEME};
 use crate::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
-use crate::file::TableFault;
+use crate::fault::TableFault;
+use crate::material::{Material, ParseMaterialError};
 use crate::memory::{self, Limit};
 use crate::rules::clauses;
-use crate::tb::{Material, ParseMaterialError};
 use crate::value::Value;
-use crate::SolveError;
+use crate::{RetroHeld, SolveError};
 
 const MAGIC: &str = "ORDO-TABLE";
-/// The layout version of compact table files (the retro solver's files are format 2).
+/// The layout version of compact table files.
 pub const FORMAT: u32 = 3;
+/// The layout version of the retro solver's files, refused with a message of their own.
+pub const RETRO_FORMAT: u32 = 2;
 /// The longest header line accepted, newline included.
 pub const MAX_HEADER: usize = 1 << 16;
 
@@ -155,12 +158,9 @@ impl CompactTables {
         let fault = |f: TableFault| file_error(path, f);
         let line = read_head(&mut r, path)?;
         let header = parse_header(&line).map_err(|msg| match msg {
-            Foreign::Retro(found) => SolveError::OtherSolver {
+            Foreign::Retro(held) => SolveError::RetroTable {
                 path: path.display().to_string(),
-                found,
-                solver: crate::problem::TableKind::Retro,
-                them: false,
-                otherwise: "delete it".into(),
+                held,
             },
             Foreign::Bad(msg) => bad(msg),
         })?;
@@ -270,8 +270,8 @@ fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<u64>> {
 
 /// Why a header line is not read.
 enum Foreign {
-    /// A valid retro table (another solver's file: an error, never replaced).
-    Retro(String),
+    /// A retro solver's table (format 2: an error, never replaced), with what its header says.
+    Retro(Box<RetroHeld>),
     /// Damaged or of an unknown format.
     Bad(String),
 }
@@ -287,10 +287,9 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
     match version.format {
         FORMAT => serde_json::from_slice(line)
             .map_err(|e| Foreign::Bad(format!("unreadable header: {e}"))),
-        crate::FORMAT => Err(Foreign::Retro(format!(
-            "a retro solver table (format {}), not a compact one (format {FORMAT})",
-            crate::FORMAT
-        ))),
+        RETRO_FORMAT => Err(Foreign::Retro(
+            serde_json::from_slice(line).unwrap_or_default(),
+        )),
         f => Err(Foreign::Bad(format!(
             "table file format {f} (this build reads compact tables of format {FORMAT}); delete the file and build the table again"
         ))),

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use super::CompactTables;
 use crate::checksum::Fnv;
-use crate::tb::Material;
+use crate::material::Material;
 use crate::SolveError;
 
 /// Index entries a chunk holds (the unit of resumption).

@@ -12,7 +12,7 @@
 //! unnoticed. Loading checks, in this order and before allocating anything for the payload:
 //! that the file is a regular file; the first line; the header line's length; the format
 //! version (format 1, whose checksum did not cover the header, is refused with a one-line
-//! message; a compact solver table, format 3, is refused as another solver's table); the
+//! message; a compact solver table, format 3, is refused as another table); the
 //! rules version; that the game, board, kind and scope (setup or material) are
 //! the ones asked for; that the number of entries is the one the request implies (an endgame
 //! slice's index size) or at least fits an index; that the file's size is exactly what the
@@ -24,14 +24,14 @@
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
-use super::checksum::{
+use super::analysis::tally;
+use super::space::{Key, Space};
+use crate::rules::{clauses, Dims, Variant};
+use crate::solve::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
-use super::memory::{self, Limit};
-use super::retro::{tally, Counts};
-use super::space::{Key, Space};
-use super::SolveError;
-use crate::rules::{clauses, Dims, Variant};
+use crate::solve::memory::{self, Limit};
+use crate::solve::{Counts, SolveError};
 
 const MAGIC: &str = "ORDO-TABLE";
 /// The version of this file layout.
@@ -94,7 +94,7 @@ pub struct Expect {
 pub struct Table {
     pub header: Header,
     pub space: Space,
-    /// One [`super::Value::code`] per position; empty in a checkpoint.
+    /// One [`crate::solve::Value::code`] per position; empty in a checkpoint.
     pub values: Vec<u16>,
 }
 
@@ -140,7 +140,7 @@ pub fn header(
     }
 }
 
-/// Write a header, keys and values atomically to `path` (see [`crate::files`]).
+/// Write a header, keys and values atomically to `path` (see `ordo_os::files`).
 pub fn save_raw(
     path: &Path,
     header: &Header,
@@ -153,7 +153,7 @@ pub fn save_raw(
         return Err(SolveError::io(path, "header longer than 4096 bytes"));
     }
     let sum = checksum(head.as_bytes(), keys, values);
-    crate::files::write_atomically_with(path, |w| {
+    ordo_os::files::write_atomically_with(path, |w| {
         w.write_all(head.as_bytes())?;
         writeln!(w, "{CHECKSUM_PREFIX}{sum:016x}")?;
         for k in keys {
@@ -169,15 +169,12 @@ pub fn save_raw(
 
 /// The refusal of a compact solver's table where a retro one was asked for.
 fn compact_table_here(path: &Path) -> SolveError {
-    SolveError::OtherSolver {
+    SolveError::OtherTable {
         path: path.display().to_string(),
-        found: format!(
+        msg: format!(
             "a compact solver table (format {}), not a retro one (format {FORMAT})",
-            super::compact::FORMAT
+            crate::solve::compact::FORMAT
         ),
-        solver: super::problem::TableKind::Compact,
-        them: false,
-        otherwise: "delete it".into(),
     }
 }
 
@@ -243,7 +240,7 @@ fn compact_format(line: &[u8]) -> bool {
     struct Version {
         format: u32,
     }
-    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == super::compact::FORMAT)
+    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == crate::solve::compact::FORMAT)
 }
 
 /// Why a table file is refused: what its header or contents say against the file itself, this
@@ -283,34 +280,10 @@ pub(crate) enum TableFault {
         implied: u64,
         entries: u64,
     },
-    /// A compact table of another index scheme or solver.
-    #[error("index scheme {scheme} of solver '{solver}' (this build reads compact index scheme {}); delete the file and build it again", super::compact::INDEX_SCHEME)]
-    IndexScheme { scheme: u32, solver: String },
-    #[error("holds slices [{}]; expected [{}]", .held.join(", "), .expected.join(", "))]
-    Slices {
-        held: Vec<String>,
-        expected: Vec<String>,
-    },
-    /// The index of a slice cannot be built to check the file against.
-    #[error("{0}")]
-    Index(String),
-    #[error("slice {material} says {said} entries; its index has {index}")]
-    SliceEntries {
-        material: String,
-        said: u64,
-        index: usize,
-    },
     #[error(
         "checksum mismatch (stored {stored:016x}, contents {got:016x}): the file is corrupted"
     )]
     Checksum { stored: u64, got: u64 },
-    /// A compact slice's header counts that its stored values cannot give.
-    #[error("slice {material}: the header's {what} do not fit its {stored} stored values: the file is inconsistent")]
-    SliceCounts {
-        material: String,
-        what: &'static str,
-        stored: usize,
-    },
     #[error("the header counts {header} {what}, the values {values}: the file is inconsistent")]
     Counts {
         what: &'static str,

@@ -13,36 +13,18 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::retro::{Graph, Target, NO_POSITION};
+use super::analysis::{Graph, Target, NO_POSITION};
 use super::space::{Space, SpaceGraph};
-use super::value::Value;
-use super::SolveError;
 use crate::notation::format_position;
 use crate::rules::Engine;
-
-/// The outcome of a verification pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// Positions recomputed.
-    pub checked: u64,
-    /// Positions whose stored value differs from the recomputed one.
-    pub mismatches: u64,
-    /// The first few mismatches: position, stored value, recomputed value.
-    pub examples: Vec<String>,
-}
-
-impl Verdict {
-    /// Whether every position matched.
-    pub fn ok(&self) -> bool {
-        self.mismatches == 0
-    }
-}
+use crate::solve::Value;
+use crate::solve::{SolveError, Verdict};
 
 /// Recompute every value of `values` (indexed by `space`) from its successors through `E`.
 pub fn verify<E: Engine>(
     space: &Space,
     values: &[u16],
-    progress: &dyn super::Progress,
+    progress: &dyn crate::solve::Progress,
 ) -> Result<Verdict, SolveError> {
     verify_graph(&SpaceGraph::<E>::new(space), values, progress)
 }
@@ -52,7 +34,7 @@ pub fn verify<E: Engine>(
 pub fn verify_graph<G: Graph>(
     graph: &G,
     values: &[u16],
-    progress: &dyn super::Progress,
+    progress: &dyn crate::solve::Progress,
 ) -> Result<Verdict, SolveError> {
     if values.len() != graph.len() {
         return Err(SolveError::Corrupt(format!(
@@ -62,7 +44,7 @@ pub fn verify_graph<G: Graph>(
         )));
     }
     let checked = AtomicU64::new(0);
-    let ticker = super::Ticker::new(progress, "verifying", Some(graph.len() as u64));
+    let ticker = crate::solve::Ticker::new(progress, "verifying", Some(graph.len() as u64));
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
     let note = |text: String| {

@@ -16,66 +16,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::analysis::{self as retro, Graph, Target, NO_POSITION};
 use super::file::{self, Header};
-use super::retro::{self, Counts, Graph, Target, NO_POSITION};
-use super::value::Value;
-use super::SolveError;
 use crate::rules::{Color, Dims, Engine, Variant};
-
-/// Material of a slice: White's and Black's piece counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Material {
-    pub white: u32,
-    pub black: u32,
-}
-
-impl std::fmt::Display for Material {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}v{}", self.white, self.black)
-    }
-}
-
-/// A material that does not read: the text, which is not of the form `WvB`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("material '{0}': expected WvB such as 3v2")]
-pub struct ParseMaterialError(pub String);
-
-impl std::str::FromStr for Material {
-    type Err = ParseMaterialError;
-
-    /// `WvB`, as [`Material`] displays itself: `3v2`.
-    fn from_str(s: &str) -> Result<Material, ParseMaterialError> {
-        let bad = || ParseMaterialError(s.to_string());
-        let (w, b) = s.split_once('v').ok_or_else(bad)?;
-        Ok(Material {
-            white: w.parse().map_err(|_| bad())?,
-            black: b.parse().map_err(|_| bad())?,
-        })
-    }
-}
-
-impl Material {
-    /// Every slice with 1..=`white` White and 1..=`black` Black pieces, fewer pieces first.
-    pub fn up_to(white: u32, black: u32) -> Vec<Material> {
-        let mut v: Vec<Material> = (1..=white)
-            .flat_map(|w| (1..=black).map(move |b| Material { white: w, black: b }))
-            .collect();
-        v.sort_by_key(|m| m.build_order());
-        v
-    }
-
-    /// The order slices are built in: fewer pieces first, then fewer White pieces.
-    pub fn build_order(self) -> (u32, u32, u32) {
-        (self.white + self.black, self.white, self.black)
-    }
-
-    fn count(self, c: Color) -> u32 {
-        match c {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
-    }
-}
+use crate::solve::material::{connected_sets_bounded, require_slices};
+use crate::solve::{BuildOptions, Material, SliceReport, SolveError, Value};
 
 /// Binomial coefficients C(n, k) for n <= 128, k <= 16.
 struct Binomial([[u64; 17]; 129]);
@@ -98,70 +43,6 @@ impl Binomial {
             self.0[n as usize][k as usize]
         }
     }
-}
-
-/// Every connected set (ORDO-4.1, neighbours in all eight directions) of `k` squares on
-/// `dims`, sorted.
-pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
-    connected_sets_bounded(dims, k, usize::MAX).expect("no bound")
-}
-
-/// [`connected_sets`], or `None` as soon as a level of the enumeration holds more than
-/// `cap` sets (so an impossible size check stops early, in bounded memory).
-pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128>> {
-    let n = dims.len();
-    let nb: Vec<u128> = (0..n)
-        .map(|i| {
-            let sq = dims.square(i);
-            let mut m = 0u128;
-            for dc in -1i8..=1 {
-                for dr in -1i8..=1 {
-                    if (dc, dr) != (0, 0) {
-                        if let Some(t) = dims.offset(sq, dc, dr) {
-                            m |= 1u128 << dims.index(t);
-                        }
-                    }
-                }
-            }
-            m
-        })
-        .collect();
-    if k == 0 {
-        return Some(vec![0]);
-    }
-    let mut level: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
-    for _ in 1..k {
-        if level.len() > cap {
-            return None;
-        }
-        let mut next = Vec::new();
-        for &set in &level {
-            let mut around = 0u128;
-            let mut s = set;
-            while s != 0 {
-                let i = s.trailing_zeros() as usize;
-                around |= nb[i];
-                s &= s - 1;
-            }
-            around &= !set;
-            while around != 0 {
-                let i = around.trailing_zeros();
-                next.push(set | 1u128 << i);
-                around &= around - 1;
-            }
-            if next.len() > cap.saturating_add(cap / 2) {
-                next.sort_unstable();
-                next.dedup();
-                if next.len() > cap {
-                    return None;
-                }
-            }
-        }
-        next.sort_unstable();
-        next.dedup();
-        level = next;
-    }
-    (level.len() <= cap).then_some(level)
 }
 
 /// Memory a slice build needs per index entry at its peak, with some margin (measured:
@@ -498,7 +379,7 @@ impl Tablebase {
             scope: m.to_string(),
             solved: true,
             entries: Some(index.len() as u64),
-            memory: super::memory::effective(None),
+            memory: crate::solve::memory::effective(None),
         };
         let (header, _keys, values) = file::load_raw(&path, &want)?;
         self.slices.insert(m, (index, values));
@@ -571,92 +452,6 @@ impl<E: Engine> Graph for SliceGraph<'_, E> {
     }
 }
 
-/// What building (or loading) one slice gave.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SliceReport {
-    pub variant: String,
-    pub board: String,
-    pub material: String,
-    /// Index entries (positions plus gaps).
-    pub entries: u64,
-    pub counts: Counts,
-    /// Wall time of the build, seconds (as recorded in the file).
-    pub seconds: Option<f64>,
-    /// Peak resident memory of the building process when the slice was done, bytes.
-    pub peak_memory: Option<u64>,
-    /// Whether this run built the slice (false: loaded from its file).
-    pub built: bool,
-    /// Verification of this run, if asked for.
-    pub verified: Option<bool>,
-}
-
-impl SliceReport {
-    /// The report of slice `m` as its file's header describes it (not verified).
-    pub fn of_file(
-        variant: Variant,
-        dims: Dims,
-        m: Material,
-        header: &Header,
-        built: bool,
-    ) -> Self {
-        SliceReport {
-            variant: variant.name().into(),
-            board: dims.to_string(),
-            material: m.to_string(),
-            entries: header.entries,
-            counts: header.counts.clone().unwrap_or_default(),
-            seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
-            peak_memory: header.peak_memory,
-            built,
-            verified: None,
-        }
-    }
-}
-
-/// Which slices a build recomputes from their successors once they are in memory.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum VerifyScope {
-    /// None: the values are trusted as built or as read (their files are checksummed).
-    #[default]
-    None,
-    /// Only the slices this run builds; those read from existing files were verified (or
-    /// not) by the run that built them.
-    Built,
-    /// Every slice, built or read.
-    All,
-}
-
-impl VerifyScope {
-    /// Whether a slice this run built (`built`) or read from its file is recomputed.
-    pub fn covers(self, built: bool) -> bool {
-        match self {
-            VerifyScope::None => false,
-            VerifyScope::Built => built,
-            VerifyScope::All => true,
-        }
-    }
-}
-
-/// Options of [`build`].
-pub struct BuildOptions<'a> {
-    /// Which slices to recompute from their successors after building or loading them.
-    pub verify: VerifyScope,
-    /// Bytes this run may use at most (the tighter of this and the system's limits counts).
-    pub memory_limit: Option<u64>,
-    pub progress: &'a dyn super::Progress,
-}
-
-/// No verification, the system's memory limit, no progress shown.
-impl Default for BuildOptions<'static> {
-    fn default() -> Self {
-        BuildOptions {
-            verify: VerifyScope::None,
-            memory_limit: None,
-            progress: &super::Silent,
-        }
-    }
-}
-
 /// Size every slice up to `max` before building any, so an impossible bound is refused at
 /// once: by the index (fewer than 2^32 entries) and by the memory limit, each check cheap
 /// (the enumeration of connected sets stops as soon as it is over the bound).
@@ -666,7 +461,7 @@ pub fn size_slices(
     max: Material,
     memory_limit: Option<u64>,
 ) -> Result<BTreeMap<Material, SliceIndex>, SolveError> {
-    let limit = super::memory::effective(memory_limit);
+    let limit = crate::solve::memory::effective(memory_limit);
     let per = bytes_per_entry(variant);
     let by_memory = limit.as_ref().map_or(u64::MAX, |l| l.bytes / per);
     let bound = by_memory.min(u64::from(u32::MAX) - 1);
@@ -721,7 +516,7 @@ pub fn build<E: Engine>(
         };
         let report = SliceReport {
             verified,
-            ..SliceReport::of_file(variant, dims, m, &header, built)
+            ..super::slice_report(variant, dims, m, &header, built)
         };
         each(&report);
         reports.push(report);
@@ -730,8 +525,8 @@ pub fn build<E: Engine>(
 }
 
 /// Solve slice `index` from the slices loaded in `tb` (at least those its captures lead
-/// into, [`super::plan::parents`]), write it atomically to its file under `dir` and add it
-/// to `tb`: one job of a build spread over many machines (`crates/solve/src/plan.rs`).
+/// into, [`crate::solve::plan::parents`]), write it atomically to its file under `dir` and add it
+/// to `tb`: one job of a build spread over many machines (`ordo_solve::plan`).
 pub fn build_one<E: Engine>(
     tb: &mut Tablebase,
     index: SliceIndex,
@@ -764,7 +559,7 @@ fn build_slice<E: Engine>(
         Some(counts),
     );
     header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    header.peak_memory = super::peak_memory();
+    header.peak_memory = crate::solve::peak_memory();
     file::save_raw(path, &header, &[], &values)?;
     tb.slices.insert(m, (index, values));
     Ok(header)
@@ -787,27 +582,4 @@ pub fn open(
         tb.load_slice(dir, s)?;
     }
     Ok(tb)
-}
-
-/// Refuse, listing every one missing, unless the file of each slice of `all` (at the path
-/// `file` gives, whichever solver's) is in `dir`: what a probe of material `needed` reads.
-pub fn require_slices(
-    dir: &Path,
-    variant: Variant,
-    dims: Dims,
-    needed: Material,
-    all: &[Material],
-    file: impl Fn(Material) -> PathBuf,
-) -> Result<(), SolveError> {
-    let missing: Vec<Material> = all.iter().copied().filter(|&s| !file(s).exists()).collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    Err(SolveError::MissingSlices {
-        dir: dir.display().to_string(),
-        variant,
-        dims,
-        needed,
-        missing,
-    })
 }

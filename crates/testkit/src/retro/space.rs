@@ -15,8 +15,8 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use super::SolveError;
 use crate::rules::{Color, Dims, Engine, Variant};
+use crate::solve::SolveError;
 
 /// A packed position: bits 0..63 White, 63..126 Black, bit 126 set when Black is to move.
 /// Only boards of at most [`MAX_SQUARES`] squares fit; larger boards must key positions by
@@ -140,8 +140,8 @@ impl Space {
     /// over the engine's successors; `progress` shows the count.
     pub fn reachable<E: Engine>(
         start: &E,
-        limit: Option<&super::memory::Limit>,
-        progress: &dyn super::Progress,
+        limit: Option<&crate::solve::memory::Limit>,
+        progress: &dyn crate::solve::Progress,
     ) -> Result<Space, SolveError> {
         let dims = start.dims();
         let variant = start.variant();
@@ -222,7 +222,7 @@ impl Space {
     }
 }
 
-/// A space as a closed game graph for [`super::retro::solve`]: every successor of a
+/// A space as a closed game graph for [`super::analysis::solve`]: every successor of a
 /// position in the space is in the space.
 pub struct SpaceGraph<'a, E> {
     space: &'a Space,
@@ -238,7 +238,7 @@ impl<'a, E: Engine> SpaceGraph<'a, E> {
     }
 }
 
-impl<E: Engine> super::retro::Graph for SpaceGraph<'_, E> {
+impl<E: Engine> super::analysis::Graph for SpaceGraph<'_, E> {
     type E = E;
 
     fn len(&self) -> usize {
@@ -249,11 +249,11 @@ impl<E: Engine> super::retro::Graph for SpaceGraph<'_, E> {
         self.space.load(i).map(Some)
     }
 
-    fn locate(&self, e: &E) -> Result<super::retro::Target, SolveError> {
+    fn locate(&self, e: &E) -> Result<super::analysis::Target, SolveError> {
         let k = key_of(e);
         self.space
             .index(k)
-            .map(|j| super::retro::Target::Inside(j as u32))
+            .map(|j| super::analysis::Target::Inside(j as u32))
             .ok_or_else(|| {
                 SolveError::Corrupt(format!("a successor is not in the table (key {k:#x})"))
             })
@@ -278,13 +278,13 @@ fn successor_keys<E: Engine>(dims: Dims, variant: Variant, keys: &[Key]) -> Vec<
 struct SizeBound<'a> {
     dims: Dims,
     variant: Variant,
-    limit: Option<&'a super::memory::Limit>,
+    limit: Option<&'a crate::solve::memory::Limit>,
     per_position: u64,
     budget: u64,
 }
 
 impl<'a> SizeBound<'a> {
-    fn new(dims: Dims, variant: Variant, limit: Option<&'a super::memory::Limit>) -> Self {
+    fn new(dims: Dims, variant: Variant, limit: Option<&'a crate::solve::memory::Limit>) -> Self {
         let per_position = bytes_per_position(variant);
         let budget = limit.map_or(u64::MAX, |l| l.bytes / 10 * 8 / per_position);
         SizeBound {
@@ -309,7 +309,7 @@ impl<'a> SizeBound<'a> {
             return Err(SolveError::over_memory(
                 format!(
                     "more than {found} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of",
-                    super::memory::human(found as u64 * per_position),
+                    crate::solve::memory::human(found as u64 * per_position),
                 ),
                 l,
                 "",

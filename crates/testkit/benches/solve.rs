@@ -1,21 +1,23 @@
-//! The retrograde solver: whole-game solutions of 4 x 4 (row1) in both games, enumeration,
-//! retrograde analysis and the verification pass, all threads. Throughput is in positions
-//! per second. Run: `cargo bench --bench solve`.
+//! The retro solver of the test tooling (`ordo_testkit::retro`): whole-game solutions of
+//! 4 x 4 (row1) in both games, enumeration, retrograde analysis and the verification pass, all
+//! threads. Throughput is in positions per second. Run: `cargo bench -p ordo-testkit --bench
+//! solve`.
 //!
-//! `retro-vs-compact` puts the current solver (`retro`) and the compact one (`compact`,
-//! crates/solve/src/compact/) side by side, one thread each, on 4 x 4 and 5 x 4 row1 of both games,
+//! `retro-vs-compact` puts the retro solver (`retro`) and the product's compact one
+//! (`compact`, crates/solve/src/compact/) side by side, one thread each, on 4 x 4 and 5 x 4 row1 of both games,
 //! and `retro-vs-compact-10x8` on the 10 x 8 slices up to 2 against 2. Throughput is in the
 //! positions each solver answers for (reachable positions or slice entries for `retro`, core
 //! positions for `compact`: not the same count), so compare the times too: both answer the
-//! same question. Run only those rows with `cargo bench --bench solve -- retro-vs-compact`
+//! same question. Run only those rows with `cargo bench -p ordo-testkit --bench solve --
+//! retro-vs-compact`
 //! (several minutes: ten samples of each).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::compact::{self, CompactTables};
-use ordo_solve::tb::{self, Material};
-use ordo_solve::{solve_game, verify, GameOptions, Setup};
+use ordo_solve::{BuildOptions, GameOptions, Material, Setup, VerifyScope};
+use ordo_testkit::retro::{self, solve_game, verify};
 
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
@@ -91,8 +93,8 @@ fn slices(c: &mut Criterion) {
     let mut group = c.benchmark_group("retro-vs-compact-10x8");
     group.sample_size(10);
     let bar = ordo_solve::Silent;
-    let opts = tb::BuildOptions {
-        verify: tb::VerifyScope::None,
+    let opts = BuildOptions {
+        verify: VerifyScope::None,
         memory_limit: None,
         progress: &bar,
     };
@@ -104,7 +106,7 @@ fn slices(c: &mut Criterion) {
         let build_old = || {
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
-            pool.install(|| tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}))
+            pool.install(|| retro::tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}))
                 .unwrap()
         };
         let (_, reports) = build_old();

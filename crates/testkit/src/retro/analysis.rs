@@ -26,9 +26,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::value::Value;
-use super::SolveError;
 use crate::rules::{Engine, Status, WinReason};
+use crate::solve::Value;
+use crate::solve::{Counts, SolveError};
 
 /// The code of an index that names no position (an endgame slice's index has gaps).
 pub const NO_POSITION: u16 = u16::MAX;
@@ -57,31 +57,6 @@ pub trait Graph: Sync {
     fn locate(&self, e: &Self::E) -> Result<Target, SolveError>;
 }
 
-/// How the games of a graph end and how the values came out.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Counts {
-    /// Positions solved.
-    pub positions: u64,
-    /// Distinct moves between them (edges of the game graph, inside it).
-    pub edges: u64,
-    /// Won for the side to move.
-    pub wins: u64,
-    /// Lost for the side to move (game-over positions included).
-    pub losses: u64,
-    /// Neither side can force the end.
-    pub draws: u64,
-    /// Game over by ORDO-10.1 (a piece reached the home row of the side to move).
-    pub over_home_row: u64,
-    /// Game over by ORDO-10.2 (the side to move has no piece).
-    pub over_no_pieces: u64,
-    /// Side to move split and unable to reconnect (ORDO-10.3).
-    pub cannot_reconnect: u64,
-    /// Stalemates: side to move one group and without a legal move (ORDO-10.4).
-    pub stalemates: u64,
-    /// Longest distance to the end of the game, in plies.
-    pub longest: u16,
-}
-
 /// What the first pass learns about one node.
 struct Node {
     /// Distinct successors inside the graph (plus one if a drawn successor outside forbids
@@ -95,7 +70,7 @@ struct Node {
 /// the counts.
 pub fn solve<G: Graph>(
     graph: &G,
-    progress: &dyn super::Progress,
+    progress: &dyn crate::solve::Progress,
 ) -> Result<(Vec<u16>, Counts), SolveError> {
     let n = graph.len();
     if n >= u32::MAX as usize {
@@ -140,12 +115,12 @@ struct FirstPass {
 /// buckets with the games already over and the values known outside the graph.
 fn first_pass<G: Graph>(
     graph: &G,
-    progress: &dyn super::Progress,
+    progress: &dyn crate::solve::Progress,
 ) -> Result<FirstPass, SolveError> {
     let n = graph.len();
     let terminal: [AtomicU64; 4] = Default::default();
     let seeds: std::sync::Mutex<Vec<(u16, u32)>> = std::sync::Mutex::new(Vec::new());
-    let ticker = super::Ticker::new(progress, "solving: successors", Some(n as u64));
+    let ticker = crate::solve::Ticker::new(progress, "solving: successors", Some(n as u64));
     let indegree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     let nodes: Vec<Option<Node>> = (0..n)
         .into_par_iter()
@@ -244,7 +219,7 @@ struct Reversed {
 /// as fill counters).
 fn reverse<G: Graph>(
     graph: &G,
-    progress: &dyn super::Progress,
+    progress: &dyn crate::solve::Progress,
     indegree: &[AtomicU32],
 ) -> Result<Reversed, SolveError> {
     let n = graph.len();
@@ -255,7 +230,7 @@ fn reverse<G: Graph>(
         total += u64::from(d.swap(0, Ordering::Relaxed));
         offsets.push(total);
     }
-    let ticker = super::Ticker::new(progress, "solving: reversing moves", Some(n as u64));
+    let ticker = crate::solve::Ticker::new(progress, "solving: reversing moves", Some(n as u64));
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     (0..n).into_par_iter().try_for_each_init(
         || (Vec::new(), Vec::new(), Vec::new()),
@@ -312,7 +287,7 @@ impl Settling {
         &self,
         reversed: &Reversed,
         seeds: Vec<(u16, u32)>,
-        progress: &dyn super::Progress,
+        progress: &dyn crate::solve::Progress,
     ) -> Result<(), SolveError> {
         let n = self.values.len() as u64;
         let mut buckets: Vec<Vec<u32>> = Vec::new();

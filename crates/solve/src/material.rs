@@ -1,0 +1,150 @@
+//! Material: White's and Black's piece counts, the unit of endgame tables (a slice), and the
+//! connected sets of squares (ORDO-4.1) that index a side that is one group.
+
+use std::path::{Path, PathBuf};
+
+use super::SolveError;
+use crate::rules::{Color, Dims, Variant};
+
+/// Material of a slice: White's and Black's piece counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Material {
+    pub white: u32,
+    pub black: u32,
+}
+
+impl std::fmt::Display for Material {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.white, self.black)
+    }
+}
+
+/// A material that does not read: the text, which is not of the form `WvB`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("material '{0}': expected WvB such as 3v2")]
+pub struct ParseMaterialError(pub String);
+
+impl std::str::FromStr for Material {
+    type Err = ParseMaterialError;
+
+    /// `WvB`, as [`Material`] displays itself: `3v2`.
+    fn from_str(s: &str) -> Result<Material, ParseMaterialError> {
+        let bad = || ParseMaterialError(s.to_string());
+        let (w, b) = s.split_once('v').ok_or_else(bad)?;
+        Ok(Material {
+            white: w.parse().map_err(|_| bad())?,
+            black: b.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+impl Material {
+    /// Every slice with 1..=`white` White and 1..=`black` Black pieces, fewer pieces first.
+    pub fn up_to(white: u32, black: u32) -> Vec<Material> {
+        let mut v: Vec<Material> = (1..=white)
+            .flat_map(|w| (1..=black).map(move |b| Material { white: w, black: b }))
+            .collect();
+        v.sort_by_key(|m| m.build_order());
+        v
+    }
+
+    /// The order slices are built in: fewer pieces first, then fewer White pieces.
+    pub fn build_order(self) -> (u32, u32, u32) {
+        (self.white + self.black, self.white, self.black)
+    }
+
+    /// The pieces of side `c`.
+    pub fn count(self, c: Color) -> u32 {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
+
+/// Every connected set (ORDO-4.1, neighbours in all eight directions) of `k` squares on
+/// `dims`, sorted.
+pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
+    connected_sets_bounded(dims, k, usize::MAX).expect("no bound")
+}
+
+/// [`connected_sets`], or `None` as soon as a level of the enumeration holds more than
+/// `cap` sets (so an impossible size check stops early, in bounded memory).
+pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128>> {
+    let n = dims.len();
+    let nb: Vec<u128> = (0..n)
+        .map(|i| {
+            let sq = dims.square(i);
+            let mut m = 0u128;
+            for dc in -1i8..=1 {
+                for dr in -1i8..=1 {
+                    if (dc, dr) != (0, 0) {
+                        if let Some(t) = dims.offset(sq, dc, dr) {
+                            m |= 1u128 << dims.index(t);
+                        }
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    if k == 0 {
+        return Some(vec![0]);
+    }
+    let mut level: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
+    for _ in 1..k {
+        if level.len() > cap {
+            return None;
+        }
+        let mut next = Vec::new();
+        for &set in &level {
+            let mut around = 0u128;
+            let mut s = set;
+            while s != 0 {
+                let i = s.trailing_zeros() as usize;
+                around |= nb[i];
+                s &= s - 1;
+            }
+            around &= !set;
+            while around != 0 {
+                let i = around.trailing_zeros();
+                next.push(set | 1u128 << i);
+                around &= around - 1;
+            }
+            if next.len() > cap.saturating_add(cap / 2) {
+                next.sort_unstable();
+                next.dedup();
+                if next.len() > cap {
+                    return None;
+                }
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        level = next;
+    }
+    (level.len() <= cap).then_some(level)
+}
+
+/// Refuse, listing every one missing, unless the file of each slice of `all` (at the path
+/// `file` gives) is in `dir`: what a probe of material `needed` reads.
+pub fn require_slices(
+    dir: &Path,
+    variant: Variant,
+    dims: Dims,
+    needed: Material,
+    all: &[Material],
+    file: impl Fn(Material) -> PathBuf,
+) -> Result<(), SolveError> {
+    let missing: Vec<Material> = all.iter().copied().filter(|&s| !file(s).exists()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(SolveError::MissingSlices {
+        dir: dir.display().to_string(),
+        variant,
+        dims,
+        needed,
+        missing,
+    })
+}
