@@ -48,6 +48,19 @@ fn build(dir: &Path, max: Material) -> (CompactTables, Vec<bool>) {
     (t, r.iter().map(|r| r.built).collect())
 }
 
+/// The retro solver's classic 4 x 4 slices up to 2 against 2 (test tooling), in `dir`.
+fn build_retro_22(dir: &Path) {
+    tb::build::<Bitboard>(
+        dims("4x4"),
+        Variant::Classic,
+        M22,
+        dir,
+        &opts(&Silent),
+        |_| {},
+    )
+    .unwrap();
+}
+
 fn load_22(path: &Path) -> Result<CompactTables, SolveError> {
     let mut t = CompactTables::new(dims("4x4"), Variant::Classic);
     let want = CompactExpect {
@@ -128,15 +141,7 @@ fn compact_slice_files_refuse_damage_and_relabelling() {
 fn retro_and_compact_files_are_refused_by_the_other_solver() {
     let dir = scratch("cross");
     build(&dir, M22);
-    tb::build::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        M22,
-        &dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
+    build_retro_22(&dir);
     let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
     let e = load_22(&old).err().expect("a retro file was loaded");
     assert!(
@@ -434,15 +439,7 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
         d,
     ]);
     assert_eq!(o.status.code(), Some(0));
-    tb::build::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        M22,
-        &dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
+    build_retro_22(&dir);
     // A core position, and one whose side to move is split (the shell).
     for position in ["2BB/4/4/WW2 w classic", "1B2/B3/2W1/W3 w classic"] {
         let o = tb_probe(position, d);
@@ -499,15 +496,7 @@ fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
 fn tb_probe_names_a_folder_of_the_other_solvers_slices() {
     let dir = scratch("probe-kind-retro");
     let d = dir.to_str().unwrap();
-    tb::build::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        M22,
-        &dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
+    build_retro_22(&dir);
     let probe = || tb_probe("2BB/4/4/WW2 w classic", d);
     let err = assert_refused(&probe());
     assert!(
@@ -553,15 +542,7 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     );
     assert_eq!(std::fs::read(&game).unwrap(), before);
     // A retro endgame slice under the compact slice's name, read by every slice command.
-    tb::build::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        M22,
-        &dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
+    build_retro_22(&dir);
     for m in ordo_solve::compact::stored_up_to(M22) {
         let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), m);
         std::fs::rename(&old, ctb::path(&dir, Variant::Classic, dims("4x4"), m)).unwrap();
