@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::CliError;
-use crate::solve::{GameReport, Outcome, SliceReport};
+use crate::solve::{GameReport, Outcome, SliceReport, Wdl};
 
 /// Arguments of `ordo analysis`.
 #[derive(clap::Args, Debug)]
@@ -40,16 +40,9 @@ pub fn run(args: &AnalysisArgs, out: &mut String) -> Result<u8, CliError> {
 /// The table of small-board solutions from the solve reports in `dir`.
 fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     let mut reports = read_game_reports(dir)?;
-    let area = |b: &str| -> (usize, String) {
-        let n = b
-            .split_once('x')
-            .and_then(|(c, r)| Some(c.parse::<usize>().ok()? * r.parse::<usize>().ok()?))
-            .unwrap_or(0);
-        (n, b.to_string())
-    };
     reports.sort_by_key(|r| {
         let o = &r.outcome;
-        (o.variant.clone(), o.setup.clone(), area(&o.board))
+        (o.variant, o.setup, o.board.len(), o.board.to_string())
     });
     let _ = writeln!(
         out,
@@ -102,11 +95,11 @@ fn read_game_reports(dir: &std::path::Path) -> Result<Vec<GameReport>, CliError>
 /// One row of the games table.
 fn write_game_row(r: &GameReport, out: &mut String) {
     let o = &r.outcome;
-    let game = crate::solve::game_name(&o.variant);
-    let start = match o.start.as_str() {
-        "win" => "White wins",
-        "loss" => "Black wins",
-        _ => "draw",
+    let game = crate::solve::report_name(o.variant);
+    let start = match o.start {
+        Wdl::Win => "White wins",
+        Wdl::Loss => "Black wins",
+        Wdl::Draw => "draw",
     };
     let plies = o.optimal_length.map_or("–".to_string(), |n| n.to_string());
     let winning = winning_first_moves(o);
@@ -182,8 +175,8 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
         let c = &r.counts;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {} --verify` |",
-            crate::solve::game_name(&r.variant),
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `ordo tb build --variant {} --board {} --max-pieces {},{} --verify` |",
+            crate::solve::report_name(r.variant),
             r.board,
             r.material,
             c.positions,
@@ -196,7 +189,8 @@ fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
             cost_cells(r.seconds, r.peak_memory, r.verified),
             r.variant,
             r.board,
-            r.material.replace('v', ",")
+            r.material.white,
+            r.material.black
         );
     }
     let _ = writeln!(

@@ -11,9 +11,8 @@ use crate::notation::format_move;
 use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
-use crate::solve::problem::Tables;
 use crate::solve::VerifyScope;
-use crate::solve::{ctb, BuildOptions, CompactTables, Material, SolveError, Value, Verdict};
+use crate::solve::{BuildOptions, Material, SolveError, Tablebase, Value, Verdict};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -192,31 +191,16 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
 }
 
 /// `ordo tb probe`: the value and every move's outcome, from the slices in `dir` (a position
-/// whose side to move is split is valued from its successors).
+/// whose side to move is split is valued from its successors; a finished game is lost for
+/// the side to move, whatever ended it).
 fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(at)?;
-    let m = probed_material(&pos)?;
-    let tables = ctb::open(pos.dims(), pos.variant, m, dir).map_err(solve_error)?;
     let (value, moves) = match at.engine {
-        EngineArg::Bitboard => probe_with::<Bitboard>(&tables, &pos)?,
-        EngineArg::Reference => probe_with::<Reference>(&tables, &pos)?,
+        EngineArg::Bitboard => probe_with::<Bitboard>(dir, &pos)?,
+        EngineArg::Reference => probe_with::<Reference>(dir, &pos)?,
     };
     write_probe(pos.to_move, value, &moves, out);
     Ok(0)
-}
-
-/// The material of a position to probe: both sides still on the board.
-pub(super) fn probed_material(pos: &crate::rules::Position) -> Result<Material, CliError> {
-    let m = Material {
-        white: pos.count(crate::rules::Color::White) as u32,
-        black: pos.count(crate::rules::Color::Black) as u32,
-    };
-    if m.white == 0 || m.black == 0 {
-        return Err(CliError(
-            "--position: the game is over (a side has no piece, ORDO-10.2)".into(),
-        ));
-    }
-    Ok(m)
 }
 
 /// The value of a probed position and every move's outcome, best moves first.
@@ -256,14 +240,18 @@ pub(super) fn write_probe(
     }
 }
 
+/// The value of `pos` and each move's, through the one probe entry on the engine `E`.
 fn probe_with<E: Engine>(
-    tables: &CompactTables,
+    dir: &Path,
     pos: &crate::rules::Position,
 ) -> Result<(Value, Vec<(String, Value)>), CliError> {
-    let e = E::from_position(pos).map_err(|e| CliError(format!("--position: {e}")))?;
-    let (v, moves) = tables
-        .value_and_moves(&e)
-        .map_err(|e| CliError(format!("--position: {e}")))?;
+    let tb = Tablebase::<E>::open_on(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
+    let at_position = |e: SolveError| match e {
+        SolveError::Input(msg) => CliError(format!("--position: {msg}")),
+        e => solve_error(e),
+    };
+    let v = tb.value(pos).map_err(at_position)?;
+    let moves = tb.moves(pos).map_err(at_position)?;
     Ok((
         v,
         moves

@@ -47,9 +47,11 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
 pub fn slice_line(r: &CompactSliceReport) -> String {
     let st = &r.stats;
     // A slice of unequal material also answers for its colour twin (the counts swapped).
-    let twin = match st.material.split_once('v') {
-        Some((w, b)) if w != b => format!(" and {b}v{w}"),
-        _ => String::new(),
+    let m = st.material;
+    let twin = if m.white != m.black {
+        format!(" and {}v{}", m.black, m.white)
+    } else {
+        String::new()
     };
     format!(
         "{} {} {}{twin}: {} core positions ({} bytes): {} won, {} lost, {} drawn, longest {}{}",

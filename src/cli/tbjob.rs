@@ -146,7 +146,7 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     } else {
         let c = &r.counts;
         let status = if r.built { "built" } else { "already built" };
-        let what = [r.variant.as_str(), &r.board, &r.material].join(" ");
+        let what = format!("{} {} {}", r.variant, r.board, r.material);
         let _ = writeln!(
             out,
             "{what}: {status}: {} positions: {} won, {} lost, {} drawn, longest {}",

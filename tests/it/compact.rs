@@ -11,6 +11,7 @@ use ordo_core::rules::Rng;
 use ordo_core::rules::{Color, Dims, Engine, Variant};
 use ordo_reference::Reference;
 use ordo_solve::compact::{self, CompactTables, Sets};
+use ordo_solve::ctb;
 use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Value};
 use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, tb};
 
@@ -144,7 +145,9 @@ fn ordo_2_3_the_core_index_is_perfect() {
 fn ordo_1_4_mirror_images_and_colour_twins_read_the_same_value() {
     let dims: Dims = "4x4".parse().unwrap();
     for variant in Variant::ALL {
-        let (t, _) = compact::solve_game::<Bitboard>(variant, dims, Setup::Row1).unwrap();
+        let (t, _) =
+            ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
+                .unwrap();
         let mut checked = 0;
         for (m, slice) in &t.slices {
             assert!(
@@ -176,7 +179,8 @@ fn ordo_1_4_mirror_images_and_colour_twins_read_the_same_value() {
 fn same_game(variant: Variant, board: &str) {
     let dims: Dims = board.parse().unwrap();
     let old = old_game(variant, dims);
-    let (new, report) = compact::solve_game::<Bitboard>(variant, dims, Setup::Row1).unwrap();
+    let (new, report) =
+        ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default()).unwrap();
     let start: Bitboard =
         Bitboard::from_position(&Setup::Row1.start(dims, variant).unwrap()).unwrap();
     assert_eq!(Some(new.probe(&start).unwrap()), retro::probe(&old, &start));
@@ -184,7 +188,7 @@ fn same_game(variant: Variant, board: &str) {
         new.rank_moves(&start).unwrap(),
         retro::rank_moves(&old, &start).unwrap()
     );
-    assert!(!report.slices.is_empty());
+    assert!(!report.game.slices.is_empty());
     for i in 0..old.space.len() {
         let e: Bitboard = old.space.load(i).unwrap();
         let want = Value::from_code(old.values[i]);
@@ -289,7 +293,9 @@ fn bounded_minimax_confirms_sampled_core_values() {
         (Variant::X, "4x4", 3),
     ] {
         let dims: Dims = board.parse().unwrap();
-        let (t, _) = compact::solve_game::<Bitboard>(variant, dims, Setup::Row1).unwrap();
+        let (t, _) =
+            ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
+                .unwrap();
         // Positions decided within the depth, and the others, sampled alike.
         let mut buckets: [Vec<(Material, usize)>; 2] = [Vec::new(), Vec::new()];
         for (m, slice) in &t.slices {

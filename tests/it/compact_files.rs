@@ -142,7 +142,7 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
     let dir = scratch("cross");
     build(&dir, M22);
     build_retro_22(&dir);
-    let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let old = tb::RetroTablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
     let e = load_22(&old).err().expect("a retro file was loaded");
     assert!(
         matches!(&e, SolveError::RetroTable { held, .. } if held.kind.as_deref() == Some("endgame") && held.scope.as_deref() == Some("2v2")),
@@ -156,7 +156,7 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
     );
     let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
     std::fs::copy(&compact, &old).unwrap();
-    let mut rtb = tb::Tablebase::new(dims("4x4"), Variant::Classic);
+    let mut rtb = tb::RetroTablebase::new(dims("4x4"), Variant::Classic);
     let e = rtb.load_slice(&dir, M22).unwrap_err();
     assert!(matches!(e, SolveError::OtherTable { .. }), "{e}");
     assert!(
@@ -544,7 +544,7 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     // A retro endgame slice under the compact slice's name, read by every slice command.
     build_retro_22(&dir);
     for m in ordo_solve::compact::stored_up_to(M22) {
-        let old = tb::Tablebase::path(&dir, Variant::Classic, dims("4x4"), m);
+        let old = tb::RetroTablebase::path(&dir, Variant::Classic, dims("4x4"), m);
         std::fs::rename(&old, ctb::path(&dir, Variant::Classic, dims("4x4"), m)).unwrap();
     }
     let rebuild = format!(

@@ -16,7 +16,7 @@ use ordo_core::rules::{Dims, Variant};
 use ordo_reference::Reference;
 use ordo_solve::problem::{self, Method, Problem, ProblemReport};
 use ordo_solve::{ctb, BuildOptions, CompactTables, Material, SolveError, Value};
-use ordo_testkit::retro::{self, tb, Tablebase};
+use ordo_testkit::retro::{self, tb, RetroTablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("problem-{name}"))
@@ -32,7 +32,7 @@ enum TableKind {
 /// The loaded tables of either solver.
 enum Tables {
     Compact(CompactTables),
-    Retro(Tablebase),
+    Retro(RetroTablebase),
 }
 
 impl problem::Tables for Tables {
@@ -84,7 +84,7 @@ fn verify<E: Engine>(
         Some((dir, TableKind::Compact)) => problem::verify::<E>(p, Some(dir), max_nodes),
         Some((dir, TableKind::Retro)) => {
             let open = |pos: &ordo_core::rules::Position| retro::problem_tables(pos, dir);
-            problem::verify_with::<E, Tablebase>(p, Some(open), max_nodes)
+            problem::verify_with::<E, RetroTablebase>(p, Some(open), max_nodes)
         }
     }
 }

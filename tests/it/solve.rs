@@ -101,7 +101,7 @@ fn smallest_boards_are_solved_alike_by_both_routes() {
         );
         assert_eq!(
             (
-                r.outcome.start.as_str(),
+                r.outcome.start.name(),
                 r.outcome.optimal_length,
                 r.outcome.winning_first_moves.len(),
                 r.outcome.first_moves

@@ -333,7 +333,7 @@ fn swapped_and_damaged_slices_are_refused() {
     build(Variant::X, "4x4", max, &x);
     build(Variant::Classic, "5x4", max, &wide);
     let path = |dir: &Path, variant, board: &str, w, b| {
-        tb::Tablebase::path(dir, variant, dims(board), Material { white: w, black: b })
+        tb::RetroTablebase::path(dir, variant, dims(board), Material { white: w, black: b })
     };
     let open = |dir: &Path| tb::open(dims("4x4"), Variant::Classic, max, dir);
     assert!(open(&classic).is_ok());

@@ -15,7 +15,7 @@ use ordo_core::rules::{Dims, Engine, Variant};
 use ordo_reference::Reference;
 use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Value, VerifyScope};
 use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game};
-use ordo_testkit::retro::{tb, SliceIndex, Tablebase};
+use ordo_testkit::retro::{tb, RetroTablebase, SliceIndex};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::common::scratch(&format!("tb-{name}"))
@@ -26,7 +26,7 @@ fn build<E: Engine>(
     variant: Variant,
     max: Material,
     dir: &std::path::Path,
-) -> Tablebase {
+) -> RetroTablebase {
     tb::build::<E>(dims, variant, max, dir, &BuildOptions::default(), |_| {})
         .expect("builds")
         .0
@@ -199,7 +199,7 @@ fn building_resumes_and_refuses_damaged_slices() {
     };
     let (_, first) = build(VerifyScope::None);
     assert!(first.iter().all(|r| r.built && r.verified.is_none()));
-    let p = Tablebase::path(&dir, Variant::Classic, dims, max);
+    let p = RetroTablebase::path(&dir, Variant::Classic, dims, max);
     std::fs::remove_file(&p).unwrap();
     // `--verify-new`: only the slice this run builds is recomputed.
     let (_, second) = build(VerifyScope::Built);
@@ -392,4 +392,85 @@ fn colour_swapped_slices_agree_position_by_position() {
         assert!(compared > 10_000, "{compared}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// Issue 22 (one probe entry) and ORDO-10.1 .. ORDO-10.4: `ordo_solve::Tablebase`, read
+/// lazily from a folder, gives every stored position of the slices the value the loaded
+/// slices give, on both engines, and every move the value of the position it leads to.
+#[test]
+fn the_probe_entry_agrees_with_the_slices_on_both_engines() {
+    use ordo_solve::problem::Tables as _;
+    let (dims, variant) = ("4x3".parse::<Dims>().unwrap(), Variant::X);
+    let max = Material { white: 2, black: 2 };
+    let dir = scratch("probe-entry");
+    let opts = BuildOptions::default();
+    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
+    let slices = ordo_solve::ctb::open(dims, variant, max, &dir).unwrap();
+    let fast = ordo_solve::Tablebase::open(&dir).unwrap();
+    let plain = ordo_solve::Tablebase::<Reference>::open_on(&dir).unwrap();
+    let mut checked = 0;
+    for m in [
+        Material { white: 1, black: 1 },
+        Material { white: 2, black: 1 },
+        max,
+    ] {
+        for (i, stored) in slices.entries(m).unwrap() {
+            let Some((occ, stm)) = slices.position(m, i) else {
+                continue;
+            };
+            let pos = Bitboard::from_occupancy(dims, variant, stm, occ)
+                .unwrap()
+                .to_position();
+            assert_eq!(fast.value(&pos).unwrap(), stored, "{pos}");
+            if i % 7 == 0 {
+                assert_eq!(plain.value(&pos).unwrap(), stored, "{pos}");
+                let moves = fast.moves(&pos).unwrap();
+                let e: Bitboard = crate::common::load(&pos);
+                for (mv, v) in &moves {
+                    assert_eq!(*v, slices.probe(&e.apply(mv)).unwrap(), "{pos} {mv}");
+                }
+                assert_eq!(moves, plain.moves(&pos).unwrap(), "{pos}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 372);
+}
+
+/// Issue 22: the probe entry reads nothing a finished game does not need (ORDO-10.2: the
+/// side to move has no piece; ORDO-10.1: the opponent reached its home row), names the
+/// missing slices otherwise, and refuses a path that is not a folder.
+#[test]
+fn the_probe_entry_answers_finished_games_and_names_missing_slices() {
+    let dir = scratch("probe-empty");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tb = ordo_solve::Tablebase::open(&dir).unwrap();
+    for over in ["3/BB1/3 w classic", "B3/1W2/W1B1 w classic"] {
+        let pos = ordo_core::notation::parse_position(over).unwrap();
+        assert_eq!(tb.value(&pos).unwrap(), Value::Loss(0), "{over}");
+        assert!(tb.moves(&pos).unwrap().is_empty(), "{over}");
+    }
+    let pos = ordo_core::notation::parse_position("BB2/1W2/W3 w classic").unwrap();
+    let err = tb.value(&pos).unwrap_err().to_string();
+    assert!(err.contains("slices 1v1, 2v1, 2v2 not built"), "{err}");
+    let file = dir.join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let err = ordo_solve::Tablebase::open(&file)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("not a folder"), "{err}");
+}
+
+/// Issue 25 (a finished position probes as finished): `ordo tb probe` answers a game whose
+/// side to move has no piece, as `ordo show` does, instead of refusing it.
+#[test]
+fn cli_tb_probe_answers_a_finished_game() {
+    let dir = scratch("probe-over");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = ordo_cmd(&["tb", "probe", "--position", "3/BB1/3 w classic", "--dir", d]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out, "White to move has lost: the game is over\n");
 }

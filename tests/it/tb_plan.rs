@@ -276,7 +276,7 @@ fn a_job_run_twice_changes_nothing_and_a_damaged_own_file_is_rebuilt() {
     build_locally(dims, Variant::Classic, mat(1, 2), &dir);
     let first = job(dims, Variant::Classic, mat(2, 2), &dir).expect("first run");
     assert!(first.built);
-    let path = tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2));
+    let path = tb::RetroTablebase::path(&dir, Variant::Classic, dims, mat(2, 2));
     let bytes = std::fs::read(&path).unwrap();
     let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
     let again = job(dims, Variant::Classic, mat(2, 2), &dir).expect("second run");
@@ -315,7 +315,7 @@ fn a_job_without_its_parents_is_refused_and_writes_nothing() {
         }
         e => panic!("wrong refusal: {e}"),
     }
-    assert!(!tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
+    assert!(!tb::RetroTablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
 }
 
 /// A job whose parent's file is damaged is refused with the parent and the reason named and
@@ -326,7 +326,7 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
     let dir = crate::common::scratch("plan-damaged");
     build_locally(dims, Variant::Classic, mat(2, 1), &dir);
     build_locally(dims, Variant::Classic, mat(1, 2), &dir);
-    let parent = tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 1));
+    let parent = tb::RetroTablebase::path(&dir, Variant::Classic, dims, mat(2, 1));
     let mut bytes = std::fs::read(&parent).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
@@ -340,7 +340,7 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
         }
         e => panic!("wrong refusal: {e}"),
     }
-    assert!(!tb::Tablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
+    assert!(!tb::RetroTablebase::path(&dir, Variant::Classic, dims, mat(2, 2)).exists());
 }
 
 /// Compact jobs on the command line (the default solver): a job whose parent is missing

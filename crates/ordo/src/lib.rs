@@ -6,7 +6,8 @@
 //! implementations ([`Bitboard`], fast; [`Reference`], plain, one function per rule clause),
 //! the notation ([`parse_position`], [`format_position`], [`parse_move`], [`format_move`]),
 //! the adjudicator ([`explain`], a [`Verdict`] naming every clause a move breaks or the clauses
-//! that permit it), diagrams ([`render`]), and endgame tables ([`solve`]).
+//! that permit it), diagrams ([`render`]), and endgame tables: [`Tablebase`] probes them
+//! (a position's [`Value`], each move's), [`solve`] builds them.
 //!
 //! ```
 //! use ordo::{format_move, parse_move, setup, Bitboard, Engine, Status, Variant};
@@ -104,7 +105,33 @@ pub use ordo_core::notation::parse_position;
 /// ```
 pub use ordo_reference::Reference;
 
-/// The solver and its tables (the `ordo-solve` crate).
+/// Endgame tables in a folder, probed: a position's value, each move with its value.
+///
+/// ```
+/// use ordo::solve::{ctb, BuildOptions, Material};
+/// use ordo::{parse_position, Tablebase, Value, Variant};
+///
+/// // Build the classic 4 x 3 slices up to 2 against 2 in a scratch folder ...
+/// let dir = std::env::temp_dir().join(format!("ordo-doc-tb-{}", std::process::id()));
+/// let max = Material { white: 2, black: 2 };
+/// ctb::build::<ordo::Bitboard>("4x3".parse().unwrap(), Variant::Classic, max, &dir,
+///     &BuildOptions::default(), |_| {}).unwrap();
+///
+/// // ... and probe them: White captures on a3, Black's home row, and wins.
+/// let tb = Tablebase::open(&dir).unwrap();
+/// let pos = parse_position("BB2/1W2/W3 w classic").unwrap();
+/// assert_eq!(tb.value(&pos).unwrap(), Value::Win(1));
+/// let (best, value) = &tb.moves(&pos).unwrap()[0];
+/// assert_eq!((best.to_string(), *value), ("a1xa3".to_string(), Value::Loss(0)));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub use ordo_solve::Tablebase;
+
+/// A value from the tables: win or loss in so many plies for the side to move, or draw.
+pub use ordo_solve::Value;
+
+/// The solver that builds the tables, solves small boards and proves problems (the
+/// `ordo-solve` crate; [`Tablebase`] and [`Value`] are its probe side, at the root).
 pub use ordo_solve as solve;
 
 // The diagrams name the vocabulary by its module paths, as every crate of the workspace does.

@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
 use super::material::{self, Material};
 use super::memory::{self, human};
-use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Verdict};
+use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Solver, Verdict};
 use crate::rules::{Dims, Engine, Variant};
 
 /// Working memory of the layer solver per entry of the largest layer group, bytes (its
@@ -30,10 +30,11 @@ pub fn path(dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
 /// What building (or loading) one compact slice gave.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactSliceReport {
-    pub variant: String,
-    pub board: String,
-    /// Always `compact`.
-    pub solver: String,
+    #[serde(with = "crate::text")]
+    pub variant: Variant,
+    #[serde(with = "crate::text")]
+    pub board: Dims,
+    pub solver: Solver,
     #[serde(flatten)]
     pub stats: SliceStats,
     /// Wall time of the build, seconds (as recorded in the file).
@@ -188,9 +189,9 @@ fn slice_report(
     built: bool,
 ) -> CompactSliceReport {
     CompactSliceReport {
-        variant: tables.variant.name().into(),
-        board: tables.dims.to_string(),
-        solver: "compact".into(),
+        variant: tables.variant,
+        board: tables.dims,
+        solver: Solver::Compact,
         stats: header.slices[0].clone(),
         seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
         peak_memory: header.peak_memory,
@@ -254,14 +255,25 @@ pub fn open(
     m: Material,
     dir: &Path,
 ) -> Result<CompactTables, SolveError> {
-    let all = compact::stored_up_to(m);
+    let mut tables = CompactTables::new(dims, variant);
+    open_more(&mut tables, m, dir)?;
+    Ok(tables)
+}
+
+/// Load into `tables` the slices a probe of material `m` may need that it does not hold yet,
+/// as [`open`] does (nothing is loaded if one is missing).
+pub fn open_more(tables: &mut CompactTables, m: Material, dir: &Path) -> Result<(), SolveError> {
+    let (variant, dims) = (tables.variant, tables.dims);
+    let all: Vec<Material> = compact::stored_up_to(m)
+        .into_iter()
+        .filter(|s| !tables.slices.contains_key(s))
+        .collect();
     material::require_slices(dir, variant, dims, m, &all, |s| path(dir, variant, dims, s))
         .map_err(|e| retro_instead(e, dir, variant, dims, m))?;
-    let mut tables = CompactTables::new(dims, variant);
     for s in all {
         tables.load(&path(dir, variant, dims, s), &endgame_expect(s))?;
     }
-    Ok(tables)
+    Ok(())
 }
 
 /// [`SolveError::RetroTable`] instead of missing slices where `dir` holds the retro solver's
@@ -292,8 +304,7 @@ fn retro_instead(
 /// What `ordo solve` reports.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGameReport {
-    /// Always `compact`.
-    pub solver: String,
+    pub solver: Solver,
     #[serde(flatten)]
     pub game: CompactGame,
     /// The verification of this run (`None`: not run).
@@ -386,7 +397,7 @@ pub fn solve_game<E: Engine>(
         None
     };
     let report = CompactGameReport {
-        solver: "compact".into(),
+        solver: Solver::Compact,
         game: compact::report::<E>(&tables, setup, header.slices.clone())?,
         verified: verdict.as_ref().map(Verdict::ok),
         verify_seconds: verdict

@@ -9,9 +9,9 @@
 //! - the job graph of a tablebase for a cluster ([`plan`]), problems ([`problem`]), the
 //!   reports ([`report`]) and the memory limits ([`memory`]).
 //!
-//! One build path ([`ctb::build`], [`ctb::solve_game`]), one probe entry ([`ctb::open`], then
-//! [`CompactTables::probe`] for a position's value and [`CompactTables::rank_moves`] for each
-//! move with its value). The older retro solver (every reachable position with its key, table
+//! One build path ([`ctb::build`] for endgame slices, [`ctb::solve_game`] for a whole small
+//! board), one probe entry ([`Tablebase`]: open a folder, a position's [`Tablebase::value`],
+//! each move with its value by [`Tablebase::moves`]). The older retro solver (every reachable position with its key, table
 //! files of format 2) is in the test tooling (`ordo-testkit`), where it cross-checks this one;
 //! a file of format 2 is refused here ([`SolveError::RetroTable`]).
 //!
@@ -31,6 +31,8 @@ mod names;
 pub mod plan;
 pub mod problem;
 pub mod report;
+mod tablebase;
+mod text;
 mod value;
 
 use std::path::PathBuf;
@@ -38,8 +40,9 @@ use std::path::PathBuf;
 pub use compact::CompactTables;
 pub use material::{connected_sets, connected_sets_bounded, Material, ParseMaterialError};
 pub use names::Names;
-pub use report::{BuildOptions, Counts, GameReport, SliceReport, Verdict, VerifyScope};
-pub use value::{plies, sort_best_first, Value};
+pub use report::{BuildOptions, Counts, GameReport, SliceReport, Solver, Verdict, VerifyScope};
+pub use tablebase::Tablebase;
+pub use value::{plies, sort_best_first, Value, Wdl};
 
 use crate::rules::{setup, Dims, Position, Variant};
 
@@ -131,7 +134,8 @@ impl RetroHeld {
 }
 
 /// A small-board start: each side fills its home row (`row1`) or its two nearest rows (`row2`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Its text form (`Display`, `FromStr`) is that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Setup {
     Row1,
     Row2,
@@ -145,6 +149,9 @@ impl Setup {
             Setup::Row2 => "row2",
         }
     }
+
+    /// Both setups, `row1` first.
+    pub const ALL: [Setup; 2] = [Setup::Row1, Setup::Row2];
 
     /// The start position of this setup on `dims`, White to move.
     pub fn start(self, dims: Dims, variant: Variant) -> Result<Position, SolveError> {
@@ -173,13 +180,33 @@ pub struct FirstMove {
     pub plies: u16,
 }
 
-/// The game's name as the solver's reports print it, from the variant as they spell it
-/// (`x` or `classic`): `Ordo X` or `Ordo`.
-pub fn game_name(variant: &str) -> &'static str {
-    if variant == "x" {
-        "Ordo X"
-    } else {
-        "Ordo"
+impl std::fmt::Display for Setup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A setup name that is neither `row1` nor `row2`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("setup '{0}': expected row1 or row2")]
+pub struct ParseSetupError(pub String);
+
+impl std::str::FromStr for Setup {
+    type Err = ParseSetupError;
+    /// `row1` or `row2`, in any case.
+    fn from_str(s: &str) -> Result<Setup, ParseSetupError> {
+        Setup::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParseSetupError(s.to_string()))
+    }
+}
+
+/// The game's name as the solver's reports and tables print it: `Ordo` or `Ordo X`.
+pub fn report_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Classic => "Ordo",
+        Variant::X => "Ordo X",
     }
 }
 
@@ -187,11 +214,14 @@ pub fn game_name(variant: &str) -> &'static str {
 /// moves that keep a forced win.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
-    pub variant: String,
-    pub board: String,
-    pub setup: String,
-    /// `win`, `loss` or `draw`, for White, who moves first.
-    pub start: String,
+    #[serde(with = "text")]
+    pub variant: Variant,
+    #[serde(with = "text")]
+    pub board: Dims,
+    #[serde(with = "text")]
+    pub setup: Setup,
+    /// Won, lost or drawn for White, who moves first (`win`, `loss`, `draw` in JSON).
+    pub start: Wdl,
     /// The game length in plies at best play (`None` for a draw).
     pub optimal_length: Option<u16>,
     /// Every first move that keeps a forced win, quickest first.
@@ -222,15 +252,10 @@ impl Outcome {
             })
             .collect();
         Outcome {
-            variant: variant.name().into(),
-            board: dims.to_string(),
-            setup: setup.name().into(),
-            start: match value {
-                Value::Win(_) => "win",
-                Value::Loss(_) => "loss",
-                Value::Draw => "draw",
-            }
-            .into(),
+            variant,
+            board: dims,
+            setup,
+            start: value.wdl(),
             optimal_length: value.distance(),
             winning_first_moves,
             first_moves: moves.len(),
@@ -241,10 +266,10 @@ impl Outcome {
 impl std::fmt::Display for Outcome {
     /// Two lines: the value of the start, and the winning first moves with their lengths.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let game = game_name(&self.variant);
-        let value = match (self.start.as_str(), self.optimal_length) {
-            ("win", Some(n)) => format!("White (to move) wins in {}", plies(n)),
-            ("loss", Some(n)) => format!("Black wins in {}", plies(n)),
+        let game = report_name(self.variant);
+        let value = match (self.start, self.optimal_length) {
+            (Wdl::Win, Some(n)) => format!("White (to move) wins in {}", plies(n)),
+            (Wdl::Loss, Some(n)) => format!("Black wins in {}", plies(n)),
             _ => "draw: neither side can force the end".to_string(),
         };
         writeln!(f, "{game} {} {}: {value}", self.board, self.setup)?;

@@ -7,7 +7,7 @@ use super::SolveError;
 use crate::rules::{Color, Dims, Variant};
 
 /// Material of a slice: White's and Black's piece counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Material {
     pub white: u32,
     pub black: u32,

@@ -2,7 +2,18 @@
 //! a slice's report (every job's, [`crate::plan::run_job`]), the verdict of a verification
 //! pass, and the options of a tablebase build.
 
-use crate::Outcome;
+use crate::rules::{Dims, Variant};
+use crate::{Material, Outcome};
+
+/// The solver that computed a report: always the compact solver in this crate (the field
+/// stays in the reports so that older ones, which named others, keep their meaning).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// One byte a core position ([`crate::compact`]).
+    #[default]
+    Compact,
+}
 
 /// How the games of a graph end and how the values came out.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -54,9 +65,12 @@ pub struct GameReport {
 /// position of the material; the published reports of `analysis/tablebases/` are of this form).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SliceReport {
-    pub variant: String,
-    pub board: String,
-    pub material: String,
+    #[serde(with = "crate::text")]
+    pub variant: Variant,
+    #[serde(with = "crate::text")]
+    pub board: Dims,
+    #[serde(with = "crate::text")]
+    pub material: Material,
     /// Index entries (positions plus gaps).
     pub entries: u64,
     pub counts: Counts,

@@ -18,7 +18,42 @@ pub enum Value {
     Draw,
 }
 
+/// Won, drawn or lost, without the distance (Syzygy's WDL): what a report says of a start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Wdl {
+    /// `win`, `draw` or `loss`: the JSON and text form.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Value {
+    /// Won, drawn or lost, for the side to move.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+
     /// The value whose distance is `plies`: even = loss, odd = win.
     pub fn at_distance(plies: u16) -> Value {
         if plies % 2 == 0 {

@@ -15,7 +15,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::compact::{self, CompactTables};
+use ordo_solve::compact::CompactTables;
+use ordo_solve::ctb;
 use ordo_solve::{BuildOptions, GameOptions, Material, Setup, VerifyScope};
 use ordo_testkit::retro::{self, solve_game, verify};
 
@@ -77,11 +78,13 @@ fn old_and_new(c: &mut Criterion) {
         group.bench_function(format!("{variant}/{board}-row1/retro"), |b| {
             b.iter(|| pool.install(|| solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts)))
         });
-        let (_, report) = compact::solve_game::<Bitboard>(variant, dims, Setup::Row1).unwrap();
-        let core: u64 = report.slices.iter().map(|s| s.positions).sum();
+        let quiet = GameOptions::default();
+        let compact = || ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &quiet);
+        let (_, report) = compact().unwrap();
+        let core: u64 = report.game.slices.iter().map(|s| s.positions).sum();
         group.throughput(Throughput::Elements(core));
         group.bench_function(format!("{variant}/{board}-row1/compact"), |b| {
-            b.iter(|| pool.install(|| compact::solve_game::<Bitboard>(variant, dims, Setup::Row1)))
+            b.iter(|| pool.install(compact))
         });
     }
     group.finish();

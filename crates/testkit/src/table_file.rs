@@ -26,7 +26,7 @@ use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::checksum::{Fnv, CHECKSUM_PREFIX};
 use crate::solve::compact::{self, CompactExpect, CompactTables};
-use crate::solve::Material;
+use crate::solve::{ctb, Material};
 use crate::solve::{GameOptions, Setup};
 
 /// At most this many edits of an input are applied.
@@ -75,10 +75,10 @@ pub fn valid_compact(scratch: &Path) -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
         let (tables, report) =
-            compact::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1)
+            ctb::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &Default::default())
                 .expect("the 3 x 3 game solves");
         tables
-            .save(scratch, "game", "row1", &report.slices, None)
+            .save(scratch, "game", "row1", &report.game.slices, None)
             .expect("the scratch file is writable");
         std::fs::read(scratch).expect("the scratch file is readable")
     })

@@ -15,7 +15,7 @@
 //!   predecessor of its own material and is valued on demand by one step forward into
 //!   solved positions ([`CompactTables::probe`]);
 //! - [`CompactTables::build`] (endgame slices by material, fewer pieces first, every
-//!   capture probing the smaller slices already built) and [`solve_game`] (every core
+//!   capture probing the smaller slices already built) and [`crate::ctb::solve_game`] (every core
 //!   position of every material a small-board start can come down to, then the start).
 //!
 //! Values are one byte: 0 for a draw, otherwise the distance to the
@@ -75,7 +75,8 @@ pub struct Slice {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SliceStats {
-    pub material: String,
+    #[serde(with = "crate::text")]
+    pub material: Material,
     /// Stored positions, one byte each: one of each mirror pair, and with equal material
     /// White to move only.
     pub entries: u64,
@@ -283,7 +284,7 @@ impl CompactTables {
         let fresh = || checkpoint::Kept {
             groups: 0,
             stats: SliceStats {
-                material: of.material.to_string(),
+                material: of.material,
                 entries: of.index.len() as u64,
                 ..SliceStats::default()
             },
@@ -562,27 +563,13 @@ impl SliceStats {
     }
 }
 
-/// What [`solve_game`] reports about a solved small board.
+/// What [`crate::ctb::solve_game`] reports about a solved small board.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGame {
     #[serde(flatten)]
     pub outcome: Outcome,
     /// Every slice built, fewer pieces first.
     pub slices: Vec<SliceStats>,
-}
-
-/// Solve every core position of every material the `setup` start of `dims` can come down
-/// to (reachable or not), then report the start.
-pub fn solve_game<E: Engine>(
-    variant: Variant,
-    dims: Dims,
-    setup: Setup,
-) -> Result<(CompactTables, CompactGame), SolveError> {
-    let max = start_material(variant, dims, setup)?;
-    let mut tables = CompactTables::new(dims, variant);
-    let slices = tables.build::<E>(max, |_| {})?;
-    let report = report::<E>(&tables, setup, slices)?;
-    Ok((tables, report))
 }
 
 /// The material of the `setup` start of `dims`: every slice up to it is in a game's tables.

@@ -27,7 +27,7 @@ use crate::checksum::{
     parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
 };
 use crate::fault::TableFault;
-use crate::material::{Material, ParseMaterialError};
+use crate::material::Material;
 use crate::memory::{self, Limit};
 use crate::rules::clauses;
 use crate::value::Value;
@@ -104,10 +104,7 @@ impl CompactTables {
     ) -> Result<CompactHeader, SolveError> {
         let mut parts = Vec::new();
         for s in stats {
-            let m: Material = s
-                .material
-                .parse()
-                .map_err(|e: ParseMaterialError| SolveError::Input(e.to_string()))?;
+            let m = s.material;
             let slice = self
                 .slices
                 .get(&m)
@@ -197,9 +194,7 @@ impl CompactTables {
         }
         for (s, slice) in slices {
             check_counts(s, &slice.values).map_err(fault)?;
-            let m = s.material.parse::<Material>();
-            self.slices
-                .insert(m.map_err(|e| bad(e.to_string()))?, slice);
+            self.slices.insert(s.material, slice);
         }
         Ok(header)
     }
@@ -237,7 +232,7 @@ impl CompactTables {
             });
         }
         let names: Vec<String> = want.materials.iter().map(|m| m.to_string()).collect();
-        let held: Vec<String> = h.slices.iter().map(|s| s.material.clone()).collect();
+        let held: Vec<String> = h.slices.iter().map(|s| s.material.to_string()).collect();
         if names != held {
             return Err(TableFault::Slices {
                 held,
@@ -343,7 +338,7 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), TableFault> {
     }
     let bad = |what: &'static str| {
         Err(TableFault::SliceCounts {
-            material: s.material.clone(),
+            material: s.material.to_string(),
             what,
             stored: values.len(),
         })

@@ -22,8 +22,8 @@ use std::time::Instant;
 
 pub use analysis::{solve as retrograde, tally, Graph, Target, NO_POSITION};
 pub use file::{load_raw, save_raw, Expect, Header, Table, FORMAT, MAX_HEADER};
-pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_SQUARES};
-pub use tb::{SliceGraph, SliceIndex, Tablebase};
+pub use space::{key_of, load, pack, unpack, Key, Space, SpaceGraph, MAX_PACKED_SQUARES};
+pub use tb::{RetroTablebase, SliceGraph, SliceIndex};
 pub use verify::{bounded, bounded_expectation, verify, verify_graph};
 
 use crate::notation::format_move;
@@ -209,7 +209,7 @@ fn game_report(
 /// The tablebase solver of [`tb`] (two bytes an index entry, the retrograde
 /// analysis over one slice) as a [`SliceSolver`], generating moves with engine `E`.
 pub struct Retro<E> {
-    tb: Tablebase,
+    tb: RetroTablebase,
     memory_limit: Option<u64>,
     engine: PhantomData<fn() -> E>,
 }
@@ -217,14 +217,14 @@ pub struct Retro<E> {
 impl<E: Engine> Retro<E> {
     pub fn new(dims: Dims, variant: Variant, memory_limit: Option<u64>) -> Self {
         Retro {
-            tb: Tablebase::new(dims, variant),
+            tb: RetroTablebase::new(dims, variant),
             memory_limit,
             engine: PhantomData,
         }
     }
 
     /// The slices loaded or built so far.
-    pub fn tablebase(&self) -> &Tablebase {
+    pub fn tablebase(&self) -> &RetroTablebase {
         &self.tb
     }
 
@@ -241,7 +241,7 @@ impl<E: Engine> SliceSolver for Retro<E> {
         Material::up_to(max.white, max.black)
     }
     fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        Tablebase::path(dir, self.tb.variant, self.tb.dims, m)
+        RetroTablebase::path(dir, self.tb.variant, self.tb.dims, m)
     }
     fn game(&self) -> (Variant, Dims) {
         (self.tb.variant, self.tb.dims)
@@ -290,9 +290,9 @@ pub fn slice_report(
     built: bool,
 ) -> SliceReport {
     SliceReport {
-        variant: variant.name().into(),
-        board: dims.to_string(),
-        material: m.to_string(),
+        variant,
+        board: dims,
+        material: m,
         entries: header.entries,
         counts: header.counts.clone().unwrap_or_default(),
         seconds: header.solve_ms.map(|ms| ms as f64 / 1000.0),
@@ -304,13 +304,13 @@ pub fn slice_report(
 
 /// The retro solver's endgame slices as a problem's [`Tables`]: every position of each
 /// material stored.
-impl Tables for Tablebase {
+impl Tables for RetroTablebase {
     fn game(&self) -> (Variant, Dims) {
         (self.variant, self.dims)
     }
 
     fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
-        Tablebase::value(self, e.occupancy(), e.side_to_move())?.ok_or_else(|| {
+        RetroTablebase::value(self, e.occupancy(), e.side_to_move())?.ok_or_else(|| {
             SolveError::Input(format!(
                 "no loaded table holds the material of {}",
                 crate::notation::format_position(&e.to_position())
@@ -338,7 +338,7 @@ impl Tables for Tablebase {
 
 /// The retro slices in `dir` that hold the material of `pos` and every smaller one: what
 /// [`crate::solve::problem::verify_with`] opens to prove a problem by the retro tables.
-pub fn problem_tables(pos: &Position, dir: &Path) -> Result<Tablebase, SolveError> {
+pub fn problem_tables(pos: &Position, dir: &Path) -> Result<RetroTablebase, SolveError> {
     let m = Material {
         white: pos.count(Color::White) as u32,
         black: pos.count(Color::Black) as u32,

@@ -1,6 +1,6 @@
 //! The positions a table covers and their perfect index.
 //!
-//! A position on a board of at most [`MAX_SQUARES`] squares packs into one [`Key`]: White's
+//! A position on a board of at most [`MAX_PACKED_SQUARES`] squares packs into one [`Key`]: White's
 //! mask, Black's mask and the side to move. A [`Space`] holds the keys of every position it
 //! covers, each once, in a fixed order (by a mixing hash of the key, then the key); a
 //! position's index is its rank in that order. A directory over the hash's top bits finds
@@ -19,12 +19,12 @@ use crate::rules::{Color, Dims, Engine, Variant};
 use crate::solve::SolveError;
 
 /// A packed position: bits 0..63 White, 63..126 Black, bit 126 set when Black is to move.
-/// Only boards of at most [`MAX_SQUARES`] squares fit; larger boards must key positions by
+/// Only boards of at most [`MAX_PACKED_SQUARES`] squares fit; larger boards must key positions by
 /// their full masks.
 pub type Key = u128;
 
 /// The largest board (in squares) whose positions pack into a [`Key`].
-pub const MAX_SQUARES: usize = 63;
+pub const MAX_PACKED_SQUARES: usize = 63;
 
 const BLACK_SHIFT: u32 = 63;
 const BLACK_TO_MOVE: u128 = 1 << 126;
@@ -145,9 +145,9 @@ impl Space {
     ) -> Result<Space, SolveError> {
         let dims = start.dims();
         let variant = start.variant();
-        if dims.len() > MAX_SQUARES {
+        if dims.len() > MAX_PACKED_SQUARES {
             return Err(SolveError::TooLarge(format!(
-                "a {}x{} board has {} squares; whole-game solving packs at most {MAX_SQUARES}",
+                "a {}x{} board has {} squares; whole-game solving packs at most {MAX_PACKED_SQUARES}",
                 dims.cols,
                 dims.rows,
                 dims.len()

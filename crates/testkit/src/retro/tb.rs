@@ -311,15 +311,15 @@ impl SliceIndex {
 }
 
 /// The solved slices of one game and board, for lookups from bigger slices and probes.
-pub struct Tablebase {
+pub struct RetroTablebase {
     pub dims: Dims,
     pub variant: Variant,
     pub slices: BTreeMap<Material, (SliceIndex, Vec<u16>)>,
 }
 
-impl Tablebase {
-    pub fn new(dims: Dims, variant: Variant) -> Tablebase {
-        Tablebase {
+impl RetroTablebase {
+    pub fn new(dims: Dims, variant: Variant) -> RetroTablebase {
+        RetroTablebase {
             dims,
             variant,
             slices: BTreeMap::new(),
@@ -390,13 +390,13 @@ impl Tablebase {
 /// One slice as a game graph for the retrograde analysis: positions of this material inside,
 /// captures leading into the smaller slices of `tb` (already solved).
 pub struct SliceGraph<'a, E> {
-    tb: &'a Tablebase,
+    tb: &'a RetroTablebase,
     index: &'a SliceIndex,
     engine: std::marker::PhantomData<fn() -> E>,
 }
 
 impl<'a, E: Engine> SliceGraph<'a, E> {
-    pub fn new(tb: &'a Tablebase, index: &'a SliceIndex) -> Self {
+    pub fn new(tb: &'a RetroTablebase, index: &'a SliceIndex) -> Self {
         SliceGraph {
             tb,
             index,
@@ -494,12 +494,12 @@ pub fn build<E: Engine>(
     dir: &Path,
     opts: &BuildOptions,
     mut each: impl FnMut(&SliceReport),
-) -> Result<(Tablebase, Vec<SliceReport>), SolveError> {
+) -> Result<(RetroTablebase, Vec<SliceReport>), SolveError> {
     let mut indexes = size_slices(dims, variant, max, opts.memory_limit)?;
-    let mut tb = Tablebase::new(dims, variant);
+    let mut tb = RetroTablebase::new(dims, variant);
     let mut reports = Vec::new();
     for m in Material::up_to(max.white, max.black) {
-        let path = Tablebase::path(dir, variant, dims, m);
+        let path = RetroTablebase::path(dir, variant, dims, m);
         let (header, built) = if path.exists() {
             (tb.load_slice(dir, m)?, false)
         } else {
@@ -528,18 +528,18 @@ pub fn build<E: Engine>(
 /// into, [`crate::solve::plan::parents`]), write it atomically to its file under `dir` and add it
 /// to `tb`: one job of a build spread over many machines (`ordo_solve::plan`).
 pub fn build_one<E: Engine>(
-    tb: &mut Tablebase,
+    tb: &mut RetroTablebase,
     index: SliceIndex,
     dir: &Path,
     opts: &BuildOptions,
 ) -> Result<Header, SolveError> {
-    let path = Tablebase::path(dir, tb.variant, tb.dims, index.material);
+    let path = RetroTablebase::path(dir, tb.variant, tb.dims, index.material);
     build_slice::<E>(tb, index, &path, opts)
 }
 
 /// Solve one slice from the smaller ones in `tb`, write it atomically and add it to `tb`.
 fn build_slice<E: Engine>(
-    tb: &mut Tablebase,
+    tb: &mut RetroTablebase,
     index: SliceIndex,
     path: &Path,
     opts: &BuildOptions,
@@ -572,12 +572,12 @@ pub fn open(
     variant: Variant,
     m: Material,
     dir: &Path,
-) -> Result<Tablebase, SolveError> {
+) -> Result<RetroTablebase, SolveError> {
     let all = Material::up_to(m.white, m.black);
     require_slices(dir, variant, dims, m, &all, |s| {
-        Tablebase::path(dir, variant, dims, s)
+        RetroTablebase::path(dir, variant, dims, s)
     })?;
-    let mut tb = Tablebase::new(dims, variant);
+    let mut tb = RetroTablebase::new(dims, variant);
     for s in all {
         tb.load_slice(dir, s)?;
     }

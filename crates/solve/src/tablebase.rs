@@ -1,0 +1,132 @@
+//! The one probe entry: a folder of endgame tables ([`Tablebase::open`]), the value of a
+//! position ([`Tablebase::value`]) and every move with its value ([`Tablebase::moves`]).
+//! Slices are read from the folder the first time a probe needs them and kept.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+
+use ordo_bitboard::Bitboard;
+
+use crate::compact::{self, CompactTables};
+use crate::problem::Tables as _;
+use crate::rules::{Color, Dims, Engine, Move, Position, Status, Variant};
+use crate::{ctb, Material, SolveError, Value};
+
+/// The endgame tables (`ordo tb build`) in one folder, probed on the engine `E` (the fast
+/// one unless asked otherwise, as `HashMap` has its default hasher).
+///
+/// ```
+/// use ordo_core::{notation::parse_position, rules::Variant};
+/// use ordo_solve::{ctb, BuildOptions, Material, Tablebase, Value};
+///
+/// // Build the classic 4 x 3 slices up to 2 against 2 in a scratch folder ...
+/// let dir = std::env::temp_dir().join(format!("ordo-solve-doc-tb-{}", std::process::id()));
+/// let max = Material { white: 2, black: 2 };
+/// ctb::build::<ordo_bitboard::Bitboard>("4x3".parse().unwrap(), Variant::Classic, max, &dir,
+///     &BuildOptions::default(), |_| {}).unwrap();
+///
+/// // ... and probe them: White captures on a3, Black's home row, and wins.
+/// let tb = Tablebase::open(&dir).unwrap();
+/// let pos = parse_position("BB2/1W2/W3 w classic").unwrap();
+/// assert_eq!(tb.value(&pos).unwrap(), Value::Win(1));
+/// let (best, value) = &tb.moves(&pos).unwrap()[0];
+/// assert_eq!((best.to_string(), *value), ("a1xa3".to_string(), Value::Loss(0)));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub struct Tablebase<E = Bitboard> {
+    dir: PathBuf,
+    loaded: RwLock<HashMap<(Variant, Dims), CompactTables>>,
+    engine: PhantomData<fn() -> E>,
+}
+
+impl Tablebase {
+    /// The tables in `dir`, probed on the bitboard engine; an error if `dir` is not a folder.
+    /// Nothing is read until a probe needs it.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, SolveError> {
+        Tablebase::open_on(dir)
+    }
+}
+
+impl<E: Engine> Tablebase<E> {
+    /// The tables in `dir`, probed on the engine `E` (`Tablebase::<Reference>::open_on`).
+    pub fn open_on(dir: impl AsRef<Path>) -> Result<Tablebase<E>, SolveError> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            return Err(SolveError::io(dir, "not a folder of tables"));
+        }
+        Ok(Tablebase {
+            dir: dir.to_path_buf(),
+            loaded: RwLock::new(HashMap::new()),
+            engine: PhantomData,
+        })
+    }
+
+    /// The value of `pos` for its side to move: win or loss in so many plies, or draw. A
+    /// finished game is a loss in 0 for the side to move, whatever ended it (no table is
+    /// read); otherwise every slice of its material and smaller must be in the folder.
+    pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
+        let e = engine_of::<E>(pos)?;
+        if let Some(v) = finished(pos, e.status()) {
+            return Ok(v);
+        }
+        self.with_tables(pos, |t| t.probe(&e))
+    }
+
+    /// Every legal move of `pos` with the value it leaves the opponent, best first for the
+    /// mover (quickest win, then draws, then slowest loss; ties by notation). Empty for a
+    /// finished game.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, SolveError> {
+        let e = engine_of::<E>(pos)?;
+        if finished(pos, e.status()).is_some() {
+            return Ok(Vec::new());
+        }
+        self.with_tables(pos, |t| Ok(t.value_and_moves(&e)?.1))
+    }
+
+    /// Run `f` on the tables of `pos`'s game and board once every slice its material needs
+    /// is loaded (read from the folder now if not yet).
+    fn with_tables<T>(
+        &self,
+        pos: &Position,
+        f: impl FnOnce(&CompactTables) -> Result<T, SolveError>,
+    ) -> Result<T, SolveError> {
+        let key = (pos.variant, pos.dims());
+        let m = Material {
+            white: pos.count(Color::White) as u32,
+            black: pos.count(Color::Black) as u32,
+        };
+        let ready = |t: &CompactTables| {
+            compact::stored_up_to(m)
+                .iter()
+                .all(|s| t.slices.contains_key(s))
+        };
+        {
+            let loaded = self.loaded.read().unwrap_or_else(|p| p.into_inner());
+            if let Some(t) = loaded.get(&key).filter(|t| ready(t)) {
+                return f(t);
+            }
+        }
+        let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
+        let tables = loaded
+            .entry(key)
+            .or_insert_with(|| CompactTables::new(key.1, key.0));
+        ctb::open_more(tables, m, &self.dir)?;
+        f(tables)
+    }
+}
+
+fn engine_of<E: Engine>(pos: &Position) -> Result<E, SolveError> {
+    E::from_position(pos).map_err(|e| SolveError::Input(e.to_string()))
+}
+
+/// The value of a finished game for the side to move (who lost, unless a rule gave the win
+/// to the side to move), `None` while it goes on.
+fn finished(pos: &Position, status: Status) -> Option<Value> {
+    match status {
+        Status::Ongoing => None,
+        Status::Won { winner, .. } if winner == pos.to_move => Some(Value::Win(0)),
+        Status::Won { .. } => Some(Value::Loss(0)),
+    }
+}
