@@ -94,11 +94,11 @@ unset ORDO_BIN
 
 conform() { # conform LABEL ENGINE: ordo conform on ENGINE must exit 0 with a PASS verdict.
     local start=$SECONDS verdict
-    ordo conform --engine "$2" >"$log" 2>&1 || die "ordo conform --engine \"$2\" exited $?"
+    ordo conform "$2" >"$log" 2>&1 || die "ordo conform \"$2\" exited $?"
     verdict=$(grep -m 1 '^verdict: ' "$log")
     case "$verdict" in
-        "verdict: PASS"*) ok "ordo conform --engine $1: ${verdict#verdict: } ($((SECONDS - start)) s)" ;;
-        *) die "ordo conform --engine \"$2\": no PASS verdict" ;;
+        "verdict: PASS"*) ok "ordo conform $1: ${verdict#verdict: } ($((SECONDS - start)) s)" ;;
+        *) die "ordo conform \"$2\": no PASS verdict" ;;
     esac
 }
 conform '"ordo engine"' "ordo engine"
@@ -108,12 +108,12 @@ left=$(ls -A)
 [ -z "$left" ] || die "ordo conform left files in the working folder: $left"
 
 # ORDO-7.2 and ORDO-4.3: README.md's dispute example; exit status 1 for an illegal move.
-ordo explain --position "4/1B2/WW2/2W1 w classic" --move "a2:b2-a3" >"$log" 2>&1
+ordo explain --position "4/1B2/WW2/2W1 w classic" "a2:b2-a3" >"$log" 2>&1
 code=$?
 [ "$code" -eq 1 ] || die "ordo explain exited $code, not 1 (illegal)"
 grep -q '^verdict: illegal$' "$log" && grep -q '^ORDO-7.2 ' "$log" && grep -q '^ORDO-4.3 ' "$log" ||
     die "ordo explain did not name ORDO-7.2 and ORDO-4.3"
-ok "ordo explain --position \"4/1B2/WW2/2W1 w classic\" --move a2:b2-a3: illegal, ORDO-7.2 and ORDO-4.3"
+ok "ordo explain --position \"4/1B2/WW2/2W1 w classic\" a2:b2-a3: illegal, ORDO-7.2 and ORDO-4.3"
 
 # The 1v1, 2v1, 1v2 and 2v2 slices of the 10 x 8 board (a fraction of a second), then
 # README.md's probe: Black to move wins in 17 plies.

@@ -59,10 +59,10 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     let stalemates: u64 = reports.iter().map(|r| r.counts.stalemates).sum();
     let _ = writeln!(
         out,
-        "\n{} of {} solved boards have drawn positions (infinite play); {} stalemate positions in all.",
+        "\n{} of {} have drawn positions (infinite play); {} in all.",
         with_draws,
-        reports.len(),
-        stalemates
+        crate::text::count(reports.len(), "solved board"),
+        crate::text::count(stalemates, "stalemate position")
     );
     let _ = writeln!(
         out,

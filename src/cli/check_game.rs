@@ -11,6 +11,7 @@ use crate::notation::{echo, format_move, format_position, parse_record, RecordMo
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Color, Engine, Status};
+use crate::text::count;
 
 /// Arguments of `ordo check-game`.
 #[derive(clap::Args, Debug)]
@@ -51,7 +52,8 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
             quote(out, "ORDO-10.5", "a decided game has no legal moves");
             let _ = writeln!(
                 out,
-                "result: {n} of {total} moves legal before the game ended"
+                "result: {n} of {} legal before the game ended",
+                count(total, "move")
             );
             return Ok(1);
         }
@@ -131,18 +133,19 @@ fn report_end(
     let _ = writeln!(out, "status: {status}");
     if let Some(path) = &args.svg {
         let notes = Annotations {
-            title: Some(format!("after {total} moves: {status}")),
+            title: Some(format!("after {}: {status}", count(total, "move"))),
             ..Annotations::default()
         };
         write_svg(path, &render::svg(&engine.to_position(), None, &notes), out)?;
     }
     if result_agrees(recorded, status) {
-        let _ = writeln!(out, "result: all {total} moves legal");
+        let _ = writeln!(out, "result: all {} legal", count(total, "move"));
         Ok(0)
     } else {
         let _ = writeln!(
             out,
-            "result: all {total} moves legal, but the record says {} while the game is {status}",
+            "result: all {} legal, but the record says {} while the game is {status}",
+            count(total, "move"),
             recorded.unwrap_or("")
         );
         Ok(1)

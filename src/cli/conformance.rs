@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{CliError, EngineArg};
+use super::{CliError, EngineArg, ENGINE_DEFAULT};
 use crate::conformance::cases::{self, Case, SuiteReport};
 use crate::conformance::oracles::{AdjudicatorOracle, EngineOracle};
 use crate::conformance::server::{serve, EngineChoice, Server};
 use crate::conformance::{conform, vectors};
+use crate::text::count;
 
 /// Arguments of `ordo conformance`.
 #[derive(clap::Args, Debug)]
@@ -23,8 +24,8 @@ pub enum ConformanceAction {
     /// Rebuild the vector files from the case suite and the reference engine (each file
     /// written atomically).
     Generate {
-        /// Directory of the vector files.
-        #[arg(long, default_value = "spec/conformance")]
+        /// Directory of the vector files (`--dir`, the older name, also works).
+        #[arg(long = "vectors", alias = "dir", default_value = "spec/conformance")]
         dir: PathBuf,
         /// Directory of the case suite (default: the suite built into the program).
         #[arg(long)]
@@ -34,10 +35,11 @@ pub enum ConformanceAction {
     /// case suite.
     Check {
         /// Engine to check.
-        #[arg(long, value_enum, default_value = "reference")]
+        #[arg(long, value_enum, default_value = ENGINE_DEFAULT)]
         engine: EngineArg,
-        /// Directory of the vector files (default: the vectors built into the program).
-        #[arg(long)]
+        /// Directory of the vector files (default: the vectors built into the program; `--dir`,
+        /// the older name, also works).
+        #[arg(long = "vectors", alias = "dir")]
         dir: Option<PathBuf>,
         /// Directory of the case suite (default: the suite built into the program).
         #[arg(long)]
@@ -52,8 +54,8 @@ pub enum ConformanceAction {
     /// Recompute the bulk data (`moves`, `perft`) of the case files from the reference engine,
     /// in place (each file written atomically); hand-written entries are kept as they are.
     FillCases {
-        /// Directory of the case suite.
-        #[arg(long, default_value = cases::SUITE_DIR)]
+        /// Directory of the case suite (`--dir`, the older name, also works).
+        #[arg(long = "cases", alias = "dir", default_value = cases::SUITE_DIR)]
         dir: PathBuf,
     },
 }
@@ -62,16 +64,25 @@ pub enum ConformanceAction {
 #[derive(clap::Args, Debug)]
 pub struct EngineArgs {
     /// Engine to serve.
-    #[arg(long, value_enum, default_value = "reference")]
+    #[arg(long, value_enum, default_value = ENGINE_DEFAULT)]
     pub engine: EngineArg,
 }
 
 /// Arguments of `ordo conform`.
 #[derive(clap::Args, Debug)]
 pub struct ConformArgs {
-    /// The engine's command line, run with `sh -c` (it must speak spec/protocol.md).
-    #[arg(long)]
-    pub engine: String,
+    /// The engine's command line, run with `sh -c` (it must speak spec/protocol.md), e.g.
+    /// "python3 my_engine.py" or "ordo engine".
+    #[arg(value_name = "ENGINE_COMMAND", required_unless_present = "engine_flag")]
+    pub command: Option<String>,
+    /// The engine's command line, as a flag (the same as the ENGINE_COMMAND argument).
+    #[arg(
+        long = "engine",
+        value_name = "ENGINE_COMMAND",
+        conflicts_with = "command",
+        hide = true
+    )]
+    pub engine_flag: Option<String>,
     /// Directory of the vector files (default: the vectors built into the program).
     #[arg(long)]
     pub vectors: Option<PathBuf>,
@@ -124,7 +135,11 @@ pub fn run_conformance(args: &ConformanceArgs, out: &mut String) -> Result<u8, C
         ConformanceAction::Generate { dir, cases } => {
             let written = vectors::generate(dir, &suite(cases)?)?;
             for (path, n) in written {
-                out.push_str(&format!("wrote {} ({n} vectors)\n", path.display()));
+                out.push_str(&format!(
+                    "wrote {} ({})\n",
+                    path.display(),
+                    count(n, "vector")
+                ));
             }
             Ok(0)
         }
@@ -170,7 +185,7 @@ fn check_vectors(
     dir: Option<&Path>,
     out: &mut String,
 ) -> Result<bool, CliError> {
-    let all = vectors::read(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
+    let all = vectors::read(dir).map_err(|e| CliError(format!("--vectors: {e}")))?;
     let mismatches = match engine {
         EngineArg::Reference => vectors::check::<crate::reference::Reference>(&all),
         EngineArg::Bitboard => vectors::check::<crate::bitboard::Bitboard>(&all),
@@ -184,10 +199,10 @@ fn check_vectors(
     let failed: std::collections::BTreeSet<&str> =
         mismatches.iter().map(|m| m.id.as_str()).collect();
     out.push_str(&format!(
-        "{} engine: {} of {} vectors match, {} differ\n",
+        "{} engine: {} of {} match, {} differ\n",
         choice(engine).name(),
         all.len() - failed.len(),
-        all.len(),
+        count(all.len(), "vector"),
         failed.len()
     ));
     Ok(mismatches.is_empty())
@@ -196,7 +211,7 @@ fn check_vectors(
 /// `ordo conformance fill-cases`: rewrite every case file of `dir` with fresh bulk data.
 fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
     let files = crate::files::files_with_extension(dir, "toml")
-        .map_err(|e| CliError(format!("--dir: {}: {e}", dir.display())))?;
+        .map_err(|e| CliError(format!("--cases: {}: {e}", dir.display())))?;
     for path in files {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
@@ -207,8 +222,8 @@ fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
             out.push_str(&format!("updated {}\n", path.display()));
         }
     }
-    let suite = cases::load_dir(dir).map_err(|e| CliError(format!("--dir: {e}")))?;
-    out.push_str(&format!("{} cases\n", suite.len()));
+    let suite = cases::load_dir(dir).map_err(|e| CliError(format!("--cases: {e}")))?;
+    out.push_str(&format!("{}\n", count(suite.len(), "case")));
     Ok(0)
 }
 
@@ -240,7 +255,7 @@ pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError>
     let opts = conform::Options {
         only,
         cases: args.cases.clone(),
-        command: args.engine.clone(),
+        command: engine_command(args).to_string(),
         vectors: args.vectors.clone(),
         playouts: args.playouts,
         plies: args.plies,
@@ -260,11 +275,19 @@ pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError>
     Ok(if report.passed() { 0 } else { 1 })
 }
 
+/// The engine command of `ordo conform`: the argument, or `--engine` (the older spelling).
+fn engine_command(args: &ConformArgs) -> &str {
+    args.command
+        .as_deref()
+        .or(args.engine_flag.as_deref())
+        .unwrap_or_default()
+}
+
 /// A conform error in the words of the command line: the flag it is about.
 fn conform_flag(e: conform::ConformError) -> String {
     use conform::ConformError as E;
     match e {
-        E::EmptyCommand => format!("--engine: {e}"),
+        E::EmptyCommand => format!("the engine command: {e}"),
         E::ZeroTimeout => format!("--timeout-ms: {e}"),
         E::Vectors(_) => format!("--vectors: {e}"),
         E::Cases(_) => format!("--cases: {e}"),

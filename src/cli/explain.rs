@@ -1,7 +1,7 @@
 //! `ordo explain`: the adjudicator's verdict on one move.
 //!
-//! `ordo explain [--position P] [--variant V] [--board 10x8|8x8] --move M [--svg FILE]
-//! [--html FILE]` judges
+//! `ordo explain [--position P] [--variant V] [--board 10x8|8x8] MOVE [--svg FILE]
+//! [--html FILE]` (or `--move MOVE`, the older spelling) judges
 //! the move clause by clause (`crate::adjudicate`), independently of the engines, and prints
 //! `verdict: legal` or `verdict: illegal`:
 //!
@@ -22,19 +22,29 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::{start_position, write_file, CliError, PositionArgs};
+use super::{start_position, the_move, write_file, CliError, StartArgs};
 use crate::adjudicate::{adjudicate, canonical_spelling, Effects, Verdict, Violation};
 use crate::notation::{format_move, format_position, parse_move};
 use crate::rules::{clauses, Color, Move, Position, Square, Status};
+use crate::text::count;
 
 /// Arguments of `ordo explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
-    #[command(flatten)]
-    pub at: PositionArgs,
     /// The move to judge, in the notation of spec/notation.md.
-    #[arg(long = "move", short = 'm')]
-    pub mv: String,
+    #[arg(value_name = "MOVE", required_unless_present = "move_flag")]
+    pub mv: Option<String>,
+    /// The move to judge, as a flag (the same as the MOVE argument).
+    #[arg(
+        long = "move",
+        short = 'm',
+        value_name = "MOVE",
+        conflicts_with = "mv",
+        hide = true
+    )]
+    pub move_flag: Option<String>,
+    #[command(flatten)]
+    pub at: StartArgs,
     /// Also write an SVG diagram of the position with the move drawn.
     #[arg(long)]
     pub svg: Option<PathBuf>,
@@ -76,7 +86,8 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
         };
         CliError(format!("{where_}{e}"))
     })?;
-    let mv = parse_move(&args.mv).map_err(|e| CliError(format!("--move: {e}")))?;
+    let (name, text) = the_move(&args.mv, &args.move_flag).unwrap_or(("MOVE", ""));
+    let mv = parse_move(text).map_err(|e| CliError(format!("{name}: {e}")))?;
     let verdict = adjudicate(&pos, &mv);
 
     let _ = writeln!(out, "position: {}", format_position(&pos));
@@ -107,15 +118,7 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
 /// The verdict on an illegal move: every clause it breaks, why, and the clause's text.
 fn write_violations(violations: &[Violation], out: &mut String) {
     let _ = writeln!(out, "verdict: illegal");
-    let _ = writeln!(
-        out,
-        "{} violated:",
-        if violations.len() == 1 {
-            "1 clause".to_string()
-        } else {
-            format!("{} clauses", violations.len())
-        }
-    );
+    let _ = writeln!(out, "{} violated:", count(violations.len(), "clause"));
     for v in violations {
         let _ = writeln!(out, "\n{}", headline(v.clause));
         let _ = writeln!(out, "  {}", v.detail);

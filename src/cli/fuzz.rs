@@ -11,6 +11,7 @@ use super::CliError;
 use crate::diff::campaign::{run_campaign, CampaignOptions, CampaignReport};
 use crate::notation::format_position;
 use crate::rules::Engine;
+use crate::text::count;
 
 /// Arguments of `ordo fuzz`.
 #[derive(clap::Args, Debug)]
@@ -68,9 +69,10 @@ pub fn campaign<A: Engine, B: Engine>(args: &FuzzArgs, out: &mut String) -> Resu
         stop: Some(stop),
         progress: Some(&progress),
     };
+    let clock = super::clock::Clock::start();
     let report = run_campaign::<A, B>(&opts)?;
     bar.finish_and_clear();
-    write_report::<A, B>(&report, out);
+    write_report::<A, B>(&report, clock.cpu(), out);
     Ok(match (&report.divergence, report.interrupted) {
         (Some(_), _) => 1,
         (None, true) => INTERRUPTED,
@@ -79,14 +81,15 @@ pub fn campaign<A: Engine, B: Engine>(args: &FuzzArgs, out: &mut String) -> Resu
 }
 
 /// The summary line, then the verdict: no divergence, interrupted, or the reproduction.
-fn write_report<A: Engine, B: Engine>(report: &CampaignReport, out: &mut String) {
+fn write_report<A: Engine, B: Engine>(report: &CampaignReport, cpu: Duration, out: &mut String) {
     let secs = report.elapsed.as_secs_f64().max(1e-9);
     let _ = writeln!(
         out,
-        "fuzz: seed {}, {} threads, {secs:.1} s: {} positions checked ({:.0} per second), {} against {}",
+        "fuzz: seed {}, {}, {}: {} checked ({:.0} per second), {} against {}",
         report.seed,
-        report.threads,
-        report.checked,
+        count(report.threads, "thread"),
+        super::clock::timing(report.elapsed, cpu, 1),
+        count(report.checked, "position"),
         report.checked as f64 / secs,
         A::NAME,
         B::NAME

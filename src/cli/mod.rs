@@ -4,6 +4,7 @@
 
 mod analysis;
 mod check_game;
+mod clock;
 mod conformance;
 mod explain;
 mod fuzz;
@@ -39,21 +40,41 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Where a command starts.
+/// Where a command starts, for the commands that read a position without running an engine
+/// (`show`, `explain`, `render`).
 #[derive(clap::Args, Debug, Clone)]
-pub struct PositionArgs {
+pub struct StartArgs {
     /// Start position in the notation of spec/notation.md (default: the standard start).
     #[arg(long, short = 'p')]
     pub position: Option<String>,
-    /// Variant for the standard start: classic or x.
+    /// Variant for the standard start: classic or x (default: classic, or the variant written
+    /// in --position).
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// Standard start on this board: 10x8 (ORDO-2.2) or 8x8 (ORDO-1.6).
     #[arg(long, value_enum, default_value = "10x8")]
     pub board: BoardArg,
+}
+
+/// Where a command starts, and the engine that runs it (`moves`, `play`, `perft`, `tb probe`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Engine to run: the fast bitboard engine, or the plain reference engine (same answers).
-    #[arg(long, value_enum, default_value = "bitboard")]
+    #[arg(long, value_enum, default_value = ENGINE_DEFAULT)]
     pub engine: EngineArg,
+}
+
+/// The `--engine` every command that runs one of ours defaults to (issue 26: one default
+/// everywhere, the reference engine one flag away).
+pub const ENGINE_DEFAULT: &str = "bitboard";
+
+impl std::ops::Deref for PositionArgs {
+    type Target = StartArgs;
+    fn deref(&self) -> &StartArgs {
+        &self.start
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +128,7 @@ pub enum Command {
     /// Draw the position as text, with its status.
     Show {
         #[command(flatten)]
-        at: PositionArgs,
+        at: StartArgs,
     },
     /// The verdict on one proposed move, clause by clause (spec/rules.md).
     Explain(explain::ExplainArgs),
@@ -140,7 +161,7 @@ pub enum Command {
     Analysis(analysis::AnalysisArgs),
     /// Quote the rules: one clause by id, all clause titles, or the whole of spec/rules.md.
     Rules {
-        /// A clause id such as ORDO-6.3.
+        /// A clause id such as ORDO-6.3 (any case: ordo-6.3 is the same clause).
         id: Option<String>,
         /// Print spec/rules.md as generated from spec/clauses.toml.
         #[arg(long)]
@@ -178,7 +199,11 @@ pub fn main() -> ExitCode {
                     out::note_line(e.render().to_string().trim_end());
                     return ExitCode::from(2);
                 }
-                _ => return out::finish("", Err(one_line_usage_error(&e.to_string()))),
+                _ => {
+                    let args: Vec<String> = std::env::args().skip(1).collect();
+                    let which = command_path(&Cli::command(), &args);
+                    return out::finish("", Err(one_line_usage_error(&e.to_string(), &which)));
+                }
             }
         }
     };
@@ -191,8 +216,28 @@ pub fn main() -> ExitCode {
 /// The command line, read by clap; a command made of subcommands (`ordo`, `ordo tb`, …) given
 /// alone prints its help (exit status 2).
 fn parse_args() -> Result<Cli, clap::Error> {
-    let matches = with_help_when_bare(Cli::command()).try_get_matches()?;
+    let matches = with_habits(Cli::command()).try_get_matches()?;
     Cli::from_arg_matches(&matches)
+}
+
+/// `cmd` and all its subcommands with the habits every command shares (issue 26): a command
+/// made of subcommands prints its help when given alone, and every listed value (variant,
+/// engine, board, …) is read in any case (`--variant X`, `--engine Reference`).
+pub fn with_habits(cmd: clap::Command) -> clap::Command {
+    let cmd = with_help_when_bare(cmd);
+    any_case(cmd)
+}
+
+/// `cmd` and all its subcommands, their listed values read in any case.
+fn any_case(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if a.get_value_parser().possible_values().is_some() {
+            a.ignore_case(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(any_case)
 }
 
 /// `cmd`, and each of its commands that has subcommands, set to print the help when given no
@@ -211,8 +256,8 @@ fn with_help_when_bare(cmd: clap::Command) -> clap::Command {
 }
 
 /// Clap's multi-line usage error as one line: the message and the names it lists, without the
-/// usage block.
-pub fn one_line_usage_error(text: &str) -> String {
+/// usage block, and the help of the command it is about (`see ordo explain --help`).
+pub fn one_line_usage_error(text: &str, command: &str) -> String {
     let words: Vec<&str> = text
         .lines()
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
@@ -221,15 +266,33 @@ pub fn one_line_usage_error(text: &str) -> String {
         .collect();
     let joined = words.join(" ");
     let msg = joined.trim_start_matches("error: ").trim();
+    let help = format!("see {command} --help");
     if msg.is_empty() {
-        "invalid arguments (see ordo --help)".to_string()
+        format!("invalid arguments ({help})")
     } else {
-        format!("{msg} (see ordo --help)")
+        format!("{msg} ({help})")
     }
 }
 
+/// The command the words `args` (after `ordo`) call: `ordo`, then each leading word that
+/// names a subcommand of the one before (`ordo tb build` for `tb build --bogus`).
+fn command_path(cli: &clap::Command, args: &[String]) -> String {
+    let mut path = vec![cli.get_name().to_string()];
+    let mut cur = cli;
+    for a in args {
+        match cur.find_subcommand(a) {
+            Some(sub) => {
+                path.push(sub.get_name().to_string());
+                cur = sub;
+            }
+            None => break,
+        }
+    }
+    path.join(" ")
+}
+
 /// The start position a command asked for.
-pub fn start_position(at: &PositionArgs) -> Result<Position, CliError> {
+pub fn start_position(at: &StartArgs) -> Result<Position, CliError> {
     match &at.position {
         Some(text) => {
             let pos = parse_position(text).map_err(|e| CliError(format!("--position: {e}")))?;
@@ -273,7 +336,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Tb(args) => tb::run(args, out),
         Command::Problem(args) => problem::run(args, out),
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
-        Command::Show { at } => done(dispatch(at, |e| show(e, out))),
+        Command::Show { at } => done(show(at, out)),
         Command::Play { moves, at } => done(dispatch(at, |e| play(e, moves, out))),
         Command::Perft(args) => perft::run(args, out),
     }
@@ -298,6 +361,19 @@ fn dispatch<T>(
             let e = Bitboard::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
             job(AnyEngine::new(e))
         }
+    }
+}
+
+/// The one move a command judges or draws: the `MOVE` argument, or `--move` (kept for the
+/// command lines written before the argument), with the name to give it in an error.
+pub fn the_move<'a>(
+    arg: &'a Option<String>,
+    flag: &'a Option<String>,
+) -> Option<(&'a str, &'a str)> {
+    match (arg, flag) {
+        (Some(text), _) => Some(("MOVE", text)),
+        (None, Some(text)) => Some(("--move", text)),
+        (None, None) => None,
     }
 }
 
@@ -352,7 +428,17 @@ fn moves(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
     Ok(())
 }
 
-fn show(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
+/// `ordo show`: the diagram, the notation and the status (from the bitboard engine: both
+/// engines give the same status, so the command has no `--engine`).
+fn show(at: &StartArgs, out: &mut String) -> Result<(), CliError> {
+    let at = PositionArgs {
+        start: at.clone(),
+        engine: EngineArg::Bitboard,
+    };
+    dispatch(&at, |e| show_with(e, out))
+}
+
+fn show_with(e: AnyEngine, out: &mut String) -> Result<(), CliError> {
     let pos = e.inner.position();
     out.push_str(&diagram(&pos));
     if !out.ends_with('\n') {
@@ -401,7 +487,7 @@ fn illegal_move(n: usize, text: &str, pos: &Position, mv: &crate::rules::Move) -
         None => "the engine rejects it, but the adjudicator finds it legal".to_string(),
     };
     format!(
-        "move {n} '{}' is not legal in {fen}: {why}; all reasons: ordo explain --position \"{fen}\" --move '{}'",
+        "move {n} '{}' is not legal in {fen}: {why}; all reasons: ordo explain --position \"{fen}\" '{}'",
         echo(text),
         format_move(mv)
     )
@@ -415,7 +501,7 @@ fn rules(id: Option<&str>, markdown: bool, out: &mut String) -> Result<(), CliEr
     let reg = clauses::registry();
     match id {
         Some(id) => {
-            let c = reg.get(id).ok_or_else(|| {
+            let c = reg.get(&id.trim().to_ascii_uppercase()).ok_or_else(|| {
                 CliError(format!(
                     "no clause '{}' in spec/clauses.toml (ids look like ORDO-6.3 or ORDOX-4.2; `ordo rules` lists them)",
                     echo(id)

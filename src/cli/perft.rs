@@ -55,7 +55,7 @@ fn human(secs: f64) -> String {
             return format!("{:.0} {name}", secs / size);
         }
     }
-    format!("{secs:.0} seconds")
+    crate::text::count(secs.round() as u64, "second")
 }
 
 /// The warning for a count expected to last over a minute (the first moves to the power of the
@@ -102,6 +102,7 @@ fn count(e: &AnyEngine, args: &PerftArgs, out: &mut String) -> Result<u8, CliErr
     if let Some(w) = long_count_warning(first_moves, depth, name).filter(|_| !args.quiet) {
         eprintln!("{w}");
     }
+    let clock = super::clock::Clock::start();
     let start = Instant::now();
     let bar = progress_bar(depth, first_moves, args.quiet || depth < 2);
     let report = |p: PerftProgress| {
@@ -127,17 +128,19 @@ fn count(e: &AnyEngine, args: &PerftArgs, out: &mut String) -> Result<u8, CliErr
     }
     if !d.complete() {
         eprintln!(
-            "ordo: interrupted: perft({depth}) stopped after {} of {} first moves, {} leaves counted in {secs:.2} s [{name} engine]",
+            "ordo: interrupted: perft({depth}) stopped after {} of {}, {} counted in {} [{name} engine]",
             d.rows.len(),
-            d.first_moves,
-            d.total
+            crate::text::count(d.first_moves, "first move"),
+            crate::text::count(d.total, "leaf"),
+            clock.text(2)
         );
         return Ok(INTERRUPTED);
     }
     let _ = writeln!(
         out,
-        "perft({depth}) = {}  [{name} engine, {secs:.2} s, {:.0} leaves/s]",
+        "perft({depth}) = {}  [{name} engine, {}, {:.0} leaves/s]",
         d.total,
+        clock.text(2),
         d.total as f64 / secs.max(1e-9)
     );
     Ok(0)

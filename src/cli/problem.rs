@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::solve::{solve_error, NAMES};
 use super::tb::parse_material;
@@ -35,15 +36,16 @@ pub enum ProblemCommand {
     Verify {
         /// The problem file (TOML, spec/problems.md).
         file: PathBuf,
-        /// Folder of endgame slice files to use where they hold the material.
-        #[arg(long, default_value = "tables")]
+        /// Folder of endgame slice files to use where they hold the material (`--tables`, the
+        /// older name, also works).
+        #[arg(long = "dir", alias = "tables", default_value = "tables")]
         tables: PathBuf,
         /// How to prove: auto (the tables where they hold the material, search otherwise;
         /// a table that is missing or refused is reported) or search (search only).
         #[arg(long, value_enum, default_value = "auto")]
         method: MethodArg,
         /// Engine that generates the moves.
-        #[arg(long, value_enum, default_value = "bitboard")]
+        #[arg(long, value_enum, default_value = super::ENGINE_DEFAULT)]
         engine: EngineArg,
         /// Give up a search after this many positions (the tables prove any length).
         #[arg(long, default_value_t = problem::DEFAULT_SEARCH_NODES)]
@@ -128,16 +130,18 @@ fn verify(
     }
     let mut all_sound = true;
     for p in &parsed.problems {
+        let clock = super::clock::Clock::start();
         let r = match engine {
             EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
             EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
         }
         .map_err(|e| CliError(format!("{}: {}", file.display(), message(&e))))?;
         all_sound &= r.sound;
+        let cpu = clock.cpu();
         if json {
-            let _ = writeln!(out, "{}", serde_json::to_string(&JsonReport::of(&r))?);
+            let _ = writeln!(out, "{}", serde_json::to_string(&JsonReport::of(&r, cpu))?);
         } else {
-            write_report(&r, out);
+            write_report(&r, cpu, out);
         }
     }
     Ok(u8::from(!all_sound))
@@ -159,28 +163,36 @@ struct JsonReport {
     report: ProblemReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<String>,
+    /// The CPU time of the process while it proved the problem (`seconds` is the wall time).
+    cpu_seconds: f64,
 }
 
 impl JsonReport {
-    fn of(r: &ProblemReport) -> JsonReport {
+    fn of(r: &ProblemReport, cpu: Duration) -> JsonReport {
         let mut report = r.clone();
         let fallback = report.fallback.take().map(|why| message(&why));
-        JsonReport { report, fallback }
+        let cpu_seconds = cpu.as_secs_f64();
+        JsonReport {
+            report,
+            fallback,
+            cpu_seconds,
+        }
     }
 }
 
-fn write_report(r: &ProblemReport, out: &mut String) {
+/// One problem's lines; `cpu`: the CPU time the proof took (the report holds its wall time).
+fn write_report(r: &ProblemReport, cpu: Duration, out: &mut String) {
     let _ = writeln!(
         out,
-        "{}: {} ({} proof, {} nodes, {:.2} s){}",
+        "{}: {} ({} proof, {}, {}){}",
         r.id,
         if r.sound { "sound" } else { "UNSOUND" },
         match r.method {
             Method::Table => "table",
             Method::Search => "search",
         },
-        r.proof_nodes,
-        r.seconds,
+        crate::text::count(r.proof_nodes, "node"),
+        super::clock::timing(Duration::from_secs_f64(r.seconds.max(0.0)), cpu, 2),
         r.shortest
             .map(|d| format!(", quickest win {}", crate::solve::plies(d)))
             .unwrap_or_default()

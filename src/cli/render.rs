@@ -1,15 +1,15 @@
 //! `ordo render`: Unicode and SVG diagrams.
 //!
-//! `ordo render [--position P] [--variant V] [--board 10x8|8x8] [--move M] [--svg FILE]
-//! [--title T]` draws the position (and the move, as arrows) as a Unicode board on standard
-//! output, or writes it as an SVG file. The move is drawn as given, legal or not: a diagram may
+//! `ordo render [MOVE] [--position P] [--variant V] [--board 10x8|8x8] [--svg FILE]
+//! [--title T]` (the move also as `--move MOVE`, the older spelling) draws the position (and
+//! the move, as arrows) as a Unicode board on standard output, or writes it as an SVG file. The move is drawn as given, legal or not: a diagram may
 //! show a disputed move. Its squares must lie on the board. A capture step marks the captured
 //! square when an opponent piece stands there; when the move is legal, the pieces it removes with
 //! their group (ORDOX-4.1) are marked too.
 
 use std::path::PathBuf;
 
-use super::{start_position, CliError, PositionArgs};
+use super::{start_position, the_move, CliError, StartArgs};
 use crate::notation::parse_move;
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
@@ -18,11 +18,20 @@ use crate::rules::{Engine, Move, Position, Square, Step};
 /// Arguments of `ordo render`.
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    #[command(flatten)]
-    pub at: PositionArgs,
     /// A move to draw, in the notation of spec/notation.md (need not be legal).
-    #[arg(long = "move", short = 'm')]
+    #[arg(value_name = "MOVE")]
     pub mv: Option<String>,
+    /// A move to draw, as a flag (the same as the MOVE argument).
+    #[arg(
+        long = "move",
+        short = 'm',
+        value_name = "MOVE",
+        conflicts_with = "mv",
+        hide = true
+    )]
+    pub move_flag: Option<String>,
+    #[command(flatten)]
+    pub at: StartArgs,
     /// Write an SVG file here instead of printing the Unicode board.
     #[arg(long)]
     pub svg: Option<PathBuf>,
@@ -35,13 +44,13 @@ pub struct RenderArgs {
 pub fn run(args: &RenderArgs, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(&args.at)?;
     let dims = pos.dims();
-    let mv = match &args.mv {
+    let mv = match the_move(&args.mv, &args.move_flag) {
         None => None,
-        Some(text) => {
-            let mv = parse_move(text).map_err(|e| CliError(format!("--move: {e}")))?;
+        Some((name, text)) => {
+            let mv = parse_move(text).map_err(|e| CliError(format!("{name}: {e}")))?;
             if let Some(off) = mv.off_board_square(dims) {
                 return Err(CliError(format!(
-                    "--move '{}': square {off} is off the {dims} board",
+                    "{name} '{}': square {off} is off the {dims} board",
                     text.trim()
                 )));
             }

@@ -56,7 +56,7 @@ pub struct SolveArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Worker threads, 1 to 256 (default: all cores).
+    /// Worker threads, 1 to 256 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Refuse up front, or stop early, a solve that would need more memory than this: bytes,
@@ -96,8 +96,8 @@ pub fn write_compact_report(
         Some(v) if v.mismatches == 0 => {
             let _ = writeln!(
                 out,
-                "verified: {} core values recomputed from their successors",
-                v.checked
+                "verified: {} recomputed from their successors",
+                crate::text::count(v.checked, "core value")
             );
         }
         Some(v) => {

@@ -165,9 +165,9 @@ pub(super) fn prepare_build<'a>(
 pub(super) fn write_slice_verdict(m: &str, what: &str, v: &Verdict, out: &mut String) -> u64 {
     let _ = writeln!(
         out,
-        "{m}: {} {what} recomputed, {} mismatches{}",
+        "{m}: {} {what} recomputed, {}{}",
         v.checked,
-        v.mismatches,
+        crate::text::count(v.mismatches, "mismatch"),
         v.examples
             .first()
             .map(|e| format!(" (first: {e})"))

@@ -54,12 +54,12 @@ pub fn slice_line(r: &CompactSliceReport) -> String {
         String::new()
     };
     format!(
-        "{} {} {}{twin}: {} core positions ({} bytes): {} won, {} lost, {} drawn, longest {}{}",
+        "{} {} {}{twin}: {} ({}): {} won, {} lost, {} drawn, longest {}{}",
         r.variant,
         r.board,
         st.material,
-        st.positions,
-        st.entries,
+        crate::text::count(st.positions, "core position"),
+        crate::text::count(st.entries, "byte"),
         st.wins,
         st.losses,
         st.draws,

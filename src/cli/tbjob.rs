@@ -126,9 +126,9 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     // The build stops at a layer group boundary and keeps its checkpoint.
     log.stop = Some(super::interrupt::catch()?);
     log.note(&format!(
-        "starting in {} ({} threads)",
+        "starting in {} ({})",
         a.dir.display(),
-        pool.current_num_threads()
+        crate::text::count(pool.current_num_threads(), "thread")
     ));
     let clock = Instant::now();
     let mut solver = job_solver(a.engine, dims, variant);
@@ -149,8 +149,8 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
         let what = format!("{} {} {}", r.variant, r.board, r.material);
         let _ = writeln!(
             out,
-            "{what}: {status}: {} positions: {} won, {} lost, {} drawn, longest {}",
-            c.positions,
+            "{what}: {status}: {}: {} won, {} lost, {} drawn, longest {}",
+            crate::text::count(c.positions, "position"),
             c.wins,
             c.losses,
             c.draws,
@@ -212,15 +212,15 @@ impl Lines {
         let secs = took.as_secs_f64().max(1e-3);
         if r.built {
             self.line(&format!(
-                "built {} positions ({} index entries) in {secs:.1} s, {:.0} entries a second",
-                r.counts.positions,
-                r.entries,
+                "built {} ({}) in {secs:.1} s, {:.0} entries a second",
+                crate::text::count(r.counts.positions, "position"),
+                crate::text::count(r.entries, "index entry"),
                 r.entries as f64 / secs
             ));
         } else {
             self.line(&format!(
-                "already built and valid ({} positions); nothing to do",
-                r.counts.positions
+                "already built and valid ({}); nothing to do",
+                crate::text::count(r.counts.positions, "position")
             ));
         }
     }

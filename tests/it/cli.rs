@@ -416,7 +416,7 @@ fn fuzz_runs_until_ctrl_c_and_reports_its_seed() {
     assert!(err.starts_with("ordo fuzz: seed 7,"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(code, Some(130), "{out}{err}");
-    assert!(out.starts_with("fuzz: seed 7, 1 threads, "), "{out}");
+    assert!(out.starts_with("fuzz: seed 7, 1 thread, "), "{out}");
     assert!(out.contains(" positions checked "), "{out}");
     assert!(out.contains("interrupted (Ctrl-C)"), "{out}");
 }
@@ -437,7 +437,12 @@ fn fuzz_short_campaign() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
     let out = stdout(&o);
-    assert!(out.starts_with("fuzz: seed 3, 1 threads, "), "{out}");
+    // Issue 26: "1 thread", not "1 threads"; the time is wall clock and CPU.
+    assert!(out.starts_with("fuzz: seed 3, 1 thread, "), "{out}");
+    assert!(
+        out.contains(" s wall, ") && out.contains(" s CPU: "),
+        "{out}"
+    );
     assert!(out.ends_with("no divergence\n"), "{out}");
 }
 
@@ -449,7 +454,7 @@ fn play_says_why_a_move_is_illegal() {
         &["play", "a3-a4", "c7-c6", "b3-b4"],
         &[
             "move 3 'b3-b4' is not legal in 2BB2BB2/BB1BBBBBBB/BBB1BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 w classic: ORDO-4.3 (",
-            "ordo explain --position \"2BB2BB2/BB1BBBBBBB/BBB1BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 w classic\" --move 'b3-b4'",
+            "ordo explain --position \"2BB2BB2/BB1BBBBBBB/BBB1BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 w classic\" 'b3-b4'",
         ],
     );
 }

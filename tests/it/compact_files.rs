@@ -348,7 +348,7 @@ fn compact_verification_catches_a_wrong_value() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
-        out.contains("2v2: ") && out.contains(" 1 mismatches (first: "),
+        out.contains("2v2: ") && out.contains(" 1 mismatch (first: "),
         "{out}"
     );
     assert!(out.ends_with("VERIFICATION FAILED\n"), "{out}");

@@ -4,6 +4,11 @@
 //! `...` or `…` stands for any number of lines. Commands that cannot run inside a test (the
 //! test suite itself, ten-minute campaigns, tools fetched from the network) are listed in
 //! [`NOT_RUN`] with the reason.
+//!
+//! Issue 26: every command runs in the state its reader is in (`cargo run --release -- …`
+//! from a checkout, with no `ordo` on the PATH; `ordo …` once installed, with it on the PATH),
+//! each guide keeps to the form it states ([`one_form_per_guide`]), and every count printed by
+//! a documented command agrees with its number ([`count_disagreements`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -206,10 +211,17 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
             .iter()
             .any(|a| a.contains('/') && repo().join(a).exists());
     let cwd = if in_repo { repo() } else { dir.to_path_buf() };
-    // `ordo` on the PATH, as after `cargo install` (an engine command such as "ordo engine").
-    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
+    // `ordo` on the PATH only in the installed form, as after `cargo install` (an engine
+    // command such as "ordo engine"); a `cargo run` command finds no `ordo` there.
+    let installed = s.command.starts_with("ordo ");
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .filter(|_| installed)
+            .chain(
+                std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                    .filter(|p| installed || !p.join("ordo").exists()),
+            ),
+    )
     .unwrap();
     let o = Command::new(ORDO)
         .args(&args)
@@ -251,8 +263,15 @@ fn run_block(tag: &str, block: &[Shown]) -> (usize, Vec<String>) {
             s.command
         );
         ran += 1;
-        if let Err(e) = matches(&s.output, &run(s, &dir)) {
+        let got = run(s, &dir);
+        if let Err(e) = matches(&s.output, &got) {
             failures.push(format!("{}:{}: $ {}\n   {e}", s.guide, s.line, s.command));
+        }
+        for bad in got.iter().flat_map(|l| count_disagreements(l)) {
+            failures.push(format!(
+                "{}:{}: $ {}\n   count: {bad}",
+                s.guide, s.line, s.command
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -304,4 +323,130 @@ fn the_docs_checker_masks_times_and_finds_differences() {
         words(r#"explain --position "4/1B2 w classic" --move a"#),
         ["explain", "--position", "4/1B2 w classic", "--move", "a"]
     );
+}
+
+/// Nouns the program counts, singular and plural (issue 26, point 2).
+const NOUNS: [(&str, &str); 31] = [
+    ("thread", "threads"),
+    ("piece", "pieces"),
+    ("position", "positions"),
+    ("clause", "clauses"),
+    ("move", "moves"),
+    ("group", "groups"),
+    ("slice", "slices"),
+    ("vector", "vectors"),
+    ("case", "cases"),
+    ("check", "checks"),
+    ("playout", "playouts"),
+    ("finding", "findings"),
+    ("problem", "problems"),
+    ("node", "nodes"),
+    ("leaf", "leaves"),
+    ("ply", "plies"),
+    ("key", "keys"),
+    ("file", "files"),
+    ("game", "games"),
+    ("board", "boards"),
+    ("mismatch", "mismatches"),
+    ("second", "seconds"),
+    ("value", "values"),
+    ("entry", "entries"),
+    ("byte", "bytes"),
+    ("job", "jobs"),
+    ("square", "squares"),
+    ("row", "rows"),
+    ("column", "columns"),
+    ("disagreement", "disagreements"),
+    ("restart", "restarts"),
+];
+
+/// Every count in `line` whose noun disagrees with its number: `1 threads`, `2 piece`
+/// (a whole number, then one of [`NOUNS`], or an adjective and one: `2 core position`).
+fn count_disagreements(line: &str) -> Vec<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut bad = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let Ok(n) = w.trim_start_matches(['(', '[']).parse::<u64>() else {
+            continue;
+        };
+        for noun in words.iter().skip(i + 1).take(2) {
+            let noun = noun.trim_end_matches([',', ';', ':', '.', ')', ']']);
+            let Some((one, many)) = NOUNS.iter().find(|(o, m)| *o == noun || *m == noun) else {
+                continue;
+            };
+            if (n == 1 && noun == *many) || (n != 1 && noun == *one) {
+                bad.push(format!("'{w} {noun}' in {line:?}"));
+            }
+            break;
+        }
+    }
+    bad
+}
+
+/// The counts checker: a word that disagrees with its number is found, one that agrees is not.
+#[test]
+fn counts_that_disagree_with_their_number_are_found() {
+    for line in [
+        "fuzz: seed 1, 1 threads, 1.0 s wall",
+        "White 1 pieces, Black 2 pieces",
+        "built 2 position",
+        "(1 clauses violated)",
+        "11060 core position (2765 bytes)",
+    ] {
+        assert_eq!(count_disagreements(line).len(), 1, "{line}");
+    }
+    for line in [
+        "fuzz: seed 1, 1 thread, 2.0 s wall, 1.9 s CPU: 10 positions checked",
+        "White 1 piece, Black 0 pieces",
+        "move 3 'b3-b4' is not legal",
+        "perft(5) = 724821826  [bitboard engine, 1.64 s wall, 3.20 s CPU, 1 leaves/s]",
+        "longest 1 ply, 17 plies",
+        "2 clauses violated:",
+    ] {
+        assert_eq!(count_disagreements(line), Vec::<String>::new(), "{line}");
+    }
+}
+
+/// Issue 26, point 3: each guide says once which form its commands take, and keeps to it. In
+/// the README the commands before `cargo install` are `cargo run --release -- …` and those after
+/// it `ordo …`; the guide has no install step, so all of its commands are `cargo run`.
+#[test]
+fn one_form_per_guide() {
+    for guide in ["README.md", "docs/guide.md"] {
+        let text = std::fs::read_to_string(repo().join(guide)).unwrap();
+        let mut installed = false;
+        let mut forms = (0, 0);
+        for s in shown(guide, &text).iter().flatten() {
+            if s.command.starts_with("cargo install --path") {
+                installed = true;
+                continue;
+            }
+            let ordo_form = s.command.starts_with("ordo ");
+            let cargo_form = s.command.starts_with("cargo run --release -- ");
+            if ordo_form {
+                forms.0 += 1;
+            }
+            if cargo_form {
+                forms.1 += 1;
+            }
+            assert!(
+                if installed { !cargo_form } else { !ordo_form },
+                "{guide}:{}: '{}' is not in the form of its place ({})",
+                s.line,
+                s.command,
+                if installed {
+                    "installed: ordo …"
+                } else {
+                    "before install: cargo run --release -- …"
+                }
+            );
+        }
+        assert!(forms.0 + forms.1 >= 3, "{guide}: {forms:?}");
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("in place of `cargo run --release --`")
+                || flat.contains("`cargo run --release --` stands in its place"),
+            "{guide} does not say which form its commands take"
+        );
+    }
 }

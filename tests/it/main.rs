@@ -31,6 +31,7 @@ mod errors;
 mod exhaustive;
 mod fuzz_seeds;
 mod game_record;
+mod habits;
 mod independence;
 mod notation;
 mod perft;

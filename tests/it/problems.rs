@@ -244,6 +244,9 @@ fn cli_problem_verify_and_compose() {
         assert_eq!(o.status.code(), Some(0), "{out}");
         let both = format!(": sound ({proof} proof, ");
         assert_eq!(out.matches(&both).count(), 2, "{out}");
+        // Issue 26, point 4: each proof's time says which it is, wall clock and CPU.
+        assert_eq!(out.matches(" s wall, ").count(), 2, "{out}");
+        assert_eq!(out.matches(" s CPU").count(), 2, "{out}");
         out
     };
     for p in &composed {
@@ -268,9 +271,11 @@ fn cli_problem_verify_and_compose() {
         assert!(retro_named(why), "{line}");
         assert_eq!(line.matches("\"fallback\"").count(), 1, "{line}");
         assert_eq!(v["method"], "search", "{line}");
+        assert!(v["seconds"].is_f64() && v["cpu_seconds"].is_f64(), "{line}");
     }
     assert_ok(&ordo_cmd(&build));
-    sound(&["--tables", d], "table");
+    // `--dir`, the tables' flag of every other command; `--tables` above is the older name.
+    sound(&["--dir", d], "table");
     let o = ordo_cmd(&[&compose[..], &["--dir", d, "--count", "2"]].concat());
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(

@@ -5,6 +5,7 @@
 //! ORDO-9.1, ORDOX-3.2).
 
 use crate::rules::{Color, Direction, Heading, Position, Square, Step, Variant};
+use ordo_core::text::count;
 
 use super::groups::groups;
 use super::Violation;
@@ -133,14 +134,6 @@ pub(crate) fn groups_text(gs: &[Vec<Square>]) -> String {
         .map(|g| format!("{{{}}}", squares_text(g)))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// Occupied squares as text: `e3 (White), e4 (Black)`.
@@ -915,8 +908,8 @@ impl Judge<'_> {
                 "ORDOX-4.2",
                 format!(
                     "{pre}the capture leaves {opp} in {} with {} tied for largest ({}); the move must name the group that stays, by one of its squares, e.g. {}x{}/{}",
-                    plural(gs.len(), "group", "groups"),
-                    plural(tied.len(), "group", "groups"),
+                    count(gs.len(), "group"),
+                    count(tied.len(), "group"),
                     tied_text(),
                     step.origin(),
                     step.target(),
@@ -1009,7 +1002,7 @@ impl Judge<'_> {
                 "{}{lead}{} {me}'s pieces would form {}: {}",
                 self.pre,
                 role.after_what(),
-                plural(mine.len(), "group", "groups"),
+                count(mine.len(), "group"),
                 groups_text(&mine)
             ),
         );

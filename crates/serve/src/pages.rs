@@ -247,7 +247,7 @@ pub fn verdict_page(a: &ExplainAnswer) -> String {
     let _ = writeln!(
         body,
         "<footer><p>Judged clause by clause by the adjudicator of <code>ordo</code> \
-         (rules version {}). To reproduce: <code>ordo explain --position \"{}\" --move \"{}\"</code></p>\
+         (rules version {}). To reproduce: <code>ordo explain --position \"{}\" \"{}\"</code></p>\
          </footer>\n</main>",
         clauses::registry().rules_version,
         escape(&a.position),

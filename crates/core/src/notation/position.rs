@@ -206,7 +206,7 @@ fn read_board(
         return Err(cur.error_at(
             end,
             format!("at least {min_side} rows separated by '/'"),
-            format!("{} row", rows.len()),
+            crate::text::count(rows.len(), "row"),
         ));
     }
     let cols = width.unwrap_or(0);

@@ -1,6 +1,7 @@
 //! The Unicode board (see [`super::unicode`]).
 
 use crate::rules::{Color, Dims, Move, Position, Square};
+use ordo_core::text::count;
 
 use super::{arrows, move_text, on_board, on_board_squares, point_name, Annotations, Arrow};
 
@@ -57,11 +58,11 @@ pub(super) fn render(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> 
     lines.extend(title_line(notes));
     lines.extend(board_lines(pos, &marks));
     lines.push(format!(
-        "{} to move, {}; White {} pieces, Black {} pieces",
+        "{} to move, {}; White {}, Black {}",
         pos.to_move,
         pos.variant.game_name(),
-        pos.count(Color::White),
-        pos.count(Color::Black)
+        count(pos.count(Color::White), "piece"),
+        count(pos.count(Color::Black), "piece")
     ));
     if let Some(m) = mv {
         lines.extend(move_lines(dims, m, &arrows));
