@@ -72,6 +72,7 @@ fn run_compact<E: crate::rules::Engine>(
     opts: &GameOptions,
     out: &mut String,
 ) -> Result<u8, CliError> {
+    let clock = super::clock::Clock::start();
     let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
     let (_, report) = match crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts) {
         Ok(r) => r,
@@ -81,6 +82,7 @@ fn run_compact<E: crate::rules::Engine>(
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
         write_compact_report(&report, opts.table.as_deref(), out);
+        let _ = writeln!(out, "this run: {}", clock.text(2));
     }
     Ok(u8::from(report.verified == Some(false)))
 }
@@ -335,16 +337,18 @@ fn write_tail(cost: Cost, table: Option<&std::path::Path>, out: &mut String) {
 fn write_cost((load, solve, peak, verify): Cost, out: &mut String) {
     let mut cost = Vec::new();
     match (load, solve) {
-        (Some(l), Some(s)) => cost.push(format!("loaded in {l:.2} s (solved in {s:.2} s)")),
-        (Some(l), None) => cost.push(format!("loaded in {l:.2} s")),
-        (None, Some(s)) => cost.push(format!("solved in {s:.2} s")),
+        (Some(l), Some(s)) => cost.push(format!(
+            "loaded in {l:.2} s wall (solved in {s:.2} s wall when built)"
+        )),
+        (Some(l), None) => cost.push(format!("loaded in {l:.2} s wall")),
+        (None, Some(s)) => cost.push(format!("solved in {s:.2} s wall")),
         (None, None) => {}
     }
     if let Some(b) = peak {
         cost.push(format!("peak memory {:.1} MB", b as f64 / 1e6));
     }
     if let Some(s) = verify {
-        cost.push(format!("verified in {s:.2} s"));
+        cost.push(format!("verified in {s:.2} s wall"));
     }
     if !cost.is_empty() {
         let _ = writeln!(out, "{}", cost.join(", "));

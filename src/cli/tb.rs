@@ -273,7 +273,7 @@ fn after(v: Value) -> String {
 /// How a slice line ends: built (and in what time) or loaded, and the verification verdict.
 pub(super) fn slice_status(built: bool, seconds: Option<f64>, verified: Option<bool>) -> String {
     let how = match (built, seconds) {
-        (true, Some(s)) => format!(", built in {s:.1} s"),
+        (true, Some(s)) => format!(", built in {s:.1} s wall"),
         (false, _) => ", loaded".to_string(),
         _ => String::new(),
     };

@@ -1,6 +1,8 @@
 //! `ordo tb build|verify` on the compact solver's slice files (crates/solve/src/ctb.rs);
 //! `tb probe` is in src/cli/tb.rs.
 
+use std::fmt::Write as _;
+
 use super::solve::{solve_error, Bar};
 use super::tb::{parse_slices, prepare_build, Slices};
 use super::{CliError, EngineArg};
@@ -12,6 +14,7 @@ use crate::solve::{plies, Progress};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
 pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, CliError> {
+    let clock = super::clock::Clock::start();
     let bar = Bar::new();
     let (dims, variant, max, opts) = prepare_build(s, verify, &bar, |d, v, m, l| {
         ctb::check_memory(d, v, m, l).map(|_| ())
@@ -39,6 +42,9 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
     super::tb::write_slices(&lines, s.json, slice_line, out)?;
     if let Err(e) = result {
         return super::interrupt::stopped(e, "the same command", solve_error);
+    }
+    if !s.json {
+        let _ = writeln!(out, "this run: {}", clock.text(2));
     }
     Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
 }

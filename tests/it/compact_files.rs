@@ -406,6 +406,12 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
         out.contains("core positions ") && out.contains("\nsolved in "),
         "{out}"
     );
+    // Issue 26: the times say which they are, and the run's CPU time is given.
+    assert!(out.contains(" s wall, peak memory "), "{out}");
+    assert!(
+        out.contains("\nthis run: ") && out.ends_with(" s CPU\n"),
+        "{out}"
+    );
     let o = ordo_cmd(&[&args[..], &["--json"]].concat());
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["solver"], "compact");

@@ -259,13 +259,20 @@ fn cli_tb_build_verify_probe() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     // 1v1, 2v1 (which answers for 1v2, its colour twin) and 2v2.
-    assert_eq!(out.lines().count(), 3, "{out}");
+    // Issue 26 (timings say which they are): the slices, then the run's wall and CPU time.
+    assert_eq!(out.lines().count(), 4, "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("this run: ") && last.ends_with(" s CPU") && last.contains(" s wall, "),
+        "{out}"
+    );
+    assert!(out.contains(", built in 0.0 s wall\n"), "{out}");
     assert!(out.contains("classic 4x4 2v1 and 1v2: "), "{out}");
     // Each result line once (issue 12: they came on stderr as well as on stdout).
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("classic 4x4"), "{err}");
     assert!(
-        out.lines().last().unwrap().starts_with("classic 4x4 2v2: "),
+        out.lines().nth(2).unwrap().starts_with("classic 4x4 2v2: "),
         "{out}"
     );
     let o = ordo_line(&format!("tb verify --board 4x4 --max-pieces 2,2 --dir {d}"));
@@ -354,6 +361,7 @@ fn cli_tb_build_verify_probe() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     let ends: Vec<(bool, bool)> = out
         .lines()
+        .filter(|l| !l.starts_with("this run: "))
         .map(|l| (l.contains(", loaded"), l.ends_with(", verified")))
         .collect();
     let (loaded, built) = ((true, false), (false, true));
