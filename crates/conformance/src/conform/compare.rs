@@ -96,6 +96,9 @@ pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
     let engine: BTreeSet<String> = seen.moves.iter().cloned().collect();
     let mut d = Diff::default();
     compare_status(expected.status, seen.status, &mut d);
+    if d.status.is_some() && pos.variant == crate::rules::Variant::X {
+        ordox_3_5(expected.status, &mut d);
+    }
     d.status_cause = status_cause(expected, seen);
     let extra: Vec<&String> = engine.difference(&expected.moves).collect();
     let missing: Vec<&String> = expected.moves.difference(&engine).collect();
@@ -143,6 +146,21 @@ fn compare_status(want: Status, got: ReportedStatus, d: &mut Diff) {
         clauses.insert("ORDO-10.5");
     }
     d.status_clauses = clauses.into_iter().collect();
+}
+
+/// ORDOX-3.5: in Ordo X a split player without a reconnecting turn loses by the Ordo X ruling
+/// as well as by ORDO-10.3; a status difference there names both.
+fn ordox_3_5(want: Status, d: &mut Diff) {
+    use crate::rules::WinReason;
+    if let Status::Won {
+        reason: WinReason::CannotReconnect,
+        ..
+    } = want
+    {
+        if !d.status_clauses.contains(&"ORDOX-3.5") {
+            d.status_clauses.push("ORDOX-3.5");
+        }
+    }
 }
 
 /// ORDO-10: the clause of the first difference in status, by cause. An engine that claims a
@@ -272,7 +290,6 @@ fn explain_missing(
             "(the adjudicator finds it illegal, the reference legal)",
         );
     }
-    let all = dedup(j.clauses);
     // The feature that makes this move special names its clause, even when moves both list
     // rely on the same clause (a split player's backward singletons also carry ORDO-9.2).
     // A capture the engine omits while it lists backward moves of the split player is a
@@ -290,7 +307,18 @@ fn explain_missing(
             "is legal: a sideways step that takes the last piece ends the turn",
         );
     }
-    // Clauses that only forbid other moves never explain why this one is allowed.
+    let (clauses, detail) = permitting_clauses(&m, dedup(j.clauses), agreed);
+    note(clauses, detail)
+}
+
+/// The clauses that permit the legal move `m` the engine omits, from `all` the adjudicator
+/// cites: those the moves both list do not rely on; else, for a capture, the capture rule;
+/// never a clause that only forbids other moves (unless no other is cited).
+fn permitting_clauses(
+    m: &Move,
+    all: Vec<&'static str>,
+    agreed: &BTreeSet<&'static str>,
+) -> (Vec<&'static str>, &'static str) {
     let permitting: Vec<&'static str> = all
         .iter()
         .copied()
@@ -302,16 +330,16 @@ fn explain_missing(
         .filter(|c| !agreed.contains(c))
         .collect();
     if !specific.is_empty() {
-        note(specific, "is legal")
+        (specific, "is legal")
     } else if m.is_capture() && permitting.contains(&"ORDO-6.4") {
-        note(
+        (
             vec!["ORDO-6.4"],
             "is legal: a singleton may capture this way",
         )
     } else if permitting.is_empty() {
-        note(all, "is legal")
+        (all, "is legal")
     } else {
-        note(permitting, "is legal")
+        (permitting, "is legal")
     }
 }
 
@@ -520,6 +548,28 @@ mod tests {
         let d = analyze(&pos, &exp, &seen(&moves, got));
         assert!(d.same_winner);
         assert_eq!(d.main, ["ORDO-10.5"]);
+    }
+
+    /// ORDOX-3.5: an Ordo X engine that lets a split player without a reconnecting turn play
+    /// on is told the Ordo X ruling besides ORDO-10.3.
+    #[test]
+    fn ordox_3_5_is_named_for_a_split_ordo_x_player_without_a_turn() {
+        let pos = parse_position("4/W1BW/W3 w x").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        assert!(
+            matches!(
+                exp.status,
+                Status::Won {
+                    reason: crate::rules::WinReason::CannotReconnect,
+                    ..
+                }
+            ),
+            "{:?}",
+            exp.status
+        );
+        let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Ongoing));
+        assert!(d.clauses.contains("ORDOX-3.5"), "{d:?}");
+        assert!(d.clauses.contains("ORDO-10.3"), "{d:?}");
     }
 
     /// ORDO-10.1: a win claimed on the mover's own home row is named by the claim, not by
