@@ -33,7 +33,7 @@ use crate::notation::format_move;
 use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
 use crate::rules::{Variant, WinReason};
 use ordo_conformance::protocol::{codes, error_reply, GameBoard};
-use ordo_conformance::server::{every_game, spend, EngineChoice, Rules, State};
+use ordo_conformance::server::{every_game, spend, EngineChoice, PerftBudget, Rules, State};
 use ordo_conformance::vectors::is_sub_run;
 use ordo_core::rules::PositionError;
 use ordo_reference::{groups, is_one_group, Reference};
@@ -591,13 +591,13 @@ impl<E: Engine> State for Loaded<E> {
     fn play(&self, mv: &Move) -> Option<Position> {
         self.plant.play(&self.e, mv)
     }
-    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
+    fn perft(&self, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
         planted_perft(self, depth, budget)
     }
 }
 
 /// Perft over the planted move list and the planted moves' positions.
-fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
+fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
     if depth == 0 {
         return spend(budget, 1);
     }
