@@ -294,6 +294,28 @@ const STARTS = {
 const startPosition = (game = "classic", board = "10x8") =>
   parsePosition(`${STARTS[board]} w ${game}`);
 
+/**
+ * A position from its pieces and side to move, for an engine whose own state is not text:
+ * `{white: [squares], black: [squares], side: "w"|"b", game: "classic"|"x", board: "10x8"}`
+ * (side, game and board optional). A square that does not read, lies off the board or is named
+ * twice, a bad side, game or board throws an Error naming it.
+ */
+function makePosition({ white = [], black = [], side = "w", game = "classic", board = "10x8" }) {
+  const dims = /^([0-9]+)x([0-9]+)$/u.exec(board);
+  if (!dims) throw new Error(`board '${board}': expected <cols>x<rows> such as '10x8'`);
+  const p = { cols: Number(dims[1]), rows: Number(dims[2]), pieces: {}, side, game };
+  for (const [colour, squares] of [["W", white], ["B", black]]) {
+    for (const square of squares) {
+      const name = parseSquare(square);
+      const [c, r] = coords(name);
+      if (c >= p.cols || r >= p.rows) throw new Error(`square ${name} is off the ${board} board`);
+      if (name in p.pieces) throw new Error(`square ${name} is named twice`);
+      p.pieces[name] = colour;
+    }
+  }
+  return parsePosition(formatPosition(p)); // checks the side, the game and the board size
+}
+
 /** Why `p` cannot be set up under ORDO-2.3, or null: the player who moved last must have a
  * piece, and the side to move may not stand on its opponent's home row. */
 function setupProblem(p) {
@@ -833,6 +855,7 @@ module.exports = {
   formatPosition,
   parsePosition,
   startPosition,
+  makePosition,
   setupProblem,
   step,
   formatMove,

@@ -62,6 +62,23 @@ test("statusOfWinner gives every vector's status from the winner alone (ORDO-10.
   assert.throws(() => o.statusOfWinner(o.startPosition(), "red"));
 });
 
+test("makePosition builds from pieces and side, and names what is wrong", () => {
+  assert.deepEqual(o.makePosition({ white: ["a1", "b1"], black: ["d4"], board: "4x4" }),
+    o.parsePosition("3B/4/4/WW2 w classic"));
+  assert.deepEqual(o.makePosition({ black: ["a8"], side: "b", game: "x" }),
+    o.parsePosition("B9/10/10/10/10/10/10/10 b x"));
+  for (const [args, word] of [
+    [{ white: ["e1"], board: "4x4" }, /off the 4x4 board/u],
+    [{ white: ["a1"], black: ["a1"] }, /named twice/u],
+    [{ white: ["a1"], side: "white" }, /side/u],
+    [{ white: ["a1"], game: "chess" }, /variant/u],
+    [{ white: ["a1"], board: "4by4" }, /board/u],
+    [{ white: ["a0"] }, /row/u],
+  ]) {
+    assert.throws(() => o.makePosition(args), word);
+  }
+});
+
 test("every vector position round trips", () => {
   for (const v of vectors) {
     const p = o.parsePosition(v.position);

@@ -40,7 +40,8 @@ __all__ = [
     "NotationError", "Position", "Step", "Move", "parse_position", "format_position",
     "parse_square", "square_coords", "square_name", "parse_move", "parse_move_lenient",
     "format_move", "canonical_move", "setup_problem", "start_position", "Engine", "Session",
-    "serve", "listed_moves", "perft", "error_reply", "status_of_winner", "MAX_REQUEST",
+    "serve", "listed_moves", "perft", "error_reply", "status_of_winner", "make_position",
+    "MAX_REQUEST",
 ]
 
 MIN_SIDE = 2
@@ -330,6 +331,27 @@ _STARTS = {
 def start_position(game: str = "classic", board: str = "10x8") -> Position:
     """The standard start (ORDO-2.2) on 10x8, or the chess-board start (ORDO-1.6) on 8x8."""
     return parse_position(f"{_STARTS[board]} w {game}")
+
+
+def make_position(white: Iterable[str], black: Iterable[str], side: str = "w",
+                  game: str = "classic", board: str = "10x8") -> Position:
+    """A position from its pieces and side to move, for an engine whose own state is not text:
+    the squares of the white and of the black pieces, 'w' or 'b', the game and the board
+    '<cols>x<rows>'. A square that does not read, lies off the board or is named twice, a bad
+    side, game or board raises ValueError (NotationError for notation) naming it."""
+    dims = board.split("x")
+    if len(dims) != 2 or not all(d.isascii() and d.isdigit() for d in dims):
+        raise ValueError(f"board {board!r}: expected <cols>x<rows> such as '10x8'")
+    p = Position(int(dims[0]), int(dims[1]), {}, side, game)
+    for colour, squares in (("W", white), ("B", black)):
+        for square in squares:
+            name = parse_square(square)
+            if not p.on_board(name):
+                raise ValueError(f"square {name} is off the {board} board")
+            if name in p.pieces:
+                raise ValueError(f"square {name} is named twice")
+            p.pieces[name] = colour
+    return parse_position(format_position(p))  # checks the side, the game and the board size
 
 
 def setup_problem(p: Position) -> Optional[str]:

@@ -39,6 +39,22 @@ TIE = "5/BB1BB/2B2/1WW2/5 w x"  # vector x-tie-choice: c2xc3 leaves Black {a4 b4
 
 
 class Vectors(unittest.TestCase):
+    def test_make_position_builds_from_pieces_and_side(self):
+        """make_position gives the position of its pieces and side, and names what is wrong."""
+        p = o.make_position(["a1", "b1"], ["d4"], "w", "classic", "4x4")
+        self.assertEqual(p, o.parse_position("3B/4/4/WW2 w classic"))
+        self.assertEqual(o.make_position([], ["a8"], "b", "x"),
+                         o.parse_position("B9/10/10/10/10/10/10/10 b x"))
+        for args, word in [((["e1"], [], "w", "classic", "4x4"), "off the 4x4 board"),
+                           ((["a1"], ["a1"]), "named twice"),
+                           ((["a1"], [], "white"), "side"),
+                           ((["a1"], [], "w", "chess"), "variant"),
+                           ((["a1"], [], "w", "classic", "4by4"), "board"),
+                           ((["a0"], []), "row")]:
+            with self.assertRaises(ValueError) as e:
+                o.make_position(*args)
+            self.assertIn(word, str(e.exception), args)
+
     def test_status_of_winner_gives_every_vector_status(self):
         """ORDO-10.5: from the winner alone, status_of_winner gives the status of every vector
         (the case suite's copy clauses.jsonl included): the reason by precedence."""
