@@ -266,3 +266,46 @@ fn js_module_resolves_spellings_like_the_reference_engine() {
     let args = ["--input-type=module", "-e", JS_RESOLVE, "--"];
     assert_resolves_like_the_reference("node", &args, dir.to_str().unwrap());
 }
+
+/// The first line a sample engine answers to `ordo 1`, run with `path` as its PATH and no
+/// `ORDO_BIN`.
+fn handshake(sample: &str, path: &std::ffi::OsStr) -> String {
+    let o = Command::new("sh")
+        .args(["-c", &format!("printf 'ordo 1\\nquit\\n' | {sample}")])
+        .env_remove("ORDO_BIN")
+        .env("PATH", path)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run the sample engine");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    format!("{out}{}", String::from_utf8_lossy(&o.stderr))
+}
+
+/// Issue 26 (moved to issue 23): the sample engines find `ordo` without `ORDO_BIN`, both an
+/// installed one on the PATH and, when none is installed, the one `cargo build --release` left
+/// in this checkout.
+#[test]
+fn sample_engines_find_ordo_without_ordo_bin() {
+    let system = std::env::var_os("PATH").unwrap_or_default();
+    let bin = crate::common::scratch("sample-path");
+    std::os::unix::fs::symlink(ORDO, bin.join("ordo")).unwrap();
+    let mut with_ordo = bin.clone().into_os_string();
+    with_ordo.push(":");
+    with_ordo.push(&system);
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/ordo");
+    for sample in [python_sample(""), node_sample("")] {
+        let out = handshake(&sample, &with_ordo);
+        assert!(
+            out.starts_with("ordo 1 ok name "),
+            "{sample} on the PATH: {out}"
+        );
+        if built.is_file() {
+            let out = handshake(&sample, &system);
+            assert!(
+                out.starts_with("ordo 1 ok name "),
+                "{sample} in the checkout: {out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&bin);
+}

@@ -67,7 +67,7 @@ fn planted(p: Plant) -> String {
 }
 
 /// The main clauses of every finding, most frequent first.
-fn main_clauses(v: &Value) -> Vec<String> {
+pub(crate) fn main_clauses(v: &Value) -> Vec<String> {
     let mut count: std::collections::BTreeMap<String, usize> = Default::default();
     for f in v["findings"].as_array().unwrap() {
         for c in f["main"].as_array().unwrap() {
@@ -89,7 +89,7 @@ fn readings(v: &Value) -> Vec<String> {
         .collect()
 }
 
-fn kinds(v: &Value) -> Vec<String> {
+pub(crate) fn kinds(v: &Value) -> Vec<String> {
     v["findings"]
         .as_array()
         .unwrap()
@@ -161,7 +161,7 @@ fn only_narrows_the_games_and_boards() {
 /// options as [`conform`] with `--timeout-ms 20000`) on each planted engine, made once and
 /// shared by every test that looks at that plant, so that the tests can run side by side
 /// without running a plant twice.
-fn planted_report(p: Plant) -> &'static Report {
+pub(crate) fn planted_report(p: Plant) -> &'static Report {
     static REPORTS: [OnceLock<Report>; Plant::ALL.len()] =
         [const { OnceLock::new() }; Plant::ALL.len()];
     let i = Plant::ALL.iter().position(|&q| q == p).unwrap();
@@ -182,13 +182,13 @@ fn planted_report(p: Plant) -> &'static Report {
 }
 
 /// The JSON document `ordo conform --json` prints for [`planted_report`].
-fn planted_json(p: Plant) -> Value {
+pub(crate) fn planted_json(p: Plant) -> Value {
     serde_json::to_value(planted_report(p)).unwrap()
 }
 
 /// A planted fault is caught: the verdict fails with no crash or hang, and the most frequent
 /// main clause is the clause the plant breaks, with the known reading `reading` (or none).
-fn assert_caught(p: Plant, reading: Option<&str>) {
+pub(crate) fn assert_caught(p: Plant, reading: Option<&str>) {
     let v = planted_json(p);
     assert!(!planted_report(p).passed(), "{}: {v:#}", p.name());
     assert_eq!(v["verdict"], "FAIL");
@@ -214,7 +214,7 @@ fn assert_caught(p: Plant, reading: Option<&str>) {
 /// Every planted fault has its test below (one each, so that they run side by side).
 #[test]
 fn every_plant_has_its_test() {
-    let source = include_str!("conform.rs");
+    let source = [include_str!("conform.rs"), include_str!("conform_cause.rs")].concat();
     for p in Plant::ALL {
         let named = format!("Plant::{p:?}");
         assert!(

@@ -23,6 +23,7 @@ mod common;
 mod compact;
 mod compact_files;
 mod conform;
+mod conform_cause;
 mod conformance;
 mod diff_oracle;
 mod differential;

@@ -448,8 +448,27 @@ pub mod signals {
     }
 }
 
-/// At most 120 characters of a line, for reports.
+/// `s` with every control character but the line feed written as an escape (`\x1b`,
+/// `\x00`, `\u{9b}`), so that an engine's reply printed in a report can neither clear the
+/// terminal nor hide text.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push(c),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// At most 120 characters of a line, for reports, control characters escaped ([`escape`]).
 pub fn shorten(s: &str) -> String {
+    let s = &escape(s);
     const MAX: usize = 120;
     if s.chars().count() <= MAX {
         s.to_string()

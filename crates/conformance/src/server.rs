@@ -5,6 +5,7 @@
 //! line gets an `error <code> <message>` reply and the server goes on.
 
 use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
 
 use super::lines::{read_line, Line};
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
@@ -43,8 +44,8 @@ pub trait State: Send {
     /// The position after the engine plays `mv` (any accepted spelling), or `None` when the
     /// engine does not consider it legal.
     fn play(&self, mv: &Move) -> Option<Position>;
-    /// Perft, or `None` once more than `budget` leaves were counted.
-    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64>;
+    /// Perft, or `None` once the budget is spent (too many leaves, or its time is up).
+    fn perft(&self, depth: u32, budget: &mut PerftBudget) -> Option<u64>;
 }
 
 /// The rules a server follows. This crate's engines follow them as written
@@ -61,6 +62,11 @@ pub trait Rules: Send {
     fn load(&self, pos: &Position) -> Result<Box<dyn State>, PositionError>;
     /// Leaves one `perft` request may count before it is refused.
     fn perft_budget(&self) -> u64;
+    /// The depth from which the engine's own perft counts the leaves in one call (the budget
+    /// is checked between such calls, so each must be quick).
+    fn perft_bulk_depth(&self) -> u32 {
+        1
+    }
 }
 
 /// A position loaded into engine `E`.
@@ -79,21 +85,53 @@ impl<E: Engine> State for Loaded<E> {
     fn play(&self, mv: &Move) -> Option<Position> {
         self.0.play(mv).ok().map(|e| e.to_position())
     }
-    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
+    fn perft(&self, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
         budgeted_perft(&self.0, depth, budget)
     }
 }
 
-/// Take `n` leaves from the budget; `None` when it does not hold them.
-pub fn spend(budget: &mut u64, n: u64) -> Option<u64> {
-    *budget = budget.checked_sub(n)?;
+/// What one `perft` request may spend: leaves and time. The bulk depth is where the engine's
+/// own perft takes over (checked between its calls only).
+#[derive(Clone, Debug)]
+pub struct PerftBudget {
+    leaves: u64,
+    deadline: Instant,
+    bulk: u32,
+    /// Set once the time ran out (rather than the leaves).
+    pub timed_out: bool,
+}
+
+impl PerftBudget {
+    /// At most `leaves` leaves within `time`, the engine's own perft counting from depth `bulk`.
+    pub fn new(leaves: u64, time: Duration, bulk: u32) -> PerftBudget {
+        PerftBudget {
+            leaves,
+            deadline: Instant::now() + time,
+            bulk: bulk.max(1),
+            timed_out: false,
+        }
+    }
+
+    /// The depth from which the engine's own perft counts.
+    pub fn bulk(&self) -> u32 {
+        self.bulk
+    }
+}
+
+/// Take `n` leaves from the budget; `None` when it does not hold them or its time is up.
+pub fn spend(budget: &mut PerftBudget, n: u64) -> Option<u64> {
+    if Instant::now() >= budget.deadline {
+        budget.timed_out = true;
+        return None;
+    }
+    budget.leaves = budget.leaves.checked_sub(n)?;
     Some(n)
 }
 
-/// Perft that gives up once it has counted more than `budget` leaves. The last two plies are
-/// counted by the engine's own perft (fast, and small enough to overshoot the budget by little).
-fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut u64) -> Option<u64> {
-    if depth <= 2 {
+/// Perft that gives up once it has counted more leaves than the budget holds, or its time is
+/// up. The last plies (the budget's bulk depth) are counted by the engine's own perft.
+fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
+    if depth <= budget.bulk() {
         return spend(budget, e.perft(depth));
     }
     let mut total = 0;
@@ -108,6 +146,9 @@ fn budgeted_perft<E: Engine>(e: &E, depth: u32, budget: &mut u64) -> Option<u64>
 pub const PERFT_BUDGET_REFERENCE: u64 = 1_000_000;
 /// The same for the bitboard engine.
 pub const PERFT_BUDGET_BITBOARD: u64 = 200_000_000;
+/// The longest one `perft` request may run on any engine before it is refused
+/// (spec/protocol.md, `perft`).
+pub const PERFT_TIME: Duration = Duration::from_secs(10);
 
 /// Every game on every board (`classic:* x:*`).
 pub fn every_game() -> Vec<GameBoard> {
@@ -148,6 +189,14 @@ impl Rules for EngineChoice {
             EngineChoice::Bitboard => PERFT_BUDGET_BITBOARD,
         }
     }
+    fn perft_bulk_depth(&self) -> u32 {
+        match self {
+            // One level of the reference engine can take seconds in Ordo X: count it move by
+            // move so that the time limit is checked often.
+            EngineChoice::Reference => 1,
+            EngineChoice::Bitboard => 2,
+        }
+    }
 }
 
 /// The protocol state of one session.
@@ -157,6 +206,7 @@ pub struct Server {
     state: Box<dyn State>,
     quit: bool,
     perft_budget: u64,
+    perft_time: Duration,
 }
 
 impl Server {
@@ -172,6 +222,7 @@ impl Server {
             .expect("the standard start can always be set up");
         Server {
             perft_budget: rules.perft_budget(),
+            perft_time: PERFT_TIME,
             rules,
             handshaken: false,
             state,
@@ -182,6 +233,12 @@ impl Server {
     /// The same server with another limit on the leaves one `perft` request may count.
     pub fn with_perft_budget(mut self, leaves: u64) -> Server {
         self.perft_budget = leaves;
+        self
+    }
+
+    /// The same server with another limit on the time one `perft` request may take.
+    pub fn with_perft_time(mut self, time: Duration) -> Server {
+        self.perft_time = time;
         self
     }
 
@@ -371,9 +428,17 @@ impl Server {
                 )
             }
         };
-        let mut budget = self.perft_budget;
+        let bulk = self.rules.perft_bulk_depth();
+        let mut budget = PerftBudget::new(self.perft_budget, self.perft_time, bulk);
         match self.state.perft(depth, &mut budget) {
             Some(n) => format!("perft {depth} {n}"),
+            None if budget.timed_out => error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!(
+                    "perft {depth} takes more than {} ms from this position, the limit of one request",
+                    self.perft_time.as_millis()
+                ),
+            ),
             None => error_reply(
                 codes::BAD_ARGUMENTS,
                 &format!(
@@ -481,6 +546,31 @@ mod tests {
         );
         assert!(r[2].starts_with("error bad-arguments perft 2"), "{r:?}");
         assert_eq!(r[4], "perft 2 150");
+    }
+
+    /// Issue 23, point 5: `perft` is bounded by time as well as by leaves, on both engines: in
+    /// Ordo X on 10 x 8 the reference engine's few leaves take long, and the time limit
+    /// refuses the request long before the leaf limit would.
+    #[test]
+    fn perft_stops_at_its_time_limit_on_both_engines() {
+        for (choice, depth) in [(EngineChoice::Reference, 3), (EngineChoice::Bitboard, 6)] {
+            let mut s = Server::new(choice).with_perft_time(Duration::from_millis(200));
+            let mut out = Vec::new();
+            let input = format!("ordo 1\nvariant x\nperft {depth}\nstatus\n");
+            let start = Instant::now();
+            serve(&mut s, input.as_bytes(), &mut out).unwrap();
+            let took = start.elapsed();
+            let text = String::from_utf8(out).unwrap();
+            let r: Vec<&str> = text.lines().collect();
+            assert!(
+                r[2].starts_with(&format!(
+                    "error bad-arguments perft {depth} takes more than 200 ms"
+                )),
+                "{choice:?}: {r:?}"
+            );
+            assert_eq!(r[3], "status ongoing");
+            assert!(took < Duration::from_secs(3), "{choice:?}: {took:?}");
+        }
     }
 
     /// spec/protocol.md: a request of exactly 65,536 bytes is accepted, the line ending not

@@ -21,6 +21,10 @@
 //! | `removes-adjacent-only` | after an Ordo X capture removes only the groups touching the captured square | ORDOX-4.1 |
 //! | `sideways-last-capture-continues` | a sideways step that captures the last piece still needs a forward step | ORDOX-3.4 |
 //! | `no-pieces-first` | when a move both reaches the home row and takes the last piece, reports `no-pieces` | ORDO-10.5 |
+//! | `play-ignored` | accepts `play` of a listed move but leaves the position as it was | — (the engine does not play) |
+//! | `no-diagonal-captures` | drops singleton captures on a diagonal | ORDO-6.4 |
+//! | `own-row-wins` | declares a win for the player who just moved when it has a piece on its own home row (too early) | ORDO-10.1 |
+//! | `home-row-win-missed` | reports `ongoing` after a move reaches the opponent's home row (too late) | ORDO-10.1 |
 
 use std::collections::BTreeSet;
 
@@ -29,7 +33,7 @@ use crate::notation::format_move;
 use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
 use crate::rules::{Variant, WinReason};
 use ordo_conformance::protocol::{codes, error_reply, GameBoard};
-use ordo_conformance::server::{every_game, spend, EngineChoice, Rules, State};
+use ordo_conformance::server::{every_game, spend, EngineChoice, PerftBudget, Rules, State};
 use ordo_conformance::vectors::is_sub_run;
 use ordo_core::rules::PositionError;
 use ordo_reference::{groups, is_one_group, Reference};
@@ -61,6 +65,14 @@ pub enum Plant {
     SidewaysLastCaptureContinues,
     /// Reports `no-pieces` where the home row and the last capture coincide: breaks ORDO-10.5.
     NoPiecesFirst,
+    /// Accepts `play` of a listed move and leaves the position unchanged.
+    PlayIgnored,
+    /// Drops the singleton captures on a diagonal: breaks ORDO-6.4.
+    NoDiagonalCaptures,
+    /// Declares a win on the mover's own home row, too early: breaks ORDO-10.1.
+    OwnRowWins,
+    /// Misses the win on the opponent's home row, too late: breaks ORDO-10.1.
+    HomeRowWinMissed,
 }
 
 impl Plant {
@@ -79,6 +91,10 @@ impl Plant {
             Plant::RemovesAdjacentOnly => "removes-adjacent-only",
             Plant::SidewaysLastCaptureContinues => "sideways-last-capture-continues",
             Plant::NoPiecesFirst => "no-pieces-first",
+            Plant::PlayIgnored => "play-ignored",
+            Plant::NoDiagonalCaptures => "no-diagonal-captures",
+            Plant::OwnRowWins => "own-row-wins",
+            Plant::HomeRowWinMissed => "home-row-win-missed",
         }
     }
 
@@ -96,11 +112,14 @@ impl Plant {
             Plant::RemovesAdjacentOnly => "ORDOX-4.1",
             Plant::SidewaysLastCaptureContinues => "ORDOX-3.4",
             Plant::NoPiecesFirst => "ORDO-10.5",
+            Plant::PlayIgnored => "",
+            Plant::NoDiagonalCaptures => "ORDO-6.4",
+            Plant::OwnRowWins | Plant::HomeRowWinMissed => "ORDO-10.1",
         }
     }
 
     /// Every plant.
-    pub const ALL: [Plant; 12] = [
+    pub const ALL: [Plant; 16] = [
         Plant::OrdoCaptures,
         Plant::NoBackwardWhenSplit,
         Plant::VictimChooses,
@@ -113,6 +132,10 @@ impl Plant {
         Plant::RemovesAdjacentOnly,
         Plant::SidewaysLastCaptureContinues,
         Plant::NoPiecesFirst,
+        Plant::PlayIgnored,
+        Plant::NoDiagonalCaptures,
+        Plant::OwnRowWins,
+        Plant::HomeRowWinMissed,
     ];
 
     /// Whether the planted engine plays the game and board of `pos`.
@@ -186,6 +209,11 @@ impl Plant {
                 .into_iter()
                 .filter(|m| !m.steps().any(|s| is_backward_ordo(&pos, s)))
                 .collect(),
+            Plant::NoDiagonalCaptures => base
+                .into_iter()
+                .filter(|m| !is_diagonal_capture(&pos, m))
+                .collect(),
+            Plant::OwnRowWins if own_row_claim(e) => Vec::new(),
             Plant::SidewaysLastCaptureContinues => base
                 .into_iter()
                 .flat_map(|m| match last_capture_sideways(&pos, &m) {
@@ -227,6 +255,17 @@ impl Plant {
                 winner,
                 reason: WinReason::NoPieces,
             },
+            (Plant::OwnRowWins, Status::Ongoing) if own_row_claim(e) => Status::Won {
+                winner: e.to_position().to_move.opponent(),
+                reason: WinReason::HomeRow,
+            },
+            (
+                Plant::HomeRowWinMissed,
+                Status::Won {
+                    reason: WinReason::HomeRow,
+                    ..
+                },
+            ) => Status::Ongoing,
             (_, Status::Ongoing) if planted_none() => {
                 let pos = e.to_position();
                 let me = pos.to_move;
@@ -248,6 +287,10 @@ impl Plant {
     pub fn play<E: Engine>(self, e: &E, mv: &Move) -> Option<Position> {
         match self {
             Plant::RefusesPlay => return None,
+            Plant::PlayIgnored => {
+                let m = e.resolve(mv)?;
+                return self.moves(e).contains(&m).then(|| e.to_position());
+            }
             Plant::RemovesAdjacentOnly => {
                 let m = e.resolve(mv)?;
                 let after = e.apply(&m).to_position();
@@ -288,6 +331,28 @@ impl Plant {
             _ => None,
         }
     }
+}
+
+/// Whether `m` is one singleton step on a diagonal that captures (what `no-diagonal-captures`
+/// drops).
+fn is_diagonal_capture(pos: &Position, m: &Move) -> bool {
+    m.second.is_none()
+        && matches!(m.first, Step::Single { capture: true, .. })
+        && m.first.direction().is_some_and(|(d, _)| {
+            matches!(
+                d.heading(pos.to_move),
+                Heading::DiagonalForward | Heading::DiagonalBackward
+            )
+        })
+}
+
+/// Whether `own-row-wins` claims a win: the player who has just moved has a piece on its own
+/// home row.
+fn own_row_claim<E: Engine>(e: &E) -> bool {
+    let pos = e.to_position();
+    let mover = pos.to_move.opponent();
+    let row = mover.home_row(pos.dims());
+    pos.pieces(mover).iter().any(|sq| sq.row == row)
 }
 
 /// Whether some ordo step of `m` moves only part of a longer line, judged on the position the
@@ -526,13 +591,13 @@ impl<E: Engine> State for Loaded<E> {
     fn play(&self, mv: &Move) -> Option<Position> {
         self.plant.play(&self.e, mv)
     }
-    fn perft(&self, depth: u32, budget: &mut u64) -> Option<u64> {
+    fn perft(&self, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
         planted_perft(self, depth, budget)
     }
 }
 
 /// Perft over the planted move list and the planted moves' positions.
-fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut u64) -> Option<u64> {
+fn planted_perft<E: Engine>(s: &Loaded<E>, depth: u32, budget: &mut PerftBudget) -> Option<u64> {
     if depth == 0 {
         return spend(budget, 1);
     }

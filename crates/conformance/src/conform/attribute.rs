@@ -182,9 +182,11 @@ fn tie_readings(expected: &Expected, engine: &BTreeSet<String>, out: &mut BTreeS
     }
 }
 
-/// The main clauses of a difference: a reason-only status difference is ORDO-10.5; else those
-/// of the known readings; else those named by the most differing moves (a status difference
-/// counts as one).
+/// The main clauses of a difference, by cause, from the first point where the engine and the
+/// rules part: a reason-only status difference is ORDO-10.5; else the clauses of the known
+/// readings; else the clause of a status the engine claims and the rules do not give (or of a
+/// win it misses); else the clauses that forbid the moves the engine lists and the rules do
+/// not; else the clauses that permit the moves it omits (the most frequent, in each case).
 pub fn main_clauses(d: &Diff) -> Vec<&'static str> {
     if d.same_winner {
         return vec!["ORDO-10.5"];
@@ -193,14 +195,28 @@ pub fn main_clauses(d: &Diff) -> Vec<&'static str> {
         let set: BTreeSet<&'static str> = d.readings.iter().map(|r| r.clause).collect();
         return set.into_iter().collect();
     }
+    if let Some(c) = d.status_cause {
+        return vec![c];
+    }
+    let extra = most_frequent(&d.only_engine);
+    if !extra.is_empty() {
+        return extra;
+    }
+    let missing = most_frequent(&d.only_reference);
+    if missing.is_empty() {
+        d.status_clauses.clone()
+    } else {
+        missing
+    }
+}
+
+/// The clauses named by the most moves of `notes`.
+fn most_frequent(notes: &[super::compare::MoveNote]) -> Vec<&'static str> {
     let mut freq: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for m in d.only_engine.iter().chain(&d.only_reference) {
+    for m in notes {
         for c in &m.clauses {
             *freq.entry(c).or_default() += 1;
         }
-    }
-    for c in &d.status_clauses {
-        *freq.entry(c).or_default() += 1;
     }
     let max = freq.values().copied().max().unwrap_or(0);
     freq.into_iter()

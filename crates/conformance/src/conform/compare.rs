@@ -58,6 +58,11 @@ pub struct Diff {
     /// The engine's error reply to `position`.
     pub refused: Option<String>,
     pub status_clauses: Vec<&'static str>,
+    /// The clause of the status the engine claims and the rules do not give (or, when the
+    /// engine misses a win, of the win the rules give); `None` when the status agrees, or when
+    /// the engine's claim only follows from moves it omits (a no-move win with no moves
+    /// listed: the omitted moves are the cause).
+    pub status_cause: Option<&'static str>,
     pub readings: BTreeSet<Reading>,
     /// Every clause involved.
     pub clauses: BTreeSet<&'static str>,
@@ -91,6 +96,10 @@ pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
     let engine: BTreeSet<String> = seen.moves.iter().cloned().collect();
     let mut d = Diff::default();
     compare_status(expected.status, seen.status, &mut d);
+    if d.status.is_some() && pos.variant == crate::rules::Variant::X {
+        ordox_3_5(expected.status, &mut d);
+    }
+    d.status_cause = status_cause(expected, seen);
     let extra: Vec<&String> = engine.difference(&expected.moves).collect();
     let missing: Vec<&String> = expected.moves.difference(&engine).collect();
     if extra.is_empty() && missing.is_empty() && d.status.is_none() {
@@ -137,6 +146,46 @@ fn compare_status(want: Status, got: ReportedStatus, d: &mut Diff) {
         clauses.insert("ORDO-10.5");
     }
     d.status_clauses = clauses.into_iter().collect();
+}
+
+/// ORDOX-3.5: in Ordo X a split player without a reconnecting turn loses by the Ordo X ruling
+/// as well as by ORDO-10.3; a status difference there names both.
+fn ordox_3_5(want: Status, d: &mut Diff) {
+    use crate::rules::WinReason;
+    if let Status::Won {
+        reason: WinReason::CannotReconnect,
+        ..
+    } = want
+    {
+        if !d.status_clauses.contains(&"ORDOX-3.5") {
+            d.status_clauses.push("ORDOX-3.5");
+        }
+    }
+}
+
+/// ORDO-10: the clause of the first difference in status, by cause. An engine that claims a
+/// win names the claim's clause (a win on the wrong home row is ORDO-10.1, whatever moves it
+/// stops listing); one that misses the rules' win names the clause of that win; one that
+/// calls a game drawn or lost for want of moves while listing none of the rules' moves is
+/// `None`: the omitted moves come first.
+fn status_cause(expected: &Expected, seen: &Seen) -> Option<&'static str> {
+    use crate::rules::WinReason;
+    let want = ReportedStatus::of(expected.status);
+    let got = seen.status;
+    if want == got {
+        return None;
+    }
+    let no_moves_claim = match got {
+        ReportedStatus::Won { reason, .. } => {
+            matches!(reason, WinReason::NoLegalMove | WinReason::CannotReconnect)
+        }
+        ReportedStatus::Draw => true,
+        ReportedStatus::Ongoing => false,
+    };
+    if no_moves_claim && seen.moves.is_empty() && !expected.moves.is_empty() {
+        return None;
+    }
+    got.clause().or(want.clause()).or(Some("ORDO-10.5"))
 }
 
 /// Clauses that permit (a sample of) the moves both list.
@@ -241,10 +290,12 @@ fn explain_missing(
             "(the adjudicator finds it illegal, the reference legal)",
         );
     }
-    let all = dedup(j.clauses);
     // The feature that makes this move special names its clause, even when moves both list
     // rely on the same clause (a split player's backward singletons also carry ORDO-9.2).
-    if attribute::split_backward(pos, &m) {
+    // A capture the engine omits while it lists backward moves of the split player is a
+    // capture fault, not a direction fault.
+    let backward_listed = agreed.contains("ORDO-9.2");
+    if attribute::split_backward(pos, &m) && !(m.is_capture() && backward_listed) {
         return note(
             vec!["ORDO-9.2"],
             "is legal: a split player may move backward",
@@ -256,17 +307,53 @@ fn explain_missing(
             "is legal: a sideways step that takes the last piece ends the turn",
         );
     }
-    let specific: Vec<&'static str> = all
+    let (clauses, detail) = permitting_clauses(&m, dedup(j.clauses), agreed);
+    note(clauses, detail)
+}
+
+/// The clauses that permit the legal move `m` the engine omits, from `all` the adjudicator
+/// cites: those the moves both list do not rely on; else, for a capture, the capture rule;
+/// never a clause that only forbids other moves (unless no other is cited).
+fn permitting_clauses(
+    m: &Move,
+    all: Vec<&'static str>,
+    agreed: &BTreeSet<&'static str>,
+) -> (Vec<&'static str>, &'static str) {
+    let permitting: Vec<&'static str> = all
+        .iter()
+        .copied()
+        .filter(|c| !ONLY_FORBID.contains(c))
+        .collect();
+    let specific: Vec<&'static str> = permitting
         .iter()
         .copied()
         .filter(|c| !agreed.contains(c))
         .collect();
-    if specific.is_empty() {
-        note(all, "is legal")
+    if !specific.is_empty() {
+        (specific, "is legal")
+    } else if m.is_capture() && permitting.contains(&"ORDO-6.4") {
+        (
+            vec!["ORDO-6.4"],
+            "is legal: a singleton may capture this way",
+        )
+    } else if permitting.is_empty() {
+        (all, "is legal")
     } else {
-        note(specific, "is legal")
+        (permitting, "is legal")
     }
 }
+
+/// Clauses the adjudicator cites for a legal move that only restrict moves (the connection
+/// rule, the split rules, no removal in classic Ordo, paths): they never permit a move, so
+/// they are never the cause of an omitted one.
+const ONLY_FORBID: [&str; 6] = [
+    "ORDO-4.3",
+    "ORDO-9.1",
+    "ORDO-9.3",
+    "ORDO-6.3",
+    "ORDO-7.3",
+    "ORDOX-3.2",
+];
 
 fn dedup(v: Vec<&'static str>) -> Vec<&'static str> {
     let mut seen = BTreeSet::new();
@@ -461,6 +548,60 @@ mod tests {
         let d = analyze(&pos, &exp, &seen(&moves, got));
         assert!(d.same_winner);
         assert_eq!(d.main, ["ORDO-10.5"]);
+    }
+
+    /// ORDOX-3.5: an Ordo X engine that lets a split player without a reconnecting turn play
+    /// on is told the Ordo X ruling besides ORDO-10.3.
+    #[test]
+    fn ordox_3_5_is_named_for_a_split_ordo_x_player_without_a_turn() {
+        let pos = parse_position("4/W1BW/W3 w x").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        assert!(
+            matches!(
+                exp.status,
+                Status::Won {
+                    reason: crate::rules::WinReason::CannotReconnect,
+                    ..
+                }
+            ),
+            "{:?}",
+            exp.status
+        );
+        let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Ongoing));
+        assert!(d.clauses.contains("ORDOX-3.5"), "{d:?}");
+        assert!(d.clauses.contains("ORDO-10.3"), "{d:?}");
+    }
+
+    /// ORDO-10.1: a win claimed on the mover's own home row is named by the claim, not by
+    /// the moves the engine stops listing.
+    #[test]
+    fn ordo_10_1_a_claimed_win_is_named_by_its_clause() {
+        let pos = parse_position("3B/4/B3/WW2 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let got = ReportedStatus::Won {
+            winner: crate::rules::Color::Black,
+            reason: crate::rules::WinReason::HomeRow,
+        };
+        let d = analyze(&pos, &exp, &seen(&[], got));
+        assert!(!d.only_reference.is_empty());
+        assert_eq!(d.main, ["ORDO-10.1"]);
+    }
+
+    /// ORDO-6.4: an omitted diagonal capture is named by the capture rule, never by a clause
+    /// that only forbids other moves (ORDO-9.3, ORDO-4.3).
+    #[test]
+    fn ordo_6_4_an_omitted_capture_is_named_by_the_capture_rule() {
+        let pos = parse_position("4/4/2B1/1WW1 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        assert!(exp.moves.contains("b1xc2"), "{:?}", exp.moves);
+        let moves: Vec<&str> = exp
+            .moves
+            .iter()
+            .map(String::as_str)
+            .filter(|m| *m != "b1xc2")
+            .collect();
+        let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
+        assert_eq!(d.main, ["ORDO-6.4"], "{d:?}");
     }
 
     #[test]

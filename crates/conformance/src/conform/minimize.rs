@@ -77,6 +77,11 @@ impl Run<'_> {
                 position: format_position(&best),
                 pieces: pieces(&best),
                 summary: super::report::one_line(&best_diff),
+                shown_move: best_diff
+                    .only_engine
+                    .first()
+                    .or(best_diff.only_reference.first())
+                    .map(|m| m.text.clone()),
             });
         }
     }
@@ -87,18 +92,9 @@ impl Run<'_> {
             return;
         };
         let f = &self.report.findings[i];
-        let text = f
-            .minimized
-            .as_ref()
-            .map(|m| m.position.clone())
-            .unwrap_or(f.position.clone());
-        let Ok(pos) = parse_position(&text) else {
+        let Some((pos, mv)) = f.drawn() else {
             return;
         };
-        let mv = f
-            .shown_move
-            .as_deref()
-            .and_then(|t| crate::notation::parse_move(t).ok());
         let notes = Annotations {
             title: Some(format!("{} [{}]", f.place, f.main.join(", "))),
             ..Annotations::default()

@@ -179,6 +179,12 @@ impl Run<'_> {
             .unsupported()
             .map(|(gb, why)| (gb.to_string(), why.to_string()))
             .collect();
+        self.report.checked = self
+            .support
+            .accepted
+            .keys()
+            .map(|gb| gb.to_string())
+            .collect();
         self.report.finish()
     }
 
@@ -363,6 +369,10 @@ impl Run<'_> {
         match result {
             Ok(None) => true,
             Ok(Some(Played::Shown(got))) if got == want => true,
+            Ok(Some(Played::Shown(got))) if got == *pos => {
+                self.report.unchanged(place, pos, &text);
+                false
+            }
             Ok(Some(Played::Shown(got))) => {
                 let (clauses, readings, detail) = effect_difference(pos, mv, &want, &got);
                 self.report
@@ -421,7 +431,13 @@ impl Run<'_> {
         let mut synced = false;
         let mut prev: Option<&Position> = None;
         for (ply, (mv, pos)) in line.iter().enumerate() {
-            let place = format!("playout {n} from {name}, ply {ply}");
+            let place = match mv {
+                Some(m) => format!(
+                    "playout {n} from {name}, ply {ply}, after {}",
+                    format_move(m)
+                ),
+                None => format!("playout {n} from {name}, ply {ply}"),
+            };
             if !self.alive(&place) {
                 break;
             }

@@ -11,7 +11,7 @@ use super::attribute::Reading;
 use super::compare::{Diff, MoveNote};
 use super::Options;
 use crate::client::{shorten, Failure, Health};
-use crate::notation::{format_position, parse_move};
+use crate::notation::{format_position, parse_move, parse_position};
 use crate::render::{self, Annotations};
 use crate::rules::{Move, Position};
 
@@ -29,6 +29,8 @@ pub enum Kind {
     PlayRefused,
     /// A malformed request or an accepted spelling is answered against the protocol.
     Protocol,
+    /// The engine accepts `play` but shows the position unchanged: it did not play the move.
+    Unchanged,
 }
 
 impl Kind {
@@ -48,6 +50,19 @@ impl Kind {
             Kind::Effect => "a move produces another position",
             Kind::PlayRefused => "a listed move is refused by 'play'",
             Kind::Protocol => "protocol",
+            Kind::Unchanged => "'play' leaves the position unchanged",
+        }
+    }
+
+    /// The name of the kind, as in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Moves => "moves",
+            Kind::Refused => "refused",
+            Kind::Effect => "effect",
+            Kind::PlayRefused => "play-refused",
+            Kind::Protocol => "protocol",
+            Kind::Unchanged => "unchanged",
         }
     }
 }
@@ -58,6 +73,8 @@ pub struct Minimized {
     pub position: String,
     pub pieces: usize,
     pub summary: String,
+    /// The move drawn on the minimized position: one of its own differences.
+    pub shown_move: Option<String>,
 }
 
 /// One finding.
@@ -82,6 +99,46 @@ pub struct Finding {
     #[serde(skip)]
     pub pos: Option<Position>,
 }
+
+impl Finding {
+    /// What the report draws for this finding: the minimized position with its own move when
+    /// the finding was minimized, else the finding's position with its move.
+    pub fn drawn(&self) -> Option<(Position, Option<Move>)> {
+        let read = |t: &Option<String>| t.as_deref().and_then(|t| parse_move(t).ok());
+        match &self.minimized {
+            Some(m) => Some((parse_position(&m.position).ok()?, read(&m.shown_move))),
+            None => Some((self.pos.clone()?, read(&self.shown_move))),
+        }
+    }
+}
+
+/// The summary of a report: every count is the sum of its parts, each finding counted once
+/// in each table.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub findings: usize,
+    /// Findings by their main clauses (joined by ", "; `none` for findings no clause of the
+    /// rules explains: protocol findings, an engine that contradicts itself).
+    pub by_clause: BTreeMap<String, usize>,
+    /// Findings by the known readings they fit (joined by " + "; `none` for the others).
+    pub by_reading: BTreeMap<String, usize>,
+    /// Findings by kind.
+    pub by_kind: BTreeMap<String, usize>,
+    /// Groups of identical findings (one per defect).
+    pub groups: usize,
+}
+
+/// The key of a finding's main clauses in [`Summary::by_clause`].
+pub fn clause_key(main: &[&str]) -> String {
+    if main.is_empty() {
+        NONE.to_string()
+    } else {
+        main.join(", ")
+    }
+}
+
+/// The key of findings without a clause or reading.
+pub const NONE: &str = "none";
 
 /// An engine failure.
 #[derive(Clone, Debug, Serialize)]
@@ -134,6 +191,10 @@ pub struct Report {
     pub compared: usize,
     /// Whether the engine answers `show` (so effects were checked); `None`: never asked.
     pub effects_checked: Option<bool>,
+    /// The counts, each the sum of its parts.
+    pub summary: Summary,
+    /// Games and boards of which positions were compared.
+    pub checked: Vec<String>,
     pub findings: Vec<Finding>,
     pub incidents: Vec<Incident>,
     pub health: HealthCounts,
@@ -162,6 +223,8 @@ impl Report {
             playout_positions: 0,
             compared: 0,
             effects_checked: None,
+            summary: Summary::default(),
+            checked: Vec::new(),
             findings: Vec::new(),
             incidents: Vec::new(),
             health: HealthCounts::default(),
@@ -297,6 +360,27 @@ impl Report {
         });
     }
 
+    /// The engine accepted `play mv` and shows the position it was played on: no rule is at
+    /// fault, the engine does not play moves.
+    pub fn unchanged(&mut self, place: &str, pos: &Position, mv: &str) {
+        self.findings.push(Finding {
+            kind: Kind::Unchanged,
+            place: place.to_string(),
+            position: format_position(pos),
+            main: vec![],
+            clauses: vec![],
+            readings: vec![],
+            summary: format!(
+                "the engine answers 'play {mv}' without an error but 'show' gives the position it was played on: the move was not played"
+            ),
+            diff: None,
+            shown_move: Some(mv.to_string()),
+            minimized: None,
+            svg: None,
+            pos: Some(pos.clone()),
+        });
+    }
+
     /// A protocol finding: `request` got `reply`, the protocol asks for `want`.
     pub fn protocol(&mut self, place: &str, request: &str, reply: &str, want: &str) {
         self.findings.push(Finding {
@@ -319,8 +403,34 @@ impl Report {
         });
     }
 
+    /// Count the failures from the incidents listed, and the findings by clause, reading and
+    /// kind.
+    fn count(&mut self) {
+        let n = |k: &str| self.incidents.iter().filter(|i| i.kind == k).count();
+        (self.health.crashes, self.health.hangs, self.health.garbage) =
+            (n("crash"), n("hang"), n("garbage"));
+        let mut s = Summary {
+            findings: self.findings.len(),
+            groups: self.groups().len(),
+            ..Summary::default()
+        };
+        for f in &self.findings {
+            *s.by_clause.entry(clause_key(&f.main)).or_default() += 1;
+            let reading = if f.readings.is_empty() {
+                NONE.to_string()
+            } else {
+                let r: Vec<String> = f.readings.iter().map(|r| r.to_string()).collect();
+                r.join(" + ")
+            };
+            *s.by_reading.entry(reading).or_default() += 1;
+            *s.by_kind.entry(f.kind.name().to_string()).or_default() += 1;
+        }
+        self.summary = s;
+    }
+
     /// Decide the verdict.
     pub fn finish(mut self) -> Report {
+        self.count();
         let mut why = Vec::new();
         if !self.findings.is_empty() {
             why.push(format!("{} finding(s)", self.findings.len()));
@@ -373,15 +483,17 @@ impl Report {
         self.write_summary(&mut out);
         self.write_groups(&mut out);
         self.write_details(&mut out);
-        out
+        // Whatever the engine said, nothing it sent reaches the terminal raw.
+        crate::client::escape(&out)
     }
 
     fn write_summary(&self, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "ordo conform: engine `{}` (name '{}')",
-            self.command, self.name
-        );
+        let name = if self.name.is_empty() {
+            "no name: the handshake did not complete".to_string()
+        } else {
+            format!("name '{}'", self.name)
+        };
+        let _ = writeln!(out, "ordo conform: engine `{}` ({name})", self.command);
         let verdict = if self.passed() {
             format!("PASS (no disagreement in {} positions)", self.compared)
         } else {
@@ -402,7 +514,17 @@ impl Report {
         }
         self.write_unsupported(out);
         self.write_coverage(out);
-        let _ = writeln!(out, "  findings: {}", self.findings.len());
+        let k = &self.summary.by_kind;
+        let kinds: Vec<String> = k.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let _ = match kinds.len() {
+            0 | 1 => writeln!(out, "  findings: {}", self.findings.len()),
+            _ => writeln!(
+                out,
+                "  findings: {} ({})",
+                self.findings.len(),
+                kinds.join(", ")
+            ),
+        };
         self.write_by_clause(out);
         self.write_health(out);
     }
@@ -457,8 +579,12 @@ impl Report {
         }
     }
 
-    /// One line per reason: the games and boards not checked for it.
+    /// What was checked, then one line per reason: the games and boards not checked for it
+    /// (a long list cut to its first few).
     fn write_unsupported(&self, out: &mut String) {
+        if !self.checked.is_empty() {
+            let _ = writeln!(out, "  checked: {}", self.checked.join(" "));
+        }
         let mut by: Vec<(String, Vec<&str>)> = Vec::new();
         for (gb, why) in &self.unsupported {
             // Inferred refusals differ only in the position and the reply: one line for all.
@@ -474,36 +600,50 @@ impl Report {
                 None => by.push((key, vec![gb])),
             }
         }
+        const LISTED: usize = 4;
         for (why, gbs) in by {
-            let _ = writeln!(out, "  unsupported, not checked: {} — {why}", gbs.join(" "));
+            let list = if gbs.len() > LISTED {
+                format!(
+                    "{} games and boards ({} …)",
+                    gbs.len(),
+                    gbs[..LISTED].join(" ")
+                )
+            } else {
+                gbs.join(" ")
+            };
+            let _ = writeln!(out, "  unsupported, not checked: {list} — {why}");
         }
     }
 
+    /// The findings by main clause and by known reading, each finding counted once.
     fn write_by_clause(&self, out: &mut String) {
-        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut readings: BTreeMap<&Reading, usize> = BTreeMap::new();
-        for f in &self.findings {
-            for c in &f.main {
-                *by.entry(c).or_default() += 1;
-            }
-            for r in &f.readings {
-                *readings.entry(r).or_default() += 1;
-            }
+        let sum = &self.summary;
+        if sum.findings == 0 {
+            return;
         }
-        if !by.is_empty() {
-            let _ = writeln!(out, "  findings by main clause:");
-            let mut rows: Vec<_> = by.into_iter().collect();
-            rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-            for (c, k) in rows {
-                let title = crate::rules::clauses::get(c)
-                    .map(|cl| cl.title.as_str())
-                    .unwrap_or("");
-                let _ = writeln!(out, "    {c:<10} {k:>5}  {title}");
-            }
+        let _ = writeln!(out, "  findings by main clause:");
+        let mut rows: Vec<(&String, &usize)> = sum.by_clause.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (c, k) in rows {
+            let title = if c == NONE {
+                "no clause of the rules (protocol, or the engine contradicts itself)".to_string()
+            } else {
+                let t: Vec<&str> = c
+                    .split(", ")
+                    .map(|c| {
+                        crate::rules::clauses::get(c)
+                            .map(|cl| cl.title.as_str())
+                            .unwrap_or("")
+                    })
+                    .collect();
+                t.join(" / ")
+            };
+            let _ = writeln!(out, "    {c:<10} {k:>5}  {title}");
         }
-        if !readings.is_empty() {
-            let _ = writeln!(out, "  known readings:");
-            for (r, k) in readings {
+        if sum.by_reading.keys().any(|r| r != NONE) {
+            let _ = writeln!(out, "  findings by known reading:");
+            for (r, k) in &sum.by_reading {
+                let r = if r == NONE { "no known reading" } else { r };
                 let _ = writeln!(out, "    {r} ({k} finding(s))");
             }
         }
@@ -578,12 +718,7 @@ impl Report {
             }
             None => {}
         }
-        let shown = f
-            .minimized
-            .as_ref()
-            .and_then(|m| crate::notation::parse_position(&m.position).ok())
-            .unwrap_or_else(|| pos.clone());
-        let mv: Option<Move> = f.shown_move.as_deref().and_then(|t| parse_move(t).ok());
+        let (shown, mv) = f.drawn().unwrap_or_else(|| (pos.clone(), None));
         let notes = Annotations {
             title: Some(format!("{} [{}]", f.kind.words(), f.main.join(", "))),
             ..Annotations::default()

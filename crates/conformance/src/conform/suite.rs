@@ -215,6 +215,7 @@ impl Run<'_> {
                 continue;
             };
             match after.get(&(case.position.clone(), mv.clone())) {
+                Some(got) if got == pos => self.report.unchanged(place, pos, mv),
                 Some(got) => {
                     let (clauses, readings, detail) = effect_difference(pos, &m, &want, got);
                     self.report

@@ -23,7 +23,9 @@
 //   status(position)      -> "ongoing" or [winner, reason], e.g. ["white", "home-row"]
 //
 // An exception in your functions is not hidden: serve() rejects with it, Node prints it on
-// standard error and exits, and `ordo conform` quotes it when it reports the crash.
+// standard error and exits, and `ordo conform` quotes it when it reports the crash. The one
+// exception is play(): an error there answers `error illegal-move <move>` with the position
+// unchanged (the session goes on), and the error still goes to standard error.
 
 export const MIN_SIDE = 2;
 export const MAX_SIDE = 16;
@@ -289,6 +291,28 @@ const STARTS = {
 export const startPosition = (game = "classic", board = "10x8") =>
   parsePosition(`${STARTS[board]} w ${game}`);
 
+/**
+ * A position from its pieces and side to move, for an engine whose own state is not text:
+ * `{white: [squares], black: [squares], side: "w"|"b", game: "classic"|"x", board: "10x8"}`
+ * (side, game and board optional). A square that does not read, lies off the board or is named
+ * twice, a bad side, game or board throws an Error naming it.
+ */
+export function makePosition({ white = [], black = [], side = "w", game = "classic", board = "10x8" }) {
+  const dims = /^([0-9]+)x([0-9]+)$/u.exec(board);
+  if (!dims) throw new Error(`board '${board}': expected <cols>x<rows> such as '10x8'`);
+  const p = { cols: Number(dims[1]), rows: Number(dims[2]), pieces: {}, side, game };
+  for (const [colour, squares] of [["W", white], ["B", black]]) {
+    for (const square of squares) {
+      const name = parseSquare(square);
+      const [c, r] = coords(name);
+      if (c >= p.cols || r >= p.rows) throw new Error(`square ${name} is off the ${board} board`);
+      if (name in p.pieces) throw new Error(`square ${name} is named twice`);
+      p.pieces[name] = colour;
+    }
+  }
+  return parsePosition(formatPosition(p)); // checks the side, the game and the board size
+}
+
 /** Why `p` cannot be set up under ORDO-2.3, or null: the player who moved last must have a
  * piece, and the side to move may not stand on its opponent's home row. */
 export function setupProblem(p) {
@@ -531,6 +555,28 @@ function capabilityTokens(caps) {
 }
 
 /** `error <code> <message>`, the message flattened to one line. */
+/**
+ * The protocol status of `p` for an engine that knows only who has won (`null` or "ongoing"
+ * while the game goes on): the reason by the precedence of ORDO-10.5. The home row (ORDO-10.1)
+ * comes before no pieces (ORDO-10.2), both judged for the winner, who has just moved; else the
+ * side to move has lost for want of a legal move, split ("cannot-reconnect", ORDO-10.3) or in
+ * one group ("no-legal-move", ORDO-10.4).
+ */
+export function statusOfWinner(p, winner) {
+  if (winner === null || winner === undefined || winner === "ongoing") return "ongoing";
+  if (!WINNERS.includes(winner)) {
+    throw new Error(`winner ${JSON.stringify(winner)}: expected one of ${WINNERS}, null or "ongoing"`);
+  }
+  const me = winner === "white" ? "W" : "B";
+  const goal = me === "W" ? p.rows : 1;
+  const entries = Object.entries(p.pieces);
+  if (entries.some(([sq, c]) => c === me && Number(sq.slice(1)) === goal)) return [winner, "home-row"];
+  const theirs = entries.filter(([, c]) => c !== me).map(([sq]) => sq);
+  if (theirs.length === 0) return [winner, "no-pieces"];
+  const split = groupOf(p.pieces, theirs[0]).size < theirs.length;
+  return [winner, split ? "cannot-reconnect" : "no-legal-move"];
+}
+
 export function errorReply(code, message) {
   const flat = message.replace(/\p{Cc}/gu, " ").trim();
   return flat ? `error ${code} ${flat}` : `error ${code}`;
@@ -547,8 +593,12 @@ function statusReply(s) {
 
 const byteOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Your move list as a Map {canonical spelling -> your item}; a malformed item throws. */
-export function listedMoves(p, items) {
+/**
+ * Your move list as a Map {canonical spelling -> your item}, the first item of each move kept;
+ * a malformed item throws. A move listed again (in any spelling) is never merged silently: its
+ * canonical spelling is pushed onto `repeated` once per repetition.
+ */
+export function listedMoves(p, items, repeated = null) {
   const out = new Map();
   for (const item of items) {
     let m = item;
@@ -559,7 +609,9 @@ export function listedMoves(p, items) {
         throw new Error(`moves() listed '${item}', which is not move notation: ${e.message}`);
       }
     }
-    out.set(formatMove(canonicalMove(p, m)), item);
+    const key = formatMove(canonicalMove(p, m));
+    if (!out.has(key)) out.set(key, item);
+    else if (repeated) repeated.push(key);
   }
   return out;
 }
@@ -598,6 +650,9 @@ export class Session {
     this.handshaken = false;
     this.done = false;
     this.listed = null;
+    // Moves your moves() listed more than once: the `moves` reply repeats them, so that
+    // `ordo conform` reports the repetition instead of it being merged silently.
+    this.repeated = [];
   }
 
   /** The reply to one request line (without its line end), or null for a blank line. */
@@ -615,7 +670,10 @@ export class Session {
     if (!this.handshaken) return errorReply("no-handshake", `send 'ordo ${VERSION}' first`);
     const simple = {
       capabilities: async () => `capabilities ${this.capabilities.join(" ")}`,
-      moves: async () => ["moves", ...[...(await this.moves()).keys()].sort(byteOrder)].join(" "),
+      moves: async () => {
+        const listed = [...(await this.moves()).keys(), ...this.repeated];
+        return ["moves", ...listed.sort(byteOrder)].join(" ");
+      },
       status: async () => statusReply(await this.engine.status(this.position)),
       show: async () => `position ${formatPosition(this.position)}`,
     };
@@ -687,7 +745,9 @@ export class Session {
   async moves() {
     const key = formatPosition(this.position);
     if (!this.listed || this.listed[0] !== key) {
-      this.listed = [key, listedMoves(this.position, await this.engine.moves(this.position))];
+      this.repeated = [];
+      const items = await this.engine.moves(this.position);
+      this.listed = [key, listedMoves(this.position, items, this.repeated)];
     }
     return this.listed[1];
   }
@@ -707,7 +767,15 @@ export class Session {
     const listed = await this.moves();
     const key = formatMove(canonicalMove(p, m));
     if (!onBoard || !listed.has(key)) return errorReply("illegal-move", args[0]);
-    this.position = asPosition(await this.engine.play(p, listed.get(key)), "play()");
+    let after;
+    try {
+      after = await this.engine.play(p, listed.get(key));
+    } catch (e) {
+      // Your play() failed on a move it listed: answer, never crash; the error still shows.
+      console.error(e);
+      return errorReply("illegal-move", args[0]);
+    }
+    this.position = asPosition(after, "play()");
     return "ok";
   }
 

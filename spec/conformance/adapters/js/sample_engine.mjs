@@ -11,14 +11,33 @@
 // Usage:
 //   node sample_engine.mjs               declares capabilities classic:10x8 x:10x8
 //   node sample_engine.mjs --all-boards  declares classic:* x:* (every board of ORDO-1.5)
-// The `ordo` binary is $ORDO_BIN, or `ordo` on the PATH.
+// The `ordo` binary is $ORDO_BIN, else `ordo` on the PATH, else the one `cargo build --release`
+// left in this checkout (target/release/ordo).
 //
 //   ordo conform --engine "node spec/conformance/adapters/js/sample_engine.mjs"
 
 import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as op from "./ordo_protocol.mjs";
 
-const ORDO = process.env.ORDO_BIN || "ordo";
+/** $ORDO_BIN, else `ordo` on the PATH, else this checkout's target/release or target/debug. */
+function findOrdo() {
+  if (process.env.ORDO_BIN) return process.env.ORDO_BIN;
+  if (!spawnSync("ordo", ["--version"]).error) return "ordo";
+  for (const profile of ["release", "debug"]) {
+    const built = fileURLToPath(new URL(`../../../../target/${profile}/ordo`, import.meta.url));
+    try {
+      accessSync(built, constants.X_OK);
+      return built;
+    } catch {
+      // not built in this profile
+    }
+  }
+  return "ordo";
+}
+
+const ORDO = findOrdo();
 const shown = new Map();
 
 /** Run the ordo binary: {status, stdout, stderr}. */
@@ -65,7 +84,8 @@ function status(p) {
 }
 
 if (spawnSync(ORDO, ["--version"]).error) {
-  console.error("sample_engine.mjs: set ORDO_BIN to the ordo binary or put ordo on the PATH");
+  console.error("sample_engine.mjs: no ordo binary: not in $ORDO_BIN, not on the PATH, and no " +
+    "target/release/ordo in this checkout; install ordo or set ORDO_BIN");
   process.exit(2);
 }
 const capabilities = process.argv.includes("--all-boards") ? "classic:* x:*" : "classic:10x8 x:10x8";

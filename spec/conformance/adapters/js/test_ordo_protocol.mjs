@@ -49,6 +49,36 @@ function cases() {
 
 test("the vectors are there", () => assert.ok(vectors.length >= 178));
 
+test("statusOfWinner gives every vector's status from the winner alone (ORDO-10.5)", () => {
+  let wins = 0;
+  for (const v of vectors) {
+    const st = v.status;
+    const winner = st.state === "won" ? st.winner : null;
+    const want = winner ? [winner, st.reason] : "ongoing";
+    assert.deepEqual(o.statusOfWinner(o.parsePosition(v.position), winner), want, v.id);
+    if (winner) wins += 1;
+  }
+  assert.ok(wins > 30, `${wins} wins`);
+  assert.throws(() => o.statusOfWinner(o.startPosition(), "red"));
+});
+
+test("makePosition builds from pieces and side, and names what is wrong", () => {
+  assert.deepEqual(o.makePosition({ white: ["a1", "b1"], black: ["d4"], board: "4x4" }),
+    o.parsePosition("3B/4/4/WW2 w classic"));
+  assert.deepEqual(o.makePosition({ black: ["a8"], side: "b", game: "x" }),
+    o.parsePosition("B9/10/10/10/10/10/10/10 b x"));
+  for (const [args, word] of [
+    [{ white: ["e1"], board: "4x4" }, /off the 4x4 board/u],
+    [{ white: ["a1"], black: ["a1"] }, /named twice/u],
+    [{ white: ["a1"], side: "white" }, /side/u],
+    [{ white: ["a1"], game: "chess" }, /variant/u],
+    [{ white: ["a1"], board: "4by4" }, /board/u],
+    [{ white: ["a0"] }, /row/u],
+  ]) {
+    assert.throws(() => o.makePosition(args), word);
+  }
+});
+
 test("every vector position round trips", () => {
   for (const v of vectors) {
     const p = o.parsePosition(v.position);
@@ -226,6 +256,47 @@ async function session(requests, log = [], engine = tableEngine(log)) {
 }
 
 const START = `position ${o.formatPosition(o.startPosition())}`;
+
+test("an error in play() answers illegal-move, the position unchanged, the session going on", async () => {
+  const engine = {
+    name: "fails",
+    capabilities: ["classic:*"],
+    moves: () => ["a1-a2"],
+    status: () => "ongoing",
+    play: () => {
+      throw new Error("my engine broke");
+    },
+  };
+  const shown = [];
+  const saved = console.error;
+  console.error = (e) => shown.push(String(e));
+  try {
+    const r = await session("ordo 1\nposition 3B/4/4/WW2 w classic\nplay a1-a2\nshow\nstatus\n",
+      [], engine);
+    assert.deepEqual(r.slice(2), ["error illegal-move a1-a2", "position 3B/4/4/WW2 w classic",
+      "status ongoing"]);
+  } finally {
+    console.error = saved;
+  }
+  assert.ok(shown.some((t) => t.includes("my engine broke")), shown.join("\n"));
+});
+
+test("a move listed twice is repeated in the reply, not merged; play gets the first item", async () => {
+  const log = [];
+  const engine = {
+    name: "twice",
+    capabilities: ["classic:*"],
+    moves: () => ["a1:b1-a2", "b1:a1-b2", "a1-a2"],
+    status: () => "ongoing",
+    play: (p, m) => {
+      log.push(m);
+      return p;
+    },
+  };
+  const r = await session("ordo 1\nposition 3B/4/4/WW2 w classic\nmoves\nplay b1:a1-b2\n", log, engine);
+  assert.equal(r[2], "moves a1-a2 a1:b1-a2 a1:b1-a2");
+  assert.deepEqual(log, ["a1:b1-a2"]);
+});
 
 test("the session of spec/protocol.md (ORDO-7.2 vector)", async () => {
   const r = await session("ordo 1\nposition 3B/4/B3/WW2 w classic\nmoves\nplay a1xa2\nstatus\n" +

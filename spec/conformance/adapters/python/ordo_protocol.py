@@ -23,12 +23,15 @@ You write three functions over these plain structures:
     status(position)       -> "ongoing" or (winner, reason), e.g. ("white", "home-row")
 
 Errors in your functions are not hidden: the exception ends the engine and its traceback goes to
-standard error, which `ordo conform` quotes when it reports the crash.
+standard error, which `ordo conform` quotes when it reports the crash. The one exception is
+play(): an exception there answers `error illegal-move <move>` with the position unchanged (the
+session goes on), and its traceback still goes to standard error.
 """
 
 from __future__ import annotations
 
 import sys
+import traceback
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
@@ -37,7 +40,8 @@ __all__ = [
     "NotationError", "Position", "Step", "Move", "parse_position", "format_position",
     "parse_square", "square_coords", "square_name", "parse_move", "parse_move_lenient",
     "format_move", "canonical_move", "setup_problem", "start_position", "Engine", "Session",
-    "serve", "listed_moves", "perft", "error_reply", "MAX_REQUEST",
+    "serve", "listed_moves", "perft", "error_reply", "status_of_winner", "make_position",
+    "MAX_REQUEST",
 ]
 
 MIN_SIDE = 2
@@ -327,6 +331,27 @@ _STARTS = {
 def start_position(game: str = "classic", board: str = "10x8") -> Position:
     """The standard start (ORDO-2.2) on 10x8, or the chess-board start (ORDO-1.6) on 8x8."""
     return parse_position(f"{_STARTS[board]} w {game}")
+
+
+def make_position(white: Iterable[str], black: Iterable[str], side: str = "w",
+                  game: str = "classic", board: str = "10x8") -> Position:
+    """A position from its pieces and side to move, for an engine whose own state is not text:
+    the squares of the white and of the black pieces, 'w' or 'b', the game and the board
+    '<cols>x<rows>'. A square that does not read, lies off the board or is named twice, a bad
+    side, game or board raises ValueError (NotationError for notation) naming it."""
+    dims = board.split("x")
+    if len(dims) != 2 or not all(d.isascii() and d.isdigit() for d in dims):
+        raise ValueError(f"board {board!r}: expected <cols>x<rows> such as '10x8'")
+    p = Position(int(dims[0]), int(dims[1]), {}, side, game)
+    for colour, squares in (("W", white), ("B", black)):
+        for square in squares:
+            name = parse_square(square)
+            if not p.on_board(name):
+                raise ValueError(f"square {name} is off the {board} board")
+            if name in p.pieces:
+                raise ValueError(f"square {name} is named twice")
+            p.pieces[name] = colour
+    return parse_position(format_position(p))  # checks the side, the game and the board size
 
 
 def setup_problem(p: Position) -> Optional[str]:
@@ -621,6 +646,27 @@ def _capability_tokens(caps: Union[str, Iterable[str]]) -> list[str]:
     return tokens
 
 
+def status_of_winner(p: Position, winner: Optional[str]) -> StatusLike:
+    """The protocol status of `p` for an engine that knows only who has won (`None` or
+    'ongoing' while the game goes on): the reason by the precedence of ORDO-10.5. The home row
+    (ORDO-10.1) comes before no pieces (ORDO-10.2), both judged for the winner, who has just
+    moved; else the side to move has lost for want of a legal move, split (cannot-reconnect,
+    ORDO-10.3) or in one group (no-legal-move, ORDO-10.4)."""
+    if winner is None or winner == "ongoing":
+        return "ongoing"
+    if winner not in WINNERS:
+        raise ValueError(f"winner {winner!r}: expected one of {WINNERS}, None or 'ongoing'")
+    me = "W" if winner == "white" else "B"
+    goal = p.rows if me == "W" else 1
+    if any(c == me and int(sq[1:]) == goal for sq, c in p.pieces.items()):
+        return (winner, "home-row")
+    theirs = [sq for sq, c in p.pieces.items() if c != me]
+    if not theirs:
+        return (winner, "no-pieces")
+    split = len(_group_of(p.pieces, theirs[0])) < len(theirs)
+    return (winner, "cannot-reconnect" if split else "no-legal-move")
+
+
 def error_reply(code: str, message: str) -> str:
     """`error <code> <message>`, the message flattened to one line."""
     flat = "".join(" " if unicodedata.category(c) == "Cc" else c for c in message).strip()
@@ -650,6 +696,9 @@ class Session:
         self.handshaken = False
         self.done = False
         self._listed: Optional[tuple[str, dict]] = None
+        # Moves your moves() listed more than once: the `moves` reply repeats them, so that
+        # `ordo conform` reports the repetition instead of it being merged silently.
+        self._repeated: list[str] = []
 
     def handle(self, line: str) -> Optional[str]:
         line = line[:-1] if line.endswith("\r") else line
@@ -666,7 +715,7 @@ class Session:
         if not self.handshaken:
             return error_reply("no-handshake", f"send 'ordo {VERSION}' first")
         simple = {"capabilities": lambda: "capabilities " + " ".join(self.capabilities),
-                  "moves": lambda: " ".join(["moves", *sorted(self._moves())]),
+                  "moves": lambda: " ".join(["moves", *sorted([*self._moves(), *self._repeated])]),
                   "status": lambda: _status_reply(self.engine.status(self.position)),
                   "show": lambda: f"position {format_position(self.position)}"}
         if word in simple:
@@ -732,7 +781,9 @@ class Session:
         """Your moves of the current position by canonical spelling (computed once each)."""
         key = format_position(self.position)
         if self._listed is None or self._listed[0] != key:
-            self._listed = (key, listed_moves(self.position, self.engine.moves(self.position)))
+            self._repeated = []
+            items = self.engine.moves(self.position)
+            self._listed = (key, listed_moves(self.position, items, self._repeated))
         return self._listed[1]
 
     def _play(self, args: list[str]) -> str:
@@ -746,7 +797,12 @@ class Session:
         item = self._moves().get(str(canonical_move(self.position, m))) if on_board else None
         if item is None:
             return error_reply("illegal-move", args[0])
-        self.position = _as_position(self.engine.play(self.position, item), "play()")
+        try:
+            after = self.engine.play(self.position, item)
+        except Exception:  # your play() failed on a move it listed: answer, never crash
+            traceback.print_exc(file=sys.stderr)
+            return error_reply("illegal-move", args[0])
+        self.position = _as_position(after, "play()")
         return "ok"
 
     def _perft(self, args: list[str]) -> str:
@@ -757,15 +813,22 @@ class Session:
         return f"perft {depth} {perft(self.engine, self.position, depth)}"
 
 
-def listed_moves(p: Position, items: Iterable[MoveLike]) -> dict:
-    """Your move list as {canonical spelling: your item}; a malformed item raises ValueError."""
+def listed_moves(p: Position, items: Iterable[MoveLike], repeated: Optional[list] = None) -> dict:
+    """Your move list as {canonical spelling: your item}, the first item of each move kept; a
+    malformed item raises ValueError. A move listed again (in any spelling) is never merged
+    silently: its canonical spelling is appended to `repeated` once per repetition."""
     out = {}
     for item in items:
         try:
             m = item if isinstance(item, Move) else parse_move(str(item))
         except NotationError as e:
             raise ValueError(f"moves() listed {item!r}, which is not move notation: {e}") from None
-        out[str(canonical_move(p, m))] = item
+        key = str(canonical_move(p, m))
+        if key in out:
+            if repeated is not None:
+                repeated.append(key)
+        else:
+            out[key] = item
     return out
 
 

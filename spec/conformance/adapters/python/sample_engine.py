@@ -11,7 +11,8 @@ play, status, show, errors) is the module's.
 Usage:
     python3 sample_engine.py               declares capabilities classic:10x8 x:10x8
     python3 sample_engine.py --all-boards  declares classic:* x:* (every board of ORDO-1.5)
-The `ordo` binary is $ORDO_BIN, or `ordo` on the PATH.
+The `ordo` binary is $ORDO_BIN, else `ordo` on the PATH, else the one `cargo build --release`
+left in this checkout (target/release/ordo).
 
     ordo conform --engine "python3 spec/conformance/adapters/python/sample_engine.py"
 """
@@ -26,7 +27,21 @@ sys.dont_write_bytecode = True  # leave no __pycache__ next to the module
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ordo_protocol as op  # noqa: E402
 
-ORDO = os.environ.get("ORDO_BIN") or shutil.which("ordo")
+def find_ordo():
+    """$ORDO_BIN, else `ordo` on the PATH, else this checkout's target/release or target/debug."""
+    if os.environ.get("ORDO_BIN"):
+        return os.environ["ORDO_BIN"]
+    if shutil.which("ordo"):
+        return shutil.which("ordo")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 4)
+    for profile in ("release", "debug"):
+        built = os.path.normpath(os.path.join(root, "target", profile, "ordo"))
+        if os.path.isfile(built) and os.access(built, os.X_OK):
+            return built
+    return None
+
+
+ORDO = find_ordo()
 _shown: dict[str, tuple[int, str, str]] = {}
 
 
@@ -76,7 +91,8 @@ def status(p: op.Position):
 
 def main() -> int:
     if not ORDO:
-        print("sample_engine.py: set ORDO_BIN to the ordo binary or put ordo on the PATH",
+        print("sample_engine.py: no ordo binary: not in $ORDO_BIN, not on the PATH, and no "
+              "target/release/ordo in this checkout; install ordo or set ORDO_BIN",
               file=sys.stderr)
         return 2
     caps = "classic:* x:*" if "--all-boards" in sys.argv[1:] else "classic:10x8 x:10x8"

@@ -4,6 +4,7 @@ suite spec/cases/*.toml when it exists), other spellings, malformed input, and t
 Run: python3 -m unittest discover -s spec/conformance/adapters/python -v
 """
 
+import contextlib
 import glob
 import io
 import json
@@ -38,6 +39,37 @@ TIE = "5/BB1BB/2B2/1WW2/5 w x"  # vector x-tie-choice: c2xc3 leaves Black {a4 b4
 
 
 class Vectors(unittest.TestCase):
+    def test_make_position_builds_from_pieces_and_side(self):
+        """make_position gives the position of its pieces and side, and names what is wrong."""
+        p = o.make_position(["a1", "b1"], ["d4"], "w", "classic", "4x4")
+        self.assertEqual(p, o.parse_position("3B/4/4/WW2 w classic"))
+        self.assertEqual(o.make_position([], ["a8"], "b", "x"),
+                         o.parse_position("B9/10/10/10/10/10/10/10 b x"))
+        for args, word in [((["e1"], [], "w", "classic", "4x4"), "off the 4x4 board"),
+                           ((["a1"], ["a1"]), "named twice"),
+                           ((["a1"], [], "white"), "side"),
+                           ((["a1"], [], "w", "chess"), "variant"),
+                           ((["a1"], [], "w", "classic", "4by4"), "board"),
+                           ((["a0"], []), "row")]:
+            with self.assertRaises(ValueError) as e:
+                o.make_position(*args)
+            self.assertIn(word, str(e.exception), args)
+
+    def test_status_of_winner_gives_every_vector_status(self):
+        """ORDO-10.5: from the winner alone, status_of_winner gives the status of every vector
+        (the case suite's copy clauses.jsonl included): the reason by precedence."""
+        wins = 0
+        for v in vectors():
+            st = v["status"]
+            winner = st.get("winner") if st["state"] == "won" else None
+            want = (winner, st["reason"]) if winner else "ongoing"
+            got = o.status_of_winner(o.parse_position(v["position"]), winner)
+            self.assertEqual(got, want, v["id"])
+            wins += winner is not None
+        self.assertGreater(wins, 30)
+        with self.assertRaises(ValueError):
+            o.status_of_winner(o.start_position(), "red")
+
     def test_vectors_exist(self):
         self.assertGreaterEqual(len(list(vectors())), 178)
 
@@ -220,6 +252,41 @@ def session(requests: bytes, log=None):
 
 
 class Protocol(unittest.TestCase):
+    def test_an_exception_in_play_answers_illegal_move(self):
+        """An exception in your play() answers `error illegal-move <move>`, the position
+        unchanged and the session going on; the traceback goes to standard error."""
+        def play(p, m):
+            raise RuntimeError("my engine broke")
+
+        eng = o.Engine("fails", lambda p: ["a1-a2"], play, lambda p: "ongoing",
+                       capabilities="classic:*")
+        out, err = io.BytesIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            o.serve(eng, io.BytesIO(b"ordo 1\nposition 3B/4/4/WW2 w classic\nplay a1-a2\n"
+                                    b"show\nstatus\n"), out)
+        r = out.getvalue().decode("utf-8").split("\n")[:-1]
+        self.assertEqual(r[2:], ["error illegal-move a1-a2", "position 3B/4/4/WW2 w classic",
+                                 "status ongoing"])
+        self.assertIn("my engine broke", err.getvalue())
+
+    def test_a_move_listed_twice_is_repeated_not_merged(self):
+        """A move moves() lists twice (in two spellings) is repeated in the `moves` reply, so
+        that ordo conform reports it, and `play` gets the first item listed."""
+        log = []
+
+        def play(p, m):
+            log.append(m)
+            return p
+
+        eng = o.Engine("twice", lambda p: ["a1:b1-a2", "b1:a1-b2", "a1-a2"], play,
+                       lambda p: "ongoing", capabilities="classic:*")
+        out = io.BytesIO()
+        o.serve(eng, io.BytesIO(b"ordo 1\nposition 3B/4/4/WW2 w classic\nmoves\nplay b1:a1-b2\n"),
+                out)
+        r = out.getvalue().decode("utf-8").split("\n")[:-1]
+        self.assertEqual(r[2], "moves a1-a2 a1:b1-a2 a1:b1-a2")
+        self.assertEqual(log, ["a1:b1-a2"])
+
     def test_the_session_of_the_protocol(self):
         """spec/protocol.md, Session, with the ordo-never-captures vector (ORDO-7.2)."""
         r = session(b"ordo 1\nposition 3B/4/B3/WW2 w classic\nmoves\nplay a1xa2\nstatus\n"
