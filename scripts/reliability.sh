@@ -87,14 +87,14 @@ n=0
 for eng in "cat /dev/zero" "cat /dev/zero >&2" "head -c 50000000 /dev/zero; echo; sleep 100" \
     "yes ordo; sleep 100" "while :; do echo 'ordo 1 ok name x'; done"; do
     n=$((n + 1))
-    limited "$ORDO" conform --engine "$eng" --timeout-ms 5000 --playouts 1 --plies 4 >"$WORK/out" 2>"$WORK/err"
+    limited "$ORDO" conform "$eng" --timeout-ms 5000 --playouts 1 --plies 4 >"$WORK/out" 2>"$WORK/err"
     [ $? -eq 1 ] && grep -q "verdict: FAIL" "$WORK/out" && ok=$((ok + 1))
 done
 row "\`ordo conform\`: engine floods stdout or stderr, without or with newlines (512 MiB limit)" $n $ok "a report naming the failure, exit 1"
 ok=0
 for sig in INT TERM; do
     rm -f "$WORK/gc"
-    "$ORDO" conform --engine "sleep 300 & echo \$! > $WORK/gc; sleep 301" --timeout-ms 100000 >/dev/null 2>&1 &
+    "$ORDO" conform "sleep 300 & echo \$! > $WORK/gc; sleep 301" --timeout-ms 100000 >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 100); do [ -s "$WORK/gc" ] && break; sleep 0.1; done
     gc=$(cat "$WORK/gc" 2>/dev/null)

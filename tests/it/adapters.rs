@@ -54,7 +54,7 @@ fn assert_passes(engine: &str) {
     assert!(report.contains("findings: 0"), "{engine}:\n{report}");
     assert!(report.contains(" 0 failed, "), "{engine}:\n{report}");
     assert!(
-        report.contains("0 crash(es), 0 hang(s), 0 garbage"),
+        report.contains("0 crashes, 0 hangs, 0 garbage answers, 0 restarts"),
         "{engine}:\n{report}"
     );
     assert_eq!(code, Some(0), "{engine}:\n{report}");

@@ -428,11 +428,11 @@ impl Judge<'_> {
 
     fn crooked_detail(&self, dc: i16, dr: i16) -> String {
         format!(
-            "{}{} goes {} column(s) and {} row(s), which is neither along a row, a column nor a diagonal",
+            "{}{} goes {} and {}, which is neither along a row, a column nor a diagonal",
             self.pre,
             self.step,
-            dc.abs(),
-            dr.abs()
+            ordo_core::text::count(dc.abs(), "column"),
+            ordo_core::text::count(dr.abs(), "row")
         )
     }
 

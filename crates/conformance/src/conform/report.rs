@@ -14,6 +14,7 @@ use crate::client::{shorten, Failure, Health};
 use crate::notation::{format_position, parse_move, parse_position};
 use crate::render::{self, Annotations};
 use crate::rules::{Move, Position};
+use ordo_core::text::count;
 
 /// What kind of finding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -433,7 +434,7 @@ impl Report {
         self.count();
         let mut why = Vec::new();
         if !self.findings.is_empty() {
-            why.push(format!("{} finding(s)", self.findings.len()));
+            why.push(count(self.findings.len(), "finding"));
         }
         if !self.incidents.is_empty() {
             let mut kinds: Vec<&str> = self.incidents.iter().map(|i| i.kind).collect();
@@ -568,8 +569,11 @@ impl Report {
         let h = &self.health;
         let _ = writeln!(
             out,
-            "  engine failures: {} crash(es), {} hang(s), {} garbage answer(s), {} restart(s)",
-            h.crashes, h.hangs, h.garbage, h.restarts
+            "  engine failures: {}, {}, {}, {}",
+            count(h.crashes, "crash"),
+            count(h.hangs, "hang"),
+            count(h.garbage, "garbage answer"),
+            count(h.restarts, "restart")
         );
         for i in &self.incidents {
             let _ = writeln!(out, "    {}: {} — {}", i.place, i.kind, shorten(&i.detail));
@@ -644,7 +648,7 @@ impl Report {
             let _ = writeln!(out, "  findings by known reading:");
             for (r, k) in &sum.by_reading {
                 let r = if r == NONE { "no known reading" } else { r };
-                let _ = writeln!(out, "    {r} ({k} finding(s))");
+                let _ = writeln!(out, "    {r} ({})", count(*k, "finding"));
             }
         }
     }

@@ -105,7 +105,22 @@ pub fn start_of(gb: GameBoard) -> Position {
 
 /// Read `--only classic:10x8,x:10x8`.
 pub fn parse_only(text: &str) -> Result<Vec<GameBoard>, ParseGameBoardError> {
+    // Typed by a user, so read in any case (issue 26), unlike the protocol's own tokens.
     text.split(',')
-        .map(|t| t.trim().parse::<GameBoard>())
+        .map(|t| t.trim().to_ascii_lowercase().parse::<GameBoard>())
         .collect()
+}
+
+#[cfg(test)]
+mod only_tests {
+    use super::parse_only;
+
+    /// Issue 26: `--only` is read in any case, as every other listed value of the command line.
+    #[test]
+    fn only_reads_games_and_boards_in_any_case() {
+        let upper = parse_only("Classic:10X8, X:*").unwrap();
+        assert_eq!(upper, parse_only("classic:10x8,x:*").unwrap());
+        assert_eq!(upper.len(), 2);
+        assert!(parse_only("chess:8x8").is_err());
+    }
 }

@@ -14,7 +14,7 @@
 // The `ordo` binary is $ORDO_BIN, else `ordo` on the PATH, else the one `cargo build --release`
 // left in this checkout (target/release/ordo).
 //
-//   ordo conform --engine "node spec/conformance/adapters/js/sample_engine.mjs"
+//   ordo conform "node spec/conformance/adapters/js/sample_engine.mjs"
 
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";

@@ -14,7 +14,7 @@ Usage:
 The `ordo` binary is $ORDO_BIN, else `ordo` on the PATH, else the one `cargo build --release`
 left in this checkout (target/release/ordo).
 
-    ordo conform --engine "python3 spec/conformance/adapters/python/sample_engine.py"
+    ordo conform "python3 spec/conformance/adapters/python/sample_engine.py"
 """
 
 import os
