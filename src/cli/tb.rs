@@ -12,7 +12,7 @@ use crate::reference::Reference;
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::plies;
 use crate::solve::VerifyScope;
-use crate::solve::{BuildOptions, Material, SolveError, Tablebase, Value, Verdict};
+use crate::solve::{BuildOptions, Material, SolveError, Tablebase, Value, Verification};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
@@ -162,7 +162,7 @@ pub(super) fn prepare_build<'a>(
 }
 
 /// One slice's line of `ordo tb verify` (`what`: what was recomputed); its mismatches.
-pub(super) fn write_slice_verdict(m: &str, what: &str, v: &Verdict, out: &mut String) -> u64 {
+pub(super) fn write_slice_verdict(m: &str, what: &str, v: &Verification, out: &mut String) -> u64 {
     let _ = writeln!(
         out,
         "{m}: {} {what} recomputed, {}{}",

@@ -14,8 +14,9 @@ use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Color, Engine, Move};
 use ordo_core::rules::{Dims, Variant};
 use ordo_reference::Reference;
+use ordo_solve::compact::CompactTables;
 use ordo_solve::problem::{self, Method, Problem, ProblemReport};
-use ordo_solve::{ctb, BuildOptions, CompactTables, Material, SolveError, Value};
+use ordo_solve::{ctb, BuildOptions, Material, SolveError, Value};
 use ordo_testkit::retro::{self, tb, RetroTablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {

@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
 use super::material::{self, Material};
 use super::memory::{self, human};
-use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Solver, Verdict};
+use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Solver, Verification};
 use crate::rules::{Dims, Engine, Variant};
 
 /// Working memory of the layer solver per entry of the largest layer group, bytes (its
@@ -323,7 +323,7 @@ pub struct CompactGameReport {
     pub load_seconds: Option<f64>,
 }
 
-/// A [`Verdict`] as a report shows it.
+/// A [`Verification`] as a report shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct VerdictSummary {
     pub checked: u64,
@@ -331,8 +331,8 @@ pub struct VerdictSummary {
     pub examples: Vec<String>,
 }
 
-impl From<Verdict> for VerdictSummary {
-    fn from(v: Verdict) -> Self {
+impl From<Verification> for VerdictSummary {
+    fn from(v: Verification) -> Self {
         VerdictSummary {
             checked: v.checked,
             mismatches: v.mismatches,
@@ -399,7 +399,7 @@ pub fn solve_game<E: Engine>(
     let report = CompactGameReport {
         solver: Solver::Compact,
         game: compact::report::<E>(&tables, setup, header.slices.clone())?,
-        verified: verdict.as_ref().map(Verdict::ok),
+        verified: verdict.as_ref().map(Verification::ok),
         verify_seconds: verdict
             .as_ref()
             .map(|_| verify_clock.elapsed().as_secs_f64()),

@@ -5,9 +5,9 @@
 //! What it owns:
 //! - [`Value`] and its code (`value`), [`Material`] and the connected sets (`material`);
 //! - the compact solver ([`compact`]: the core index, the layer solver, table files of
-//!   format 3) and its drivers on disk ([`ctb`]: build, open, probe, solve a game, resume);
+//!   format 3) and its drivers on disk ([`ctb`]: build, open, solve a game, resume), and the probe entry ([`Tablebase`]);
 //! - the job graph of a tablebase for a cluster ([`plan`]), problems ([`problem`]), the
-//!   reports ([`report`]) and the memory limits ([`memory`]).
+//!   reports ([`GameReport`], [`SliceReport`], [`Counts`], [`Verification`]) and the memory limits ([`memory`]).
 //!
 //! One build path ([`ctb::build`] for endgame slices, [`ctb::solve_game`] for a whole small
 //! board), one probe entry ([`Tablebase`]: open a folder, a position's [`Tablebase::value`],
@@ -25,22 +25,25 @@ pub mod checksum;
 pub mod compact;
 pub mod ctb;
 mod fault;
-pub mod material;
+mod material;
 pub mod memory;
 mod names;
 pub mod plan;
 pub mod problem;
-pub mod report;
+mod report;
 mod tablebase;
 mod text;
 mod value;
 
 use std::path::PathBuf;
 
-pub use compact::CompactTables;
-pub use material::{connected_sets, connected_sets_bounded, Material, ParseMaterialError};
+pub use material::{
+    connected_sets, connected_sets_bounded, require_slices, Material, ParseMaterialError,
+};
 pub use names::Names;
-pub use report::{BuildOptions, Counts, GameReport, SliceReport, Solver, Verdict, VerifyScope};
+pub use report::{
+    BuildOptions, Counts, GameReport, SliceReport, Solver, Verification, VerifyScope,
+};
 pub use tablebase::Tablebase;
 pub use value::{plies, sort_best_first, Value, Wdl};
 

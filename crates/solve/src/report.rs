@@ -86,7 +86,7 @@ pub struct SliceReport {
 
 /// The outcome of a verification pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Verification {
     /// Positions recomputed.
     pub checked: u64,
     /// Positions whose stored value differs from the recomputed one.
@@ -95,7 +95,7 @@ pub struct Verdict {
     pub examples: Vec<String>,
 }
 
-impl Verdict {
+impl Verification {
     /// Whether every position matched.
     pub fn ok(&self) -> bool {
         self.mismatches == 0

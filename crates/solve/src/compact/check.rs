@@ -17,7 +17,7 @@ use crate::material::Material;
 use crate::notation::format_position;
 use crate::rules::{Engine, PositionError};
 use crate::value::Value;
-use crate::{Progress, SolveError, Ticker, Verdict};
+use crate::{Progress, SolveError, Ticker, Verification};
 
 /// The number of mismatches a verdict describes.
 const EXAMPLES: usize = 5;
@@ -29,13 +29,16 @@ impl CompactTables {
         &self,
         m: Material,
         progress: &dyn Progress,
-    ) -> Result<Verdict, SolveError> {
+    ) -> Result<Verification, SolveError> {
         self.verify_chunks::<E>(m, progress, None)
     }
 
     /// [`Self::verify_slice`] over every slice, fewer pieces first, each announced through
     /// [`Progress::begin`]; the verdicts added up.
-    pub fn verify_all<E: Engine>(&self, progress: &dyn Progress) -> Result<Verdict, SolveError> {
+    pub fn verify_all<E: Engine>(
+        &self,
+        progress: &dyn Progress,
+    ) -> Result<Verification, SolveError> {
         self.verify_all_logged::<E>(progress, None)
     }
 
@@ -47,7 +50,7 @@ impl CompactTables {
         &self,
         progress: &dyn Progress,
         log: Option<&Path>,
-    ) -> Result<Verdict, SolveError> {
+    ) -> Result<Verification, SolveError> {
         let mut log = log
             .map(|p| VerifyLog::open(p, self.fingerprint()))
             .transpose()?;
@@ -57,7 +60,7 @@ impl CompactTables {
                 l.resumed()
             ));
         }
-        let mut all = Verdict {
+        let mut all = Verification {
             checked: 0,
             mismatches: 0,
             examples: Vec::new(),
@@ -83,7 +86,7 @@ impl CompactTables {
         m: Material,
         progress: &dyn Progress,
         mut log: Option<&mut VerifyLog>,
-    ) -> Result<Verdict, SolveError> {
+    ) -> Result<Verification, SolveError> {
         let slice = self
             .slices
             .get(&m)
@@ -120,7 +123,7 @@ impl CompactTables {
         let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
         examples.sort();
         examples.truncate(EXAMPLES);
-        Ok(Verdict {
+        Ok(Verification {
             checked,
             mismatches,
             examples,

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::analysis::{self as retro, Graph, Target, NO_POSITION};
 use super::file::{self, Header};
 use crate::rules::{Color, Dims, Engine, Variant};
-use crate::solve::material::{connected_sets_bounded, require_slices};
+use crate::solve::{connected_sets_bounded, require_slices};
 use crate::solve::{BuildOptions, Material, SliceReport, SolveError, Value};
 
 /// Binomial coefficients C(n, k) for n <= 128, k <= 16.

@@ -18,14 +18,14 @@ use super::space::{Space, SpaceGraph};
 use crate::notation::format_position;
 use crate::rules::Engine;
 use crate::solve::Value;
-use crate::solve::{SolveError, Verdict};
+use crate::solve::{SolveError, Verification};
 
 /// Recompute every value of `values` (indexed by `space`) from its successors through `E`.
 pub fn verify<E: Engine>(
     space: &Space,
     values: &[u16],
     progress: &dyn crate::solve::Progress,
-) -> Result<Verdict, SolveError> {
+) -> Result<Verification, SolveError> {
     verify_graph(&SpaceGraph::<E>::new(space), values, progress)
 }
 
@@ -35,7 +35,7 @@ pub fn verify_graph<G: Graph>(
     graph: &G,
     values: &[u16],
     progress: &dyn crate::solve::Progress,
-) -> Result<Verdict, SolveError> {
+) -> Result<Verification, SolveError> {
     if values.len() != graph.len() {
         return Err(SolveError::Corrupt(format!(
             "{} values for {} indices",
@@ -84,7 +84,7 @@ pub fn verify_graph<G: Graph>(
         })?;
     let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
     examples.sort();
-    Ok(Verdict {
+    Ok(Verification {
         checked: checked.into_inner(),
         mismatches: mismatches.into_inner(),
         examples,
