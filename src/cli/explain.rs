@@ -56,7 +56,7 @@ pub struct ExplainArgs {
 /// The clause's id and title, or the id alone if the registry lacks it.
 fn headline(id: &str) -> String {
     match clauses::get(id) {
-        Some(c) => format!("{} {}", c.id, c.title),
+        Some(c) => format!("{} {} [{}]", c.id, c.title, c.kind.name()),
         None => id.to_string(),
     }
 }
@@ -124,7 +124,7 @@ fn write_violations(violations: &[Violation], out: &mut String) {
         let _ = writeln!(out, "  {}", v.detail);
         if let Some(c) = clauses::get(v.clause) {
             let _ = writeln!(out, "  the rule:");
-            out.push_str(&indent(&clauses::quote(c), 4));
+            out.push_str(&indent(&clauses::quote_body(c), 4));
         }
     }
 }

@@ -88,7 +88,16 @@ fn rules_quotes_a_clause() {
     let out = stdout(&o);
     assert!(out.starts_with("ORDO-7.2 "), "{out}");
     assert!(out.contains("[source]"));
-    assert!(out.contains("source: 000_5c3916039aac7192.txt"));
+    // Issue 24, point 5: the source by author, title, date, section and address.
+    assert!(
+        out.contains("source: Dieter Stein, Ordo (rules, English), January 15, 2009, section "),
+        "{out}"
+    );
+    assert!(
+        out.contains(", https://spielstein.com/games/ordo\n"),
+        "{out}"
+    );
+    assert!(!out.contains(".txt"), "{out}");
     let all = stdout(&ordo(&["rules"]));
     assert_eq!(
         all.lines().count(),

@@ -218,6 +218,12 @@ fn router_serves_the_api() {
     let (code, _, body) = get("/api/rules/ORDO-6.3");
     assert_eq!(code, 200);
     assert!(body.contains("\"title\":\"Path and landing square\""));
+    // Issue 24, point 5: sources by author, title, date, section and address.
+    assert!(
+        body.contains("\"Dieter Stein, Ordo (rules, English), January 15, 2009, section "),
+        "{body}"
+    );
+    assert!(!body.contains(".txt"), "{body}");
     let (code, ctype, _) = get(&format!("/api/board?position={}", q(START)));
     assert_eq!((code, ctype.as_str()), (200, "image/svg+xml"));
     let (code, _, body) = get(&format!("/api/step?position={}&step=b3-c3", q(START_X)));
@@ -240,6 +246,11 @@ fn router_serves_the_page_and_the_rules() {
     }
     let (code, _, rules) = get("/rules");
     assert_eq!(code, 200);
+    // Issue 24, point 5: each source linked to where it is published.
+    assert!(
+        rules.contains("<a href=\"https://spielstein.com/games/ordo-x\">"),
+        "{rules}"
+    );
     for c in &ordo_core::rules::clauses::registry().clauses {
         assert!(
             rules.contains(&format!("<section class=\"clause\" id=\"{}\">", c.id)),
@@ -405,9 +416,14 @@ fn explain_html_is_self_contained() {
         !html.contains("<?xml"),
         "the SVG is inlined without its XML declaration"
     );
-    for forbidden in ["<script", " src=", "<link", "href=\"http", "href=\"/"] {
+    // Nothing is loaded from elsewhere; the sources link to where they are published
+    // (issue 24, point 5), which a reader may follow, and nothing else leaves the file.
+    for forbidden in ["<script", " src=", "<link", "href=\"/"] {
         assert!(!html.contains(forbidden), "{forbidden} in the file");
     }
+    let outside = html.matches("href=\"http").count();
+    assert_eq!(outside, html.matches("href=\"https://").count());
+    assert!(html.contains("<a href=\"https://spielstein.com/games/ordo\">"));
     // Written atomically: nothing but the file is left in the directory.
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

@@ -85,7 +85,8 @@ pub struct ClauseInfo {
     pub section_title: String,
     /// The rule in the project's words, on one line.
     pub text: String,
-    /// Source file and section heading for each document that bears on the clause.
+    /// Each document that bears on the clause: author, title, date, section and the address
+    /// where it is published (`…, section Connection, https://spielstein.com/games/ordo`).
     pub sources: Vec<String>,
     /// Which documents agree and which differ (may be empty).
     pub agreement: String,
@@ -217,11 +218,16 @@ pub fn clause_info(c: &clauses::Clause) -> ClauseInfo {
         section: c.section_id().to_string(),
         section_title,
         text: flow(&c.text),
-        sources: c.sources.clone(),
+        sources: cited(c),
         agreement: flow(&c.agreement),
         reasoning: flow(&c.reasoning),
         url: format!("/rules#{}", c.id),
     }
+}
+
+/// The clause's sources as a reader can follow them.
+fn cited(c: &clauses::Clause) -> Vec<String> {
+    c.citations().iter().map(|s| s.to_string()).collect()
 }
 
 fn citation(id: &str, detail: Option<String>) -> Citation {
@@ -231,7 +237,7 @@ fn citation(id: &str, detail: Option<String>) -> Citation {
             title: c.title.clone(),
             kind: c.kind.name(),
             text: flow(&c.text),
-            sources: c.sources.clone(),
+            sources: cited(c),
             url: format!("/rules#{}", c.id),
             detail,
         },

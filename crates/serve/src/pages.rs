@@ -126,8 +126,13 @@ fn clause_block(c: &Clause, anchor_prefix: &str, link: Linker) -> String {
         );
     }
     s.push_str("<ul class=\"sources\">\n");
-    for src in &c.sources {
-        let _ = writeln!(s, "<li>{}</li>", escape(src));
+    for src in c.citations() {
+        let _ = writeln!(
+            s,
+            "<li>{} <a href=\"{addr}\">{addr}</a></li>",
+            escape(&src.text),
+            addr = escape(&src.address)
+        );
     }
     s.push_str("</ul>\n</section>\n");
     s
@@ -159,9 +164,12 @@ pub fn rules_page() -> String {
     for src in &reg.sources {
         let _ = writeln!(
             body,
-            "<tr><td><code>{}</code></td><td>{}</td></tr>",
-            escape(&src.file),
-            prose(&src.describes, &rules_link)
+            "<tr><td>{}, <cite>{}</cite>, {} <a href=\"{addr}\">{addr}</a></td><td>{}</td></tr>",
+            escape(&src.author),
+            escape(&src.title),
+            escape(&src.date),
+            prose(&src.describes, &rules_link),
+            addr = escape(&src.address)
         );
     }
     body.push_str("</table>\n");

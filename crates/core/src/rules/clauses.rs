@@ -33,11 +33,38 @@ impl Kind {
     }
 }
 
-/// One source document.
+/// One source document: the name of the project's stored copy (the key clauses cite it by)
+/// and what a reader is shown — author, title, date and the address where it is published.
 #[derive(Clone, Debug, Deserialize)]
 pub struct SourceDoc {
     pub file: String,
     pub describes: String,
+    pub author: String,
+    pub title: String,
+    /// The version date the document gives, or `undated`.
+    pub date: String,
+    /// Where it is published (a web address).
+    pub address: String,
+}
+
+/// A clause's reference to one source, as a reader can follow it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Citation {
+    /// `Dieter Stein, Ordo (rules, English), January 15, 2009, section Connection`.
+    pub text: String,
+    /// Where the document is published; empty for a reference to no listed document.
+    pub address: String,
+}
+
+impl std::fmt::Display for Citation {
+    /// The text and the address: `…, section Connection, https://spielstein.com/games/ordo`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.address.is_empty() {
+            f.write_str(&self.text)
+        } else {
+            write!(f, "{}, {}", self.text, self.address)
+        }
+    }
 }
 
 /// A group of clauses (`ORDO-4`, `ORDOX-2`, …).
@@ -69,6 +96,11 @@ pub struct Clause {
 }
 
 impl Clause {
+    /// Each source reference of the clause (`FILE § Section`) as a reader can follow it.
+    pub fn citations(&self) -> Vec<Citation> {
+        self.sources.iter().map(|s| cite(s)).collect()
+    }
+
     /// The section id: the clause id without its last `.m` part.
     pub fn section_id(&self) -> &str {
         self.id.rsplit_once('.').map(|(s, _)| s).unwrap_or(&self.id)
@@ -167,17 +199,49 @@ pub fn get(id: &str) -> Option<&'static Clause> {
     registry().get(id)
 }
 
-/// A clause as one quotable block: id, title, kind, text, sources.
+/// A source reference of the registry (`FILE § Section`, or a file alone) as a reader can
+/// follow it: author, title, date, section and address of the listed document. A file the
+/// registry does not list is shown as written (the registry's own test forbids it).
+pub fn cite(reference: &str) -> Citation {
+    let (file, section) = match reference.split_once('§') {
+        Some((f, s)) => (f.trim(), Some(s.trim())),
+        None => (reference.trim(), None),
+    };
+    let Some(doc) = registry().sources.iter().find(|d| d.file == file) else {
+        return Citation {
+            text: reference.to_string(),
+            address: String::new(),
+        };
+    };
+    let mut text = format!("{}, {}", doc.author, doc.title);
+    if doc.date != "undated" {
+        let _ = write!(text, ", {}", doc.date);
+    }
+    if let Some(s) = section {
+        let _ = write!(text, ", section {s}");
+    }
+    Citation {
+        text,
+        address: doc.address.clone(),
+    }
+}
+
+/// A clause as one quotable block: its heading (id, title, kind), then [`quote_body`]
+/// indented by two spaces.
 pub fn quote(c: &Clause) -> String {
-    let mut s = format!(
-        "{} {} [{}]\n  {}\n",
-        c.id,
-        c.title,
-        c.kind.name(),
-        flow(&c.text)
-    );
-    for src in &c.sources {
-        let _ = writeln!(s, "  source: {src}");
+    let mut s = format!("{} {} [{}]\n", c.id, c.title, c.kind.name());
+    for line in quote_body(c).lines() {
+        let _ = writeln!(s, "  {line}");
+    }
+    s
+}
+
+/// A clause's text on one line, then a `source:` line for each citation: what a verdict
+/// prints under a heading of its own.
+pub fn quote_body(c: &Clause) -> String {
+    let mut s = format!("{}\n", flow(&c.text));
+    for src in c.citations() {
+        let _ = writeln!(s, "source: {src}");
     }
     s
 }
@@ -198,9 +262,21 @@ pub fn render_markdown() -> String {
     let _ = writeln!(out, "{}\n", reg.preamble.trim());
     let _ = writeln!(out, "Rules version: {}\n", reg.rules_version);
     let _ = writeln!(out, "## Sources\n");
-    let _ = writeln!(out, "| file | what it is |\n| --- | --- |");
+    let _ = writeln!(
+        out,
+        "| author | title | date | published at | what it is | stored copy |\n| --- | --- | --- | --- | --- | --- |"
+    );
     for s in &reg.sources {
-        let _ = writeln!(out, "| `{}` | {} |", s.file, flow(&s.describes));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | <{}> | {} | `{}` |",
+            s.author,
+            s.title,
+            s.date,
+            s.address,
+            flow(&s.describes),
+            s.file
+        );
     }
     out.push('\n');
     for sec in &reg.sections {
@@ -219,11 +295,48 @@ pub fn render_markdown() -> String {
                 let _ = writeln!(out, "**Sources compared.** {}\n", c.agreement.trim());
             }
             let _ = writeln!(out, "Sources:");
-            for s in &c.sources {
-                let _ = writeln!(out, "- {s}");
+            for s in c.citations() {
+                let _ = writeln!(out, "- {} (<{}>)", s.text, s.address);
             }
             out.push('\n');
         }
     }
     out
+}
+
+#[cfg(test)]
+mod citation_tests {
+    use super::*;
+
+    /// Issue 24, point 5: a source is cited by author, title, date, section and the address
+    /// where it is published, never by the name of the project's stored copy.
+    #[test]
+    fn sources_are_cited_by_author_title_date_section_and_address() {
+        let c = cite("000_5c3916039aac7192.txt § Connection");
+        assert_eq!(
+            c.to_string(),
+            "Dieter Stein, Ordo (rules, English), January 15, 2009, section Connection, \
+             https://spielstein.com/games/ordo"
+        );
+        let undated = cite("001_f943fce9a7a5ce2a.txt § Singleton Move");
+        assert_eq!(
+            undated.text,
+            "Dieter Stein, Ordo X (rules, English), section Singleton Move"
+        );
+        for clause in &registry().clauses {
+            for c in clause.citations() {
+                assert!(c.address.starts_with("https://"), "{}: {c}", clause.id);
+                assert!(!c.to_string().contains(".txt"), "{}: {c}", clause.id);
+            }
+        }
+    }
+
+    /// Issue 24, point 2: the body a verdict prints under its own heading repeats no heading.
+    #[test]
+    fn a_quote_body_has_no_heading() {
+        let c = get("ORDO-4.3").unwrap();
+        let body = quote_body(c);
+        assert!(!body.contains(&c.title), "{body}");
+        assert_eq!(quote(c).matches(&c.title).count(), 1);
+    }
 }

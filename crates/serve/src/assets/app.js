@@ -349,6 +349,15 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// A source as the API gives it ("author, title, date, section …, https://…"): the text, and
+// the address as a link to where the document is published.
+function sourceItem(s) {
+  const at = s.lastIndexOf(', https://');
+  if (at < 0) return el('li', {}, s);
+  const addr = s.slice(at + 2);
+  return el('li', {}, s.slice(0, at) + ' ', el('a', { href: addr, rel: 'noopener' }, addr));
+}
+
 function clauseItem(c) {
   const head = el('h3', {},
     el('a', { class: 'clause-id', href: c.url }, c.id), ' ', c.title);
@@ -356,11 +365,16 @@ function clauseItem(c) {
   if (c.detail) item.append(el('p', { class: 'detail' }, c.detail));
   item.append(el('blockquote', {}, c.text));
   if (c.sources.length) {
-    const list = el('ul', {}, ...c.sources.map((s) => el('li', {}, s)));
+    const list = el('ul', {}, ...c.sources.map(sourceItem));
     item.append(el('details', { class: 'sources' },
-      el('summary', {}, `Sources (${c.sources.length}) · ${c.kind}`), list));
+      el('summary', {}, `Sources (${c.sources.length}) · ${kindWords(c.kind)}`), list));
   }
   return item;
+}
+
+// The clause's kind as a reader understands it.
+function kindWords(kind) {
+  return { source: 'stated in the rules', figure: 'from a figure', ruling: 'our ruling' }[kind] || kind;
 }
 
 function effectsList(e) {
