@@ -1,5 +1,5 @@
 //! Table-file target: the loaders of both formats (the retro solver's, format 2, and the
-//! compact solver's, format 3) never panic, never allocate what the file's size does not
+//! compact solver's, format 4) never panic, never allocate what the file's size does not
 //! back, and never trust a damaged file. The input is one case of
 //! `ordo_testkit::table_file::check`: raw bytes loaded as every kind of table, edits to a valid
 //! retro or compact file (a changed file must be refused, the unchanged one loaded), or edits

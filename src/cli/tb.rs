@@ -194,6 +194,13 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
 /// whose side to move is split is valued from its successors; a finished game is lost for
 /// the side to move, whatever ended it).
 fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
+    if at.position.is_none() {
+        // A standard start (20 against 20) is beyond every table: probing it only lists
+        // missing slices (issue 25, point 5).
+        return Err(CliError(
+            "tb probe needs --position (a standard start is beyond every table), e.g. --position \"BB2/4/4/WW2 w classic\"".into(),
+        ));
+    }
     let pos = start_position(at)?;
     let (value, moves) = match at.engine {
         EngineArg::Bitboard => probe_with::<Bitboard>(dir, &pos)?,

@@ -161,7 +161,7 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
     assert!(matches!(e, SolveError::OtherTable { .. }), "{e}");
     assert!(
         e.to_string()
-            .contains("a compact solver table (format 3), not a retro one (format 2)"),
+            .contains("a compact solver table (format 4), not a retro one (format 2)"),
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -186,10 +186,10 @@ fn an_interrupted_compact_build_resumes_with_the_same_values() {
         let payload = |p: &Path| {
             let bytes = std::fs::read(p).unwrap();
             let at = bytes
-                .windows(17)
-                .position(|w| w == b"checksum fnv1a64 ")
+                .windows(16)
+                .position(|w| w == b"checksum blake3 ")
                 .unwrap();
-            bytes[at + 34..].to_vec()
+            bytes[at + 16 + 65..].to_vec()
         };
         assert_eq!(payload(&pa), payload(&pb), "{m}");
     }

@@ -213,7 +213,7 @@ fn solver_messages_render_in_the_front_ends_terms() {
     };
     assert_eq!(
         old.to_string(),
-        "t: an old retro-solver table (format 2), which this build no longer reads; build the x 3x3 game row1 table again (the compact solver writes format 3)"
+        "t: an old retro-solver table (format 2), which this build no longer reads; build the x 3x3 game row1 table again (the compact solver writes format 4)"
     );
     assert_eq!(old.render(&mine), old.to_string());
     let gave_up = SolveError::SearchGaveUp {

@@ -47,6 +47,7 @@ mod solve;
 mod spec_examples;
 mod structure;
 mod table_files;
+mod table_trust;
 mod tablebase;
 mod tb_plan;
 mod traceability;

@@ -8,7 +8,12 @@
 //!   (never through an existing file or link), synced, then renamed over the target;
 //! - on any failure the temporary file is removed; a writer killed outright (SIGKILL, power
 //!   loss) cannot do that, so every write first removes the temporary files of the same target
-//!   whose process is no longer running ([`remove_stale`]);
+//!   whose process is no longer running ([`remove_stale`]), and a long run (a table build, a
+//!   solve) first removes those of every target in its folder ([`remove_stale_in`]): a
+//!   checkpoint's temporary file would otherwise outlive the checkpoint, which is never written
+//!   again once its slice is done. A temporary file is stale when the process its name carries
+//!   is gone (`kill(pid, 0)` answers ESRCH), whatever its age: a live writer's file is never
+//!   touched, and a dead one's is removed at the next run however recent;
 //! - **only a regular file is replaced.** A target that is a symbolic link, a directory, a FIFO,
 //!   a device node or a socket is refused with [`WriteError`] and left as it was: renaming over
 //!   it would silently turn it into a regular file (a link to a table elsewhere would stop
@@ -137,6 +142,34 @@ fn not_regular(path: &Path) -> io::Result<Option<&'static str>> {
     Ok(Some("a special file"))
 }
 
+/// Open `path` for reading, refusing anything but a regular file (or a link to one) with a
+/// message saying what it is. The open itself does not block: a FIFO in place of a table
+/// would block `open(2)` until a writer came, so the file is opened non-blocking and checked
+/// after (on Unix; elsewhere checked before).
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let refuse = |kind: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {kind}, not a regular file"),
+        )
+    };
+    if let Some(kind) = not_regular(&std::fs::canonicalize(path)?)? {
+        return Err(refuse(kind));
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(refuse("no longer a regular file"));
+    }
+    Ok(f)
+}
+
 /// The files of `dir` named `*.EXT` (`ext` without the dot), in name order; entries that
 /// cannot be read are passed over.
 pub fn files_with_extension(dir: &Path, ext: &str) -> io::Result<Vec<PathBuf>> {
@@ -182,15 +215,38 @@ pub fn remove_stale(path: &Path) -> io::Result<usize> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    remove_dead(dir, |file| file.strip_prefix(&*prefix).and_then(writer_pid))
+}
+
+/// Remove the temporary files of any target in `dir` (names `.NAME.tmp-ordo-PID-N`) whose
+/// writer is no longer running; returns how many were removed. Run at the start of a long
+/// run in that folder (see the module documentation).
+pub fn remove_stale_in(dir: &Path) -> io::Result<usize> {
+    remove_dead(dir, |file| {
+        let (name, rest) = file.strip_prefix('.')?.rsplit_once(".tmp-ordo-")?;
+        (!name.is_empty()).then_some(())?;
+        writer_pid(rest)
+    })
+}
+
+/// `PID` of a temporary file's name ending `PID-N`, if that is its form.
+fn writer_pid(rest: &str) -> Option<u32> {
+    let (pid, n) = rest.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// Remove the regular files of `dir` whose name gives a writer's pid (`pid_of`) that is dead.
+fn remove_dead(dir: &Path, pid_of: impl Fn(&str) -> Option<u32>) -> io::Result<usize> {
     let mut removed = 0;
     for entry in std::fs::read_dir(dir)?.flatten() {
         let file = entry.file_name();
-        let file = file.to_string_lossy();
-        let Some(rest) = file.strip_prefix(&*prefix) else {
-            continue;
-        };
-        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
-        if pid.is_some_and(|p| !process_alive(p)) && std::fs::remove_file(entry.path()).is_ok() {
+        let pid = pid_of(&file.to_string_lossy());
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if regular
+            && pid.is_some_and(|p| !process_alive(p))
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
             removed += 1;
         }
     }

@@ -229,6 +229,7 @@ pub fn build<E: Engine>(
 ) -> Result<(CompactTables, Vec<CompactSliceReport>), SolveError> {
     let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
     std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
+    clean_dead_writers(dir, opts.progress);
     let mut reports = Vec::new();
     for m in compact::stored_up_to(max) {
         let file = path(dir, variant, dims, m);
@@ -244,6 +245,18 @@ pub fn build<E: Engine>(
         reports.push(report);
     }
     Ok((tables, reports))
+}
+
+/// Remove the temporary files that killed writers left in `dir` (any target's, of the naming
+/// of `crates/os/src/files.rs`, whose process is gone), saying how many.
+fn clean_dead_writers(dir: &Path, progress: &dyn Progress) {
+    if let Ok(n @ 1..) = crate::files::remove_stale_in(dir) {
+        progress.note(&format!(
+            "removed {n} temporary file{} of killed writers in {}",
+            if n == 1 { "" } else { "s" },
+            dir.display()
+        ));
+    }
 }
 
 /// Load every compact slice a probe of material `m` may need: `m` and all smaller. If any
@@ -371,6 +384,13 @@ pub fn solve_game<E: Engine>(
     };
     let mut loaded = None;
     if let Some(file) = opts.table.as_ref().filter(|f| f.exists()) {
+        // Not a regular file (a FIFO, a folder): an error, never solved again and replaced.
+        if let Err(e) = crate::files::open_regular(file) {
+            return Err(SolveError::File {
+                path: file.display().to_string(),
+                msg: e.to_string(),
+            });
+        }
         match tables.load(file, &want) {
             Ok(h) => loaded = Some(h),
             Err(e @ SolveError::File { .. }) => {
@@ -455,6 +475,10 @@ fn solve_fresh<E: Engine>(
             ));
         }
         std::fs::create_dir_all(p).map_err(|e| SolveError::io(p, e))?;
+        clean_dead_writers(p, opts.progress);
+        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            clean_dead_writers(parent, opts.progress);
+        }
     }
     let mut stats = Vec::new();
     for &m in materials {

@@ -32,9 +32,9 @@ pub(crate) enum TableFault {
         index: usize,
     },
     #[error(
-        "checksum mismatch (stored {stored:016x}, contents {got:016x}): the file is corrupted"
+        "checksum mismatch (stored {stored}, contents {got}): the file is corrupted or was edited"
     )]
-    Checksum { stored: u64, got: u64 },
+    Checksum { stored: String, got: String },
     /// A compact slice's header counts that its stored values cannot give.
     #[error("slice {material}: the header's {what} do not fit its {stored} stored values: the file is inconsistent")]
     SliceCounts {

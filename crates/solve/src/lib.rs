@@ -5,7 +5,7 @@
 //! What it owns:
 //! - [`Value`] and its code (`value`), [`Material`] and the connected sets (`material`);
 //! - the compact solver ([`compact`]: the core index, the layer solver, table files of
-//!   format 3) and its drivers on disk ([`ctb`]: build, open, solve a game, resume), and the probe entry ([`Tablebase`]);
+//!   format 4) and its drivers on disk ([`ctb`]: build, open, solve a game, resume), and the probe entry ([`Tablebase`]);
 //! - the job graph of a tablebase for a cluster ([`plan`]), problems ([`problem`]), the
 //!   reports ([`GameReport`], [`SliceReport`], [`Counts`], [`Verification`]) and the memory limits ([`memory`]).
 //!

@@ -46,7 +46,7 @@ impl SolveError {
                 limit.describe(names)
             ),
             SolveError::RetroTable { path, held } => format!(
-                "{path}: an old retro-solver table (format 2), which this build no longer reads; build {} again (the compact solver writes format 3)",
+                "{path}: an old retro-solver table (format 2), which this build no longer reads; build {} again (the compact solver writes format 4)",
                 held.describe().unwrap_or_else(|| "the table".into())
             ),
             SolveError::SearchGaveUp {

@@ -1,6 +1,6 @@
 //! Table files under damage, shared by the `table_file` fuzz target (`fuzz/`) and the test
 //! that replays its seed corpus (`tests/it/fuzz_seeds.rs`): the loaders of both formats
-//! (the retro solver's, format 2, `crate::retro`, and the compact solver's, format 3,
+//! (the retro solver's, format 2, `crate::retro`, and the compact solver's, format 4,
 //! `crate::solve::compact`) never panic, never trust a damaged file, and what they accept
 //! holds together.
 //!
@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
-use crate::solve::checksum::{Fnv, CHECKSUM_PREFIX};
+use crate::solve::checksum::blake3_line;
 use crate::solve::compact::{self, CompactExpect, CompactTables};
 use crate::solve::{ctb, Material};
 use crate::solve::{GameOptions, Setup};
@@ -311,9 +311,9 @@ pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let [_, head_end, sum_end] = newlines[..] else {
         return bytes;
     };
-    let mut h = Fnv::new();
+    let mut h = blake3::Hasher::new();
     h.update(&bytes[..=head_end]);
     h.update(&bytes[sum_end + 1..]);
-    let line = format!("{CHECKSUM_PREFIX}{:016x}", h.0);
+    let line = blake3_line(&h.finalize());
     [&bytes[..=head_end], line.as_bytes(), &bytes[sum_end..]].concat()
 }

@@ -6,21 +6,22 @@
 //!
 //! ```text
 //! ORDO-CHECKPOINT\n
-//! {"format":1,"variant":...,"material":"3v2","groups":12,"done":40960,...}\n
-//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! {"format":2,"variant":...,"material":"3v2","groups":12,"done":40960,...}\n
+//! checksum blake3 0123...(64 hex digits)\n BLAKE3 of line 1, line 2 and the payload
 //! done x 1 byte                             the values of the first `groups` layer groups
 //! ```
 //!
 //! It is written atomically (`crates/os/src/files.rs`) beside the slice's file, as that file's name with
 //! `.partial` added, and removed once the slice's file is written. A checkpoint of another
 //! slice, board, game, rules version or index scheme, or one that is damaged, is not used:
-//! the caller hears why and the slice is built from its first group.
+//! the caller hears why and the slice is built from its first group. So is a checkpoint of
+//! format 1 (an FNV-1a 64 checksum), written before the tables moved to BLAKE3.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
-use crate::checksum::{self, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
+use crate::checksum::{self, BLAKE3_LINE};
 use crate::material::Material;
 use crate::rules::{clauses, Dims, Variant};
 
@@ -54,7 +55,7 @@ impl CheckpointError {
 }
 
 const MAGIC: &str = "ORDO-CHECKPOINT";
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// The longest header line read.
 const MAX_HEADER: u64 = 1 << 16;
 
@@ -122,12 +123,12 @@ impl Of<'_> {
             .map_err(CheckpointError::io)?;
         let head = format!("{MAGIC}\n{head}\n");
         let payload = &values[..self.done(kept.groups)];
-        let mut h = Fnv::new();
+        let mut h = blake3::Hasher::new();
         h.update(head.as_bytes());
         h.update(payload);
         crate::files::write_atomically_with(path, |w| {
             w.write_all(head.as_bytes())?;
-            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            writeln!(w, "{}", checksum::blake3_line(&h.finalize()))?;
             w.write_all(payload)
         })
         .map_err(CheckpointError::io)
@@ -136,7 +137,7 @@ impl Of<'_> {
     /// Read the checkpoint at `path` into the prefix of `values` it covers; why it is not
     /// used if it is not this slice's or is damaged (`values` may then be partly written).
     pub fn load(&self, path: &Path, values: &mut [u8]) -> Result<Kept, CheckpointError> {
-        let f = std::fs::File::open(path).map_err(CheckpointError::io)?;
+        let f = crate::files::open_regular(path).map_err(CheckpointError::io)?;
         let len = f.metadata().map_err(CheckpointError::io)?.len();
         let mut r = BufReader::new(f);
         let magic = read_line(&mut r, MAGIC.len() as u64 + 1)?;
@@ -157,9 +158,8 @@ impl Of<'_> {
                 ours: self.material,
             });
         }
-        let sum = read_line(&mut r, CHECKSUM_LINE as u64)?;
-        let stored =
-            checksum::parse_checksum_line(Some(&sum)).ok_or(CheckpointError::NoChecksum)?;
+        let sum = read_line(&mut r, BLAKE3_LINE as u64)?;
+        let stored = checksum::parse_blake3_line(Some(&sum)).ok_or(CheckpointError::NoChecksum)?;
         let head = (magic.len() + line.len() + sum.len()) as u64;
         if len != head + h.done {
             return Err(CheckpointError::Size {
@@ -169,11 +169,11 @@ impl Of<'_> {
         }
         let payload = &mut values[..h.done as usize];
         r.read_exact(payload).map_err(CheckpointError::io)?;
-        let mut hash = Fnv::new();
-        [&magic[..], &line, payload]
-            .iter()
-            .for_each(|b| hash.update(b));
-        if hash.0 != stored {
+        let mut hash = blake3::Hasher::new();
+        [&magic[..], &line, payload].iter().for_each(|b| {
+            hash.update(b);
+        });
+        if hash.finalize() != stored {
             return Err(CheckpointError::Checksum);
         }
         Ok(Kept { groups, stats })

@@ -20,7 +20,7 @@
 //!
 //! Values are one byte: 0 for a draw, otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
-//! Table files (`store`, format 3) hold the values and what rebuilds the index; the drivers
+//! Table files (`store`, format 4) hold the values and what rebuilds the index; the drivers
 //! that build, save, resume and verify on disk are in `crate::ctb`.
 
 mod bits;

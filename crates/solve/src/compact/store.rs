@@ -1,9 +1,9 @@
-//! Compact table files, format 3: the one-byte values of one or more core slices.
+//! Compact table files, format 4: the one-byte values of one or more core slices.
 //!
 //! ```text
 //! ORDO-TABLE\n
-//! {"format":3,"solver":"compact",...}\n    one line of JSON: the CompactHeader (at most 64 KiB)
-//! checksum fnv1a64 0123456789abcdef\n     FNV-1a 64 of line 1, line 2 and the payload
+//! {"format":4,"solver":"compact",...}\n    one line of JSON: the CompactHeader (at most 64 KiB)
+//! checksum blake3 0123...(64 hex digits)\n BLAKE3 of line 1, line 2 and the payload
 //! for each slice of the header, in order: entries x 1 byte, the value codes in index order
 //! ```
 //!
@@ -11,8 +11,10 @@
 //! [`INDEX_SCHEME`]), never the index itself: the loader rebuilds each slice's index from
 //! the request and refuses a file whose scheme or entry counts differ. An endgame file
 //! holds one material; a game file every material a small-board start can come down to
-//! ([`Material::up_to`] the start's). Loading checks, before allocating anything for the
-//! values: a regular file; the first line; the header line's length; the format (a table of
+//! ([`Material::up_to`] the start's). Format 3 (the same layout with an FNV-1a 64 checksum,
+//! which a forger recomputes in a line of code) is refused with the command that rebuilds
+//! it. Loading checks, before allocating anything for the
+//! values: a regular file (before opening it: a FIFO would block the open); the first line; the header line's length; the format (a table of
 //! the retro solver, format 2, which this build no longer reads, is named as such); game,
 //! board, kind and scope against the request; the rules version and the index scheme; the
 //! slices' materials and entry counts against the rebuilt indexes; the file's size against
@@ -23,9 +25,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use super::{decode, CompactTables, Slice, SliceStats, INDEX_SCHEME};
-use crate::checksum::{
-    parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
-};
+use crate::checksum::{blake3_line, parse_blake3_line, read_line_limited, BLAKE3_LINE};
 use crate::fault::TableFault;
 use crate::material::Material;
 use crate::memory::{self, Limit};
@@ -35,7 +35,9 @@ use crate::{RetroHeld, SolveError};
 
 const MAGIC: &str = "ORDO-TABLE";
 /// The layout version of compact table files.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
+/// The previous layout of compact table files (FNV-1a 64 checksum), refused with how to rebuild.
+pub const FNV_FORMAT: u32 = 3;
 /// The layout version of the retro solver's files, refused with a message of their own.
 pub const RETRO_FORMAT: u32 = 2;
 /// The longest header line accepted, newline included.
@@ -129,12 +131,14 @@ impl CompactTables {
         if text.len() + 1 > MAX_HEADER {
             return Err(file_error(path, "header longer than 64 KiB"));
         }
-        let mut h = Fnv::new();
+        let mut h = blake3::Hasher::new();
         h.update(head.as_bytes());
-        parts.iter().for_each(|p| h.update(p));
+        parts.iter().for_each(|p| {
+            h.update(p);
+        });
         crate::files::write_atomically_with(path, |w| {
             w.write_all(head.as_bytes())?;
-            writeln!(w, "{CHECKSUM_PREFIX}{:016x}", h.0)?;
+            writeln!(w, "{}", blake3_line(&h.finalize()))?;
             parts.iter().try_for_each(|p| w.write_all(p))
         })
         .map_err(|e| file_error(path, e.reason))?;
@@ -145,11 +149,8 @@ impl CompactTables {
     /// describes (see the module documentation), and add its slices.
     pub fn load(&mut self, path: &Path, want: &CompactExpect) -> Result<CompactHeader, SolveError> {
         let bad = |msg: String| file_error(path, msg);
-        let f = std::fs::File::open(path).map_err(|e| file_error(path, e))?;
+        let f = crate::files::open_regular(path).map_err(|e| file_error(path, e))?;
         let meta = f.metadata().map_err(|e| file_error(path, e))?;
-        if !meta.is_file() {
-            return Err(bad("not a regular file".into()));
-        }
         let mut r = BufReader::new(f);
         let io = |e: std::io::Error| file_error(path, e);
         let fault = |f: TableFault| file_error(path, f);
@@ -171,7 +172,7 @@ impl CompactTables {
         let stored = read_checksum(&mut r)
             .map_err(io)?
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
-        let head_len = (MAGIC.len() + 1 + line.len() + CHECKSUM_LINE) as u64;
+        let head_len = (MAGIC.len() + 1 + line.len() + BLAKE3_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
         check_file_size(meta.len(), head_len, payload).map_err(fault)?;
         memory::check(
@@ -179,7 +180,7 @@ impl CompactTables {
             payload,
             want.memory.as_ref(),
         )?;
-        let mut h = Fnv::new();
+        let mut h = blake3::Hasher::new();
         h.update(format!("{MAGIC}\n").as_bytes());
         h.update(&line);
         let mut slices = Vec::new();
@@ -189,8 +190,12 @@ impl CompactTables {
             h.update(&values);
             slices.push((s, Slice { index, values }));
         }
-        if h.0 != stored {
-            return Err(fault(TableFault::Checksum { stored, got: h.0 }));
+        let got = h.finalize();
+        if got != stored {
+            return Err(fault(TableFault::Checksum {
+                stored: stored.to_hex().to_string(),
+                got: got.to_hex().to_string(),
+            }));
         }
         for (s, slice) in slices {
             check_counts(s, &slice.values).map_err(fault)?;
@@ -257,9 +262,9 @@ impl CompactTables {
     }
 }
 
-fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<u64>> {
-    Ok(parse_checksum_line(
-        read_line_limited(r, CHECKSUM_LINE)?.as_deref(),
+fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<blake3::Hash>> {
+    Ok(parse_blake3_line(
+        read_line_limited(r, BLAKE3_LINE)?.as_deref(),
     ))
 }
 
@@ -285,6 +290,9 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
         RETRO_FORMAT => Err(Foreign::Retro(
             serde_json::from_slice(line).unwrap_or_default(),
         )),
+        FNV_FORMAT => Err(Foreign::Bad(format!(
+            "a compact table of format {FNV_FORMAT}, whose FNV-1a checksum does not guard against edits (this build reads format {FORMAT}, checksummed with BLAKE3); delete the file and build the table again with the same command"
+        ))),
         f => Err(Foreign::Bad(format!(
             "table file format {f} (this build reads compact tables of format {FORMAT}); delete the file and build the table again"
         ))),

@@ -42,7 +42,14 @@ impl VerifyLog {
     pub fn open(path: &Path, fingerprint: u64) -> Result<VerifyLog, SolveError> {
         let io = |e: std::io::Error| SolveError::io(path, e);
         let head = format!("{MAGIC} {fingerprint:016x} {CHUNK}");
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = match crate::files::open_regular(path) {
+            Ok(mut f) => {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut f, &mut text).map_or(String::new(), |_| text)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(io(e)),
+        };
         let mut lines = text.lines();
         let kept = lines.next() == Some(head.as_str());
         let done = if kept {

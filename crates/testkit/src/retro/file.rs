@@ -12,7 +12,7 @@
 //! unnoticed. Loading checks, in this order and before allocating anything for the payload:
 //! that the file is a regular file; the first line; the header line's length; the format
 //! version (format 1, whose checksum did not cover the header, is refused with a one-line
-//! message; a compact solver table, format 3, is refused as another table); the
+//! message; a compact solver table, format 4, is refused as another table); the
 //! rules version; that the game, board, kind and scope (setup or material) are
 //! the ones asked for; that the number of entries is the one the request implies (an endgame
 //! slice's index size) or at least fits an index; that the file's size is exactly what the
