@@ -220,3 +220,23 @@ fn the_unsupported_line_says_what_was_checked() {
     assert!(line.contains("games and boards ("), "{line}");
     assert!(line.len() < 200, "{line}");
 }
+
+/// ORDO-3.3 (issue 23, points 3 and 6): an engine that declares a draw when a position comes
+/// back a third time in the game fails on the game cases given with `game`, with the
+/// threefold-repetition reading named as the main clause and one kind.
+#[test]
+fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
+    let p = Plant::ThreefoldDraw;
+    assert_caught(p, Some("ORDO-3.3"));
+    let v = planted_json(p);
+    assert_eq!(main_clauses(&v), vec!["ORDO-3.3".to_string()]);
+    assert!(kinds(&v).iter().all(|k| k == "moves"), "{:?}", kinds(&v));
+    let by_kind = v["summary"]["by_kind"].as_object().unwrap();
+    assert_eq!(by_kind.len(), 1, "{by_kind:?}");
+    let report = planted_report(p).text();
+    assert!(report.contains("threefold repetition"), "{report}");
+    assert!(
+        report.contains("game cases: played through 'game'"),
+        "{report}"
+    );
+}

@@ -29,6 +29,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../data/cases/connection.toml"),
     ),
     ("end.toml", include_str!("../data/cases/end.toml")),
+    ("games.toml", include_str!("../data/cases/games.toml")),
     ("moves.toml", include_str!("../data/cases/moves.toml")),
     ("ordo.toml", include_str!("../data/cases/ordo.toml")),
     ("split.toml", include_str!("../data/cases/split.toml")),
@@ -66,6 +67,20 @@ pub struct Case {
     pub status: Option<Status>,
     /// `perft[i]` is perft(i + 1).
     pub perft: Vec<u64>,
+    /// A game played from the position, with the status after each move (a game case).
+    pub game: Vec<GameStep>,
+}
+
+/// One move of a game case and the status of the game after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStep {
+    pub mv: String,
+    pub status: Status,
+}
+
+/// The moves of a game case's first `n` steps.
+pub fn game_moves(game: &[GameStep], n: usize) -> Vec<String> {
+    game.iter().take(n).map(|s| s.mv.clone()).collect()
 }
 
 /// A move that must be illegal, and every clause it breaks (as the adjudicator reports them).
@@ -109,6 +124,16 @@ struct RawCase {
     status: Option<RawStatus>,
     #[serde(default)]
     perft: Vec<u64>,
+    #[serde(default)]
+    game: Vec<RawStep>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    #[serde(rename = "move")]
+    mv: String,
+    status: RawStatus,
 }
 
 #[derive(Deserialize)]
@@ -207,6 +232,15 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, LoadError> {
             None => None,
             Some(s) => Some(read_status(s).map_err(|e| fail(e.to_string()))?),
         };
+        let mut game = Vec::new();
+        for (i, step) in r.game.iter().enumerate() {
+            let status = read_status(&step.status)
+                .map_err(|e| fail(format!("game move {} ({}): {e}", i + 1, step.mv)))?;
+            game.push(GameStep {
+                mv: step.mv.clone(),
+                status,
+            });
+        }
         let case = Case {
             id: r.id.clone(),
             file: name.to_string(),
@@ -220,6 +254,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, LoadError> {
             effect: r.effect,
             status,
             perft: r.perft,
+            game,
         };
         validate(&case).map_err(|e| fail(e.to_string()))?;
         out.push(case);
@@ -276,6 +311,8 @@ pub enum CaseFault {
     Winner(String),
     #[error("status: unknown reason '{0}'")]
     Reason(String),
+    #[error("game has {0} moves: at most 1024 (spec/protocol.md, `game`)")]
+    GameTooLong(usize),
 }
 
 fn read_status(s: &RawStatus) -> Result<Status, CaseFault> {
@@ -321,7 +358,11 @@ pub fn validate(c: &Case) -> Result<(), CaseFault> {
     if let Some(bad) = named.clone().find(|id| !known.contains(id.as_str())) {
         return Err(CaseFault::UnknownClause(bad.clone()));
     }
+    if c.game.len() > crate::protocol::MAX_GAME_MOVES {
+        return Err(CaseFault::GameTooLong(c.game.len()));
+    }
     let mvs = c.legal.iter().chain(c.illegal.iter().map(|i| &i.mv));
+    let mvs = mvs.chain(c.game.iter().map(|s| &s.mv));
     for m in mvs.chain(c.effect.iter().map(|e| &e.mv)) {
         parse_move(m).map_err(|error| CaseFault::MoveUnreadable {
             mv: m.clone(),
@@ -408,6 +449,14 @@ pub trait CaseOracle {
     fn status(&mut self, position: &str) -> Result<Status, OracleError>;
     /// perft(depth), `None` when the oracle cannot say.
     fn perft(&mut self, position: &str, depth: u32) -> Result<Option<u64>, OracleError>;
+    /// The status after `moves` played in order from `start`, the oracle knowing the game
+    /// (spec/protocol.md, `game`); `Unsupported` when the oracle cannot be given a game.
+    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
+        let _ = (start, moves);
+        Err(OracleError::Unsupported(
+            "the oracle cannot be given a game".into(),
+        ))
+    }
 }
 
 /// One kind of check the harness makes on a case.
@@ -423,6 +472,8 @@ pub enum Check {
     Effect(String),
     Status,
     Perft(u32),
+    /// The status after the first `n` moves of the game (from 1), the last being the move.
+    Game(usize, String),
 }
 
 impl fmt::Display for Check {
@@ -434,6 +485,7 @@ impl fmt::Display for Check {
             Check::Effect(m) => write!(f, "effect {m}"),
             Check::Status => write!(f, "status"),
             Check::Perft(d) => write!(f, "perft({d})"),
+            Check::Game(n, m) => write!(f, "status after game move {n} ({m})"),
         }
     }
 }
@@ -605,6 +657,23 @@ impl Run<'_> {
             self.record(Check::Status, &c.clauses, out);
         }
         self.perft_checks(o);
+        self.game_checks(o);
+    }
+
+    /// The status after each move of the game, the oracle given the game so far.
+    fn game_checks(&mut self, o: &mut dyn CaseOracle) {
+        let c = self.case;
+        for (i, step) in c.game.iter().enumerate() {
+            let moves = game_moves(&c.game, i + 1);
+            let out = answer(o.game_status(&c.position, &moves), |got| {
+                if got == step.status {
+                    Outcome::Pass
+                } else {
+                    Outcome::Differ(step.status.to_string(), got.to_string())
+                }
+            });
+            self.record(Check::Game(i + 1, step.mv.clone()), &c.clauses, out);
+        }
     }
 
     fn perft_checks(&mut self, o: &mut dyn CaseOracle) {

@@ -77,6 +77,17 @@ impl<E: Engine> CaseOracle for EngineOracle<E> {
     fn perft(&mut self, p: &str, depth: u32) -> Result<Option<u64>, OracleError> {
         Ok(Some(self.load(p)?.perft(depth)))
     }
+
+    /// The engine plays the moves; its status depends on the last position only (ORDO-3.3).
+    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
+        let mut e = self.load(start)?;
+        for (i, mv) in moves.iter().enumerate() {
+            e = e.play(&read_move(mv)?).map_err(|_| {
+                OracleError::Failed(format!("{mv} (move {} of the game) is not legal", i + 1))
+            })?;
+        }
+        Ok(e.status())
+    }
 }
 
 /// The adjudicator as an oracle: verdicts with the clauses broken, the position a legal move
@@ -136,5 +147,24 @@ impl CaseOracle for AdjudicatorOracle {
 
     fn perft(&mut self, _p: &str, _depth: u32) -> Result<Option<u64>, OracleError> {
         Ok(None)
+    }
+
+    /// Each move judged and its effect taken; the status of the last position.
+    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
+        let mut pos = position(start)?;
+        for (i, mv) in moves.iter().enumerate() {
+            let v = adjudicate(&pos, &read_move(mv)?);
+            pos = match v.effects() {
+                Some(e) => e.result.clone(),
+                None => {
+                    return Err(OracleError::Failed(format!(
+                        "{mv} (move {} of the game) is illegal: {}",
+                        i + 1,
+                        v.clause_ids().join(" ")
+                    )))
+                }
+            };
+        }
+        Ok(crate::adjudicate::status(&pos))
     }
 }

@@ -241,6 +241,63 @@ pub fn parse_capabilities_reply(line: &str) -> Option<Result<Vec<GameBoard>, Par
     Some(words.map(str::parse).collect())
 }
 
+/// Most moves one `game` request may carry (spec/protocol.md, `game`): a longer request is
+/// refused with `error bad-arguments`, so that one request cannot make an engine work for ever.
+pub const MAX_GAME_MOVES: usize = 1024;
+
+/// A `game` request read into its start and its moves (the words after `moves`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRequest<'a> {
+    /// The start: `start [<classic|x> [10x8|8x8]]`, or a position in notation (the words
+    /// before `moves`, joined by single spaces).
+    pub start: String,
+    /// The moves played from the start, in order, as given.
+    pub moves: Vec<&'a str>,
+}
+
+impl GameRequest<'_> {
+    /// The arguments of a standard start (`start classic 8x8` → `["classic", "8x8"]`), or
+    /// `None` when the start is a position.
+    pub fn standard(&self) -> Option<Vec<&str>> {
+        let mut words = self.start.split(' ');
+        (words.next() == Some("start")).then(|| words.collect())
+    }
+}
+
+/// Read the arguments of a `game` request (the text after the word `game`): the start, then
+/// optionally the word `moves` and at most [`MAX_GAME_MOVES`] moves. The error is the message
+/// of an `error bad-arguments` reply.
+pub fn parse_game_request(rest: &str) -> Result<GameRequest<'_>, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| *w == "moves")
+        .unwrap_or(words.len());
+    if at == 0 {
+        return Err("expected 'game <start> [moves <move> …]': no start before the moves".into());
+    }
+    let moves = words.get(at + 1..).unwrap_or_default().to_vec();
+    if moves.len() > MAX_GAME_MOVES {
+        return Err(format!(
+            "a game line has at most {MAX_GAME_MOVES} moves; this one has {}",
+            moves.len()
+        ));
+    }
+    Ok(GameRequest {
+        start: words[..at].join(" "),
+        moves,
+    })
+}
+
+/// The `game` request for `start` (`start …` or a position in notation) and `moves`.
+pub fn game_request(start: &str, moves: &[String]) -> String {
+    if moves.is_empty() {
+        format!("game {start}")
+    } else {
+        format!("game {start} moves {}", moves.join(" "))
+    }
+}
+
 /// Read an error reply: its code, or `None` when the line is not `error <code> …`.
 pub fn error_code(line: &str) -> Option<&str> {
     let mut words = line.split_whitespace();

@@ -4,12 +4,13 @@
 //! lines are ignored), flushing after every reply. It never panics on input: every malformed
 //! line gets an `error <code> <message>` reply and the server goes on.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::lines::{read_line, Line};
 use super::protocol::{capabilities_reply, codes, error_reply, status_reply, GameBoard};
-use super::protocol::{MAX_REQUEST, VERSION};
+use super::protocol::{parse_game_request, MAX_GAME_MOVES, MAX_REQUEST, VERSION};
 use crate::notation::{echo, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::rules::{setup, Engine, Move, Position, PositionError, Status, Variant};
@@ -66,6 +67,19 @@ pub trait Rules: Send {
     /// is checked between such calls, so each must be quick).
     fn perft_bulk_depth(&self) -> u32 {
         1
+    }
+    /// Whether the engine knows the `game` request; one that does not answers it
+    /// `error unknown-command`, as an engine written before the request.
+    fn knows_game(&self) -> bool {
+        true
+    }
+    /// The reply to `status`: `history` holds the positions of the game so far (the start of
+    /// the last `game`, `position` or `variant`, then one per move played; at most
+    /// [`MAX_GAME_MOVES`] + 1, the oldest forgotten first), the current position last. The
+    /// rules of `spec/rules.md` never look at it (ORDO-3.3).
+    fn status_in_game(&self, state: &dyn State, history: &[Position]) -> String {
+        let _ = history;
+        status_reply(state.status())
     }
 }
 
@@ -204,6 +218,8 @@ pub struct Server {
     rules: Box<dyn Rules>,
     handshaken: bool,
     state: Box<dyn State>,
+    /// The positions of the game so far, the current one last (see [`Rules::status_in_game`]).
+    history: VecDeque<Position>,
     quit: bool,
     perft_budget: u64,
     perft_time: Duration,
@@ -217,10 +233,12 @@ impl Server {
 
     /// A server following `rules`. It starts on the standard classic start.
     pub fn with_rules(rules: Box<dyn Rules>) -> Server {
+        let start = setup::standard(Variant::Classic);
         let state = rules
-            .load(&setup::standard(Variant::Classic))
+            .load(&start)
             .expect("the standard start can always be set up");
         Server {
+            history: VecDeque::from([start]),
             perft_budget: rules.perft_budget(),
             perft_time: PERFT_TIME,
             rules,
@@ -295,8 +313,11 @@ impl Server {
             "play" => self.play(&args),
             "status" => match refuse_args("status", &args) {
                 Some(refusal) => refusal,
-                None => status_reply(self.state.status()),
+                None => self
+                    .rules
+                    .status_in_game(self.state.as_ref(), self.history.make_contiguous()),
             },
+            "game" if self.rules.knows_game() => self.game(rest),
             "show" => match refuse_args("show", &args) {
                 Some(refusal) => refusal,
                 None => format!("position {}", format_position(&self.state.position())),
@@ -306,7 +327,7 @@ impl Server {
             other => error_reply(
                 codes::UNKNOWN_COMMAND,
                 &format!(
-                    "'{}' is not a request (ordo, capabilities, variant, position, moves, play, status, show, perft, quit)",
+                    "'{}' is not a request (ordo, capabilities, variant, position, game, moves, play, status, show, perft, quit)",
                     echo(other)
                 ),
             ),
@@ -331,33 +352,73 @@ impl Server {
     }
 
     fn variant(&mut self, args: &[&str]) -> String {
-        let (game, board) = match args {
-            [g] => (*g, "10x8"),
-            [g, b] => (*g, *b),
-            _ => {
-                return error_reply(
-                    codes::BAD_ARGUMENTS,
-                    "expected 'variant classic|x [10x8|8x8]'",
-                )
+        match standard_start("variant classic|x [10x8|8x8]", args) {
+            Ok(pos) => self.set(&pos),
+            Err(refusal) => refusal,
+        }
+    }
+
+    /// `game <start> [moves <move> …]`: the position after the moves, with its history; on
+    /// any error the previous position and history stay.
+    fn game(&mut self, rest: &str) -> String {
+        let request = match parse_game_request(rest) {
+            Ok(r) => r,
+            Err(message) => return error_reply(codes::BAD_ARGUMENTS, &message),
+        };
+        let start = match request.standard() {
+            Some(args) if args.is_empty() => Ok(setup::standard(Variant::Classic)),
+            Some(args) => {
+                standard_start("game start [classic|x [10x8|8x8]] [moves <move> …]", &args)
             }
+            None => parse_position(&request.start)
+                .map_err(|e| error_reply(codes::BAD_POSITION, &e.to_string())),
         };
-        let Ok(variant) = game.parse::<Variant>() else {
-            return error_reply(
-                codes::BAD_ARGUMENTS,
-                &format!("unknown variant '{}': expected classic or x", echo(game)),
-            );
+        let start = match start {
+            Ok(p) => p,
+            Err(refusal) => return refusal,
         };
-        let pos = match board {
-            "10x8" => setup::standard(variant),
-            "8x8" => setup::chess_board(variant),
-            _ => {
-                return error_reply(
-                    codes::BAD_ARGUMENTS,
-                    &format!("unknown board '{}': expected 10x8 or 8x8", echo(board)),
-                )
+        if let Some(refusal) = self.rules.refuse(&start) {
+            return refusal;
+        }
+        let mut state = match self.rules.load(&start) {
+            Ok(s) => s,
+            Err(e) => return error_reply(codes::INVALID_POSITION, &e.to_string()),
+        };
+        let mut history = VecDeque::from([start]);
+        for (i, text) in request.moves.iter().enumerate() {
+            let played = parse_move(text)
+                .map_err(|e| {
+                    error_reply(codes::BAD_MOVE, &format!("move {} of the game: {e}", i + 1))
+                })
+                .and_then(|mv| {
+                    self.next(state.as_ref(), &mv).ok_or_else(|| {
+                        error_reply(
+                            codes::ILLEGAL_MOVE,
+                            &format!("{text} (move {} of the game)", i + 1),
+                        )
+                    })
+                });
+            match played {
+                Ok((s, p)) => {
+                    state = s;
+                    history.push_back(p);
+                }
+                Err(refusal) => return refusal,
             }
-        };
-        self.set(&pos)
+        }
+        self.state = state;
+        self.history = history;
+        "ok".into()
+    }
+
+    /// The state after `mv` in `state` and its position, or `None` when the move is illegal.
+    fn next(&self, state: &dyn State, mv: &Move) -> Option<(Box<dyn State>, Position)> {
+        if mv.off_board_square(state.position().dims()).is_some() {
+            return None;
+        }
+        let p = state.play(mv)?;
+        let s = self.rules.load(&p).ok()?;
+        Some((s, p))
     }
 
     fn position(&mut self, text: &str) -> String {
@@ -389,6 +450,7 @@ impl Server {
         match self.rules.load(pos) {
             Ok(s) => {
                 self.state = s;
+                self.history = VecDeque::from([pos.clone()]);
                 "ok".into()
             }
             Err(e) => error_reply(codes::INVALID_POSITION, &e.to_string()),
@@ -403,15 +465,16 @@ impl Server {
             Ok(m) => m,
             Err(e) => return error_reply(codes::BAD_MOVE, &e.to_string()),
         };
-        let dims = self.state.position().dims();
-        let on_board = mv.off_board_square(dims).is_none();
-        let next = if on_board { self.state.play(&mv) } else { None };
-        match next.map(|p| self.rules.load(&p)) {
-            Some(Ok(s)) => {
+        match self.next(self.state.as_ref(), &mv) {
+            Some((s, p)) => {
                 self.state = s;
+                if self.history.len() > MAX_GAME_MOVES {
+                    self.history.pop_front();
+                }
+                self.history.push_back(p);
                 "ok".into()
             }
-            _ => error_reply(codes::ILLEGAL_MOVE, text),
+            None => error_reply(codes::ILLEGAL_MOVE, text),
         }
     }
 
@@ -447,6 +510,35 @@ impl Server {
                 ),
             ),
         }
+    }
+}
+
+/// The standard start of `variant`'s arguments (`classic|x [10x8|8x8]`), or the refusal that
+/// gives `usage`.
+fn standard_start(usage: &str, args: &[&str]) -> Result<Position, String> {
+    let (game, board) = match args {
+        [g] => (*g, "10x8"),
+        [g, b] => (*g, *b),
+        _ => {
+            return Err(error_reply(
+                codes::BAD_ARGUMENTS,
+                &format!("expected '{usage}'"),
+            ))
+        }
+    };
+    let Ok(variant) = game.parse::<Variant>() else {
+        return Err(error_reply(
+            codes::BAD_ARGUMENTS,
+            &format!("unknown variant '{}': expected classic or x", echo(game)),
+        ));
+    };
+    match board {
+        "10x8" => Ok(setup::standard(variant)),
+        "8x8" => Ok(setup::chess_board(variant)),
+        _ => Err(error_reply(
+            codes::BAD_ARGUMENTS,
+            &format!("unknown board '{}': expected 10x8 or 8x8", echo(board)),
+        )),
     }
 }
 
@@ -529,6 +621,67 @@ mod tests {
         assert!(r[10].starts_with("error invalid-position"), "{r:?}");
         assert_eq!(r[11], "bye");
         assert_eq!(r.len(), 12);
+    }
+
+    /// spec/protocol.md, `game`: a start and the moves played set the position after them, on
+    /// both engines; a standard start is `start` with `variant`'s arguments; after an error the
+    /// previous position stays (issue 23, point 3).
+    #[test]
+    fn game_sets_the_position_after_its_moves() {
+        for choice in [EngineChoice::Reference, EngineChoice::Bitboard] {
+            let mut s = Server::new(choice);
+            let mut out = Vec::new();
+            let input = "ordo 1\ngame B4/5/2W2/5/5 w classic moves c3-c5\nstatus\nshow\n\
+                game 1B/W1 b x\nshow\ngame start x 8x8 moves\nshow\n\
+                game start moves zz\ngame 1B/W1 b x moves b2-b1 a1-a2\n\
+                game start chess\ngame moves a1-a2\ngame 3\nshow\ngame start\nstatus\n";
+            serve(&mut s, input.as_bytes(), &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let r: Vec<&str> = text.lines().collect();
+            assert_eq!(r[1], "ok", "{choice:?}");
+            assert_eq!(r[2], "status won white home-row", "{choice:?}");
+            assert_eq!(r[3], "position B1W2/5/5/5/5 b classic", "{choice:?}");
+            assert_eq!(r[4], "ok");
+            assert_eq!(r[5], "position 1B/W1 b x");
+            assert_eq!(r[6], "ok");
+            assert!(r[7].ends_with(" w x"), "{r:?}");
+            assert!(
+                r[8].starts_with("error bad-move move 1 of the game"),
+                "{r:?}"
+            );
+            assert!(
+                r[9].starts_with("error illegal-move a1-a2 (move 2 of the game)"),
+                "{r:?}"
+            );
+            assert!(
+                r[10].starts_with("error bad-arguments unknown variant"),
+                "{r:?}"
+            );
+            assert!(
+                r[11].starts_with("error bad-arguments expected 'game <start>"),
+                "{r:?}"
+            );
+            assert!(r[12].starts_with("error bad-position"), "{r:?}");
+            assert!(r[13].starts_with("position "), "{r:?}");
+            assert_eq!(r[14], "ok");
+            assert_eq!(r[15], "status ongoing");
+        }
+    }
+
+    /// spec/protocol.md, `game`: at most 1,024 moves; one more is `bad-arguments`, never work
+    /// without bound.
+    #[test]
+    fn a_game_line_is_bounded() {
+        let mut s = Server::new(EngineChoice::Reference);
+        s.handle("ordo 1");
+        let long = format!("game start moves{}", " e2-e3".repeat(MAX_GAME_MOVES + 1));
+        let r = s.handle(&long).unwrap();
+        assert!(
+            r.starts_with(
+                "error bad-arguments a game line has at most 1024 moves; this one has 1025"
+            ),
+            "{r}"
+        );
     }
 
     /// Issue 13: `perft 8` on the standard start must not block the session for ever.

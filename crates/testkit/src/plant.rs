@@ -25,6 +25,7 @@
 //! | `no-diagonal-captures` | drops singleton captures on a diagonal | ORDO-6.4 |
 //! | `own-row-wins` | declares a win for the player who just moved when it has a piece on its own home row (too early) | ORDO-10.1 |
 //! | `home-row-win-missed` | reports `ongoing` after a move reaches the opponent's home row (too late) | ORDO-10.1 |
+//! | `threefold-draw` | reports `draw` when the position comes back for the third time in the game | ORDO-3.3 |
 
 use std::collections::BTreeSet;
 
@@ -32,7 +33,7 @@ use crate::adjudicate::adjudicate;
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
 use crate::rules::{Variant, WinReason};
-use ordo_conformance::protocol::{codes, error_reply, GameBoard};
+use ordo_conformance::protocol::{codes, error_reply, status_reply, GameBoard};
 use ordo_conformance::server::{every_game, spend, EngineChoice, PerftBudget, Rules, State};
 use ordo_conformance::vectors::is_sub_run;
 use ordo_core::rules::PositionError;
@@ -73,6 +74,8 @@ pub enum Plant {
     OwnRowWins,
     /// Misses the win on the opponent's home row, too late: breaks ORDO-10.1.
     HomeRowWinMissed,
+    /// Declares a draw on the third repetition of a position in the game: breaks ORDO-3.3.
+    ThreefoldDraw,
 }
 
 impl Plant {
@@ -95,6 +98,7 @@ impl Plant {
             Plant::NoDiagonalCaptures => "no-diagonal-captures",
             Plant::OwnRowWins => "own-row-wins",
             Plant::HomeRowWinMissed => "home-row-win-missed",
+            Plant::ThreefoldDraw => "threefold-draw",
         }
     }
 
@@ -115,11 +119,12 @@ impl Plant {
             Plant::PlayIgnored => "",
             Plant::NoDiagonalCaptures => "ORDO-6.4",
             Plant::OwnRowWins | Plant::HomeRowWinMissed => "ORDO-10.1",
+            Plant::ThreefoldDraw => "ORDO-3.3",
         }
     }
 
     /// Every plant.
-    pub const ALL: [Plant; 16] = [
+    pub const ALL: [Plant; 17] = [
         Plant::OrdoCaptures,
         Plant::NoBackwardWhenSplit,
         Plant::VictimChooses,
@@ -136,6 +141,7 @@ impl Plant {
         Plant::NoDiagonalCaptures,
         Plant::OwnRowWins,
         Plant::HomeRowWinMissed,
+        Plant::ThreefoldDraw,
     ];
 
     /// Whether the planted engine plays the game and board of `pos`.
@@ -655,5 +661,17 @@ impl Rules for Planted {
     }
     fn perft_budget(&self) -> u64 {
         ordo_conformance::server::PERFT_BUDGET_REFERENCE
+    }
+    fn knows_game(&self) -> bool {
+        // An engine that declares nothing predates `game` as well.
+        self.plant != Plant::Classic10x8Only
+    }
+    fn status_in_game(&self, state: &dyn State, history: &[Position]) -> String {
+        let now = state.position();
+        let times = history.iter().filter(|p| **p == now).count();
+        if self.plant == Plant::ThreefoldDraw && times >= 3 {
+            return "status draw".into();
+        }
+        status_reply(state.status())
     }
 }

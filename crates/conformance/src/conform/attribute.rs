@@ -57,6 +57,11 @@ pub const REMOVAL_ADJACENT_ONLY: Reading = Reading {
     text: "after a capture only the opponent's groups that touch the captured square are removed, not every piece outside a largest group",
 };
 
+pub const THREEFOLD: Reading = Reading {
+    clause: "ORDO-3.3",
+    text: "a position that comes back for the third time in a game ends it in a draw (threefold repetition)",
+};
+
 /// Whether a step of `m` goes backward or diagonally backward for the side to move.
 pub fn goes_backward(pos: &Position, m: &Move) -> bool {
     m.steps().any(|s| {

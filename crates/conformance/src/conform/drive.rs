@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use super::compare::Seen;
 use crate::client::{External, Failure};
 use crate::notation::{format_position, parse_position};
-use crate::protocol::{codes, error_code, parse_capabilities_reply};
+use crate::protocol::{codes, error_code, game_request, parse_capabilities_reply};
 use crate::protocol::{parse_moves_reply, parse_status_reply, GameBoard};
 use crate::rules::Position;
 
@@ -32,6 +32,8 @@ pub struct Driver {
     pub shows: Option<bool>,
     /// The moves of the engine's last `moves` reply.
     pub last_moves: BTreeSet<String>,
+    /// Whether the engine knows `game`; `None` until asked.
+    pub knows_game: Option<bool>,
 }
 
 impl Driver {
@@ -42,6 +44,7 @@ impl Driver {
             repeated: 0,
             shows: None,
             last_moves: BTreeSet::new(),
+            knows_game: None,
         }
     }
 
@@ -75,6 +78,28 @@ impl Driver {
     /// Set a position in its canonical text.
     pub fn set(&mut self, pos: &Position) -> Result<SetReply, Failure> {
         self.set_text(&format_position(pos))
+    }
+
+    /// `game <start> moves …`: `Ok(None)` when the engine does not know the request (it
+    /// answers `error unknown-command`; later calls return `None` at once).
+    pub fn game(&mut self, start: &str, moves: &[String]) -> Result<Option<SetReply>, Failure> {
+        if self.knows_game == Some(false) {
+            return Ok(None);
+        }
+        let req = game_request(start, moves);
+        let reply = self.engine.request(&req)?;
+        let answer = match error_code(&reply) {
+            _ if reply.trim() == "ok" => SetReply::Accepted,
+            Some(codes::UNKNOWN_COMMAND) if self.knows_game.is_none() => {
+                self.knows_game = Some(false);
+                return Ok(None);
+            }
+            Some(codes::UNSUPPORTED) => SetReply::Unsupported(reply),
+            Some(_) => SetReply::Refused(reply),
+            None => return Err(self.engine.garbage(&req, &reply, "'ok' or 'error …'")),
+        };
+        self.knows_game = Some(true);
+        Ok(Some(answer))
     }
 
     /// The moves and the status of the engine's current position.

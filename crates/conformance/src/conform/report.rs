@@ -192,6 +192,10 @@ pub struct Report {
     pub compared: usize,
     /// Whether the engine answers `show` (so effects were checked); `None`: never asked.
     pub effects_checked: Option<bool>,
+    /// Whether the engine knows `game` (so game cases were played); `None`: never asked.
+    pub games_known: Option<bool>,
+    /// Game cases skipped because the engine does not know `game`.
+    pub game_cases_skipped: usize,
     /// The counts, each the sum of its parts.
     pub summary: Summary,
     /// Games and boards of which positions were compared.
@@ -224,6 +228,8 @@ impl Report {
             playout_positions: 0,
             compared: 0,
             effects_checked: None,
+            games_known: None,
+            game_cases_skipped: 0,
             summary: Summary::default(),
             checked: Vec::new(),
             findings: Vec::new(),
@@ -555,6 +561,15 @@ impl Report {
             None => "not checked (no move was played)",
         };
         let _ = writeln!(out, "  effects of moves: {effects}");
+        let games = match self.games_known {
+            Some(true) => "played through 'game', the engine knowing each game".to_string(),
+            Some(false) => format!(
+                "NOT played: the engine does not know the 'game' request ({} skipped)",
+                count(self.game_cases_skipped, "game case")
+            ),
+            None => "none run".to_string(),
+        };
+        let _ = writeln!(out, "  game cases: {games}");
     }
 
     /// How the engine kept to the protocol: remarks, failures and incidents, a stop.

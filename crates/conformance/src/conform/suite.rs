@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::attribute::{main_clauses, THREEFOLD};
 use super::compare::{analyze, effect_difference, Expected, Seen};
 use super::drive::SetReply;
 use super::report::Kind;
@@ -11,13 +12,17 @@ use super::Run;
 use crate::cases::{run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError};
 use crate::notation::{format_position, parse_move, parse_position};
 use crate::protocol::ReportedStatus;
-use crate::rules::{Position, Status};
+use crate::reference::Reference;
+use crate::rules::{Engine, Position, Status};
 
 /// The outside engine as an oracle of the harness, remembering what it answered.
 struct Outside<'r, 'a> {
     run: &'r mut Run<'a>,
     seen: BTreeMap<String, Seen>,
     after: BTreeMap<(String, String), Position>,
+    /// What the engine answered after a game (and showed, if it answers `show`): by start and
+    /// number of moves.
+    games: BTreeMap<(String, usize), (Seen, Option<Position>)>,
 }
 
 impl Outside<'_, '_> {
@@ -114,7 +119,69 @@ impl CaseOracle for Outside<'_, '_> {
     fn perft(&mut self, _position: &str, _depth: u32) -> Result<Option<u64>, OracleError> {
         Ok(None)
     }
+
+    /// The engine given the game with `game`, then asked `moves` and `status`.
+    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
+        let (seen, shown) = self.play_game(start, moves)?;
+        self.games
+            .insert((start.to_string(), moves.len()), (seen.clone(), shown));
+        match seen.status {
+            ReportedStatus::Ongoing => Ok(Status::Ongoing),
+            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
+            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
+        }
+    }
 }
+
+impl Outside<'_, '_> {
+    /// Send the game and read the engine's moves and status after it.
+    fn play_game(
+        &mut self,
+        start: &str,
+        moves: &[String],
+    ) -> Result<(Seen, Option<Position>), OracleError> {
+        let pos = parse_position(start).map_err(|e| OracleError::Failed(e.to_string()))?;
+        if !self.run.supported(&pos) {
+            return Err(OracleError::Unsupported(
+                "the engine does not play this game and board".into(),
+            ));
+        }
+        if !self.run.alive("case suite") {
+            return Err(OracleError::Failed("the engine is not running".into()));
+        }
+        let seen = (|| match self.run.drive.game(start, moves)? {
+            None => Ok(Err(OracleError::Unsupported(NO_GAME.into()))),
+            Some(SetReply::Accepted) => {
+                let seen = self.run.drive.look()?;
+                Ok(Ok((seen, self.run.drive.show()?)))
+            }
+            Some(SetReply::Unsupported(r)) => Ok(Err(OracleError::Unsupported(r))),
+            Some(SetReply::Refused(r)) => {
+                Ok(Err(OracleError::Failed(format!("refuses the game: {r}"))))
+            }
+        })();
+        seen.unwrap_or_else(|f: crate::client::Failure| {
+            let e = OracleError::Failed(f.to_string());
+            self.run.incident("case suite", f);
+            Err(e)
+        })
+    }
+}
+
+/// The positions of a game case's line by the reference engine: the start, then one after each
+/// move (`None` when the case's game is not legal, which the suite's own tests exclude).
+fn game_line(case: &Case) -> Option<Vec<Position>> {
+    let mut e = Reference::from_position(&parse_position(&case.position).ok()?).ok()?;
+    let mut line = vec![e.to_position()];
+    for step in &case.game {
+        e = e.play(&parse_move(&step.mv).ok()?).ok()?;
+        line.push(e.to_position());
+    }
+    Some(line)
+}
+
+/// Why the game cases are skipped for an engine without `game`.
+pub const NO_GAME: &str = "the engine does not know the 'game' request";
 
 impl Run<'_> {
     /// Run the case suite and turn its failures into findings; each case counts as a vector.
@@ -123,9 +190,18 @@ impl Run<'_> {
             run: self,
             seen: BTreeMap::new(),
             after: BTreeMap::new(),
+            games: BTreeMap::new(),
         };
         let suite = run_suite(cases, &mut outside);
-        let (seen, after) = (outside.seen, outside.after);
+        let (seen, after, games) = (outside.seen, outside.after, outside.games);
+        self.report.games_known = self.drive.knows_game;
+        let no_game: BTreeSet<&str> = suite
+            .skips
+            .iter()
+            .filter(|s| s.reason == NO_GAME)
+            .map(|s| s.case.as_str())
+            .collect();
+        self.report.game_cases_skipped = no_game.len();
         let failed: BTreeSet<&str> = suite.failures.iter().map(|f| f.case.as_str()).collect();
         let skipped: BTreeSet<&str> = suite.skips.iter().map(|s| s.case.as_str()).collect();
         for case in cases {
@@ -138,6 +214,7 @@ impl Run<'_> {
                     .map(|f| &f.check)
                     .collect();
                 self.case_findings(case, &place, &checks, &seen, &after);
+                self.game_findings(case, &place, &checks, &games);
                 self.report.vector(&case.id, Some(false));
             } else if skipped.contains(case.id.as_str()) && !seen.contains_key(&case.position) {
                 self.report.vector(&case.id, None);
@@ -165,7 +242,9 @@ impl Run<'_> {
         let Some(reference) = Expected::of(&pos) else {
             return;
         };
-        let looked = checks.iter().any(|c| !matches!(c, Check::Effect(_)));
+        let looked = checks
+            .iter()
+            .any(|c| !matches!(c, Check::Effect(_) | Check::Game(..)));
         match seen.get(&case.position) {
             Some(s) if looked => {
                 let expected = Expected {
@@ -192,6 +271,59 @@ impl Run<'_> {
             _ => {}
         }
         self.effect_findings(case, place, &pos, checks, after);
+    }
+
+    /// The findings of the game checks of a failed case: after each game move where the engine
+    /// and the rules part, its moves and status compared with the rules' on the position the
+    /// game reached; a draw on a position seen three times or more names the threefold
+    /// repetition reading of ORDO-3.3.
+    fn game_findings(
+        &mut self,
+        case: &Case,
+        place: &str,
+        checks: &[&Check],
+        games: &BTreeMap<(String, usize), (Seen, Option<Position>)>,
+    ) {
+        let Some(line) = game_line(case) else { return };
+        for check in checks {
+            let Check::Game(n, mv) = check else { continue };
+            let (Some(pos), Some(step)) = (line.get(*n), case.game.get(n - 1)) else {
+                continue;
+            };
+            let here = format!("{place}, after game move {n} ({mv})");
+            let Some((seen, shown)) = games.get(&(case.position.clone(), *n)) else {
+                if let Ok(m) = parse_move(mv) {
+                    self.play_refused(&here, &line[n - 1], &m, "an error to 'game'");
+                }
+                continue;
+            };
+            // The engine stands elsewhere: the moves of the game did not take (effects are
+            // checked by the position cases; a game that changed nothing is said as such).
+            if let Some(shown) = shown.as_ref().filter(|s| *s != pos) {
+                if shown == &line[n - 1] {
+                    self.report.unchanged(&here, shown, mv);
+                }
+                continue;
+            }
+            let Some(reference) = Expected::of(pos) else {
+                continue;
+            };
+            let expected = Expected {
+                moves: reference.moves,
+                status: step.status,
+            };
+            let mut d = analyze(pos, &expected, seen);
+            let times = line[..=*n].iter().filter(|p| *p == pos).count();
+            if seen.status == ReportedStatus::Draw && times >= 3 {
+                d.readings.insert(THREEFOLD);
+                d.clauses.insert(THREEFOLD.clause);
+                d.main = main_clauses(&d);
+            }
+            if !d.is_empty() {
+                self.report.compared += 1;
+                self.report.disagree(Kind::Moves, &here, pos, d, None);
+            }
+        }
     }
 
     /// The findings of the effect checks of a failed case whose position is `pos`: each
