@@ -129,11 +129,16 @@ impl External {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
+        #[cfg(unix)]
+        let window = signals::SpawnWindow::open();
         let mut child = cmd.spawn().map_err(|e| {
             Failure::Crash(format!("could not start `sh -c {}`: {e}", self.command))
         })?;
         #[cfg(unix)]
-        signals::register(child.id());
+        {
+            signals::register(child.id());
+            drop(window);
+        }
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
@@ -396,11 +401,39 @@ fn kill_group(pid: u32) {
 /// SIGINT and SIGTERM while engines run: kill their process groups, then exit.
 #[cfg(unix)]
 pub mod signals {
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
     /// Process groups of the engines running now (0: a free slot). A fixed array: the signal
     /// handler may only read atomics.
     static GROUPS: [AtomicI32; 16] = [const { AtomicI32::new(0) }; 16];
+    /// Engines being started: spawned but perhaps not registered yet.
+    static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+    /// A signal that arrived while an engine was being started (0: none).
+    static PENDING: AtomicI32 = AtomicI32::new(0);
+
+    /// The span from starting an engine to registering its process group. A signal in it is
+    /// held until the group is registered, then acted on, so that an engine whose children
+    /// start at once is never left running (under load the gap between the spawn and the
+    /// registration can last long enough for its shell to start them).
+    pub(super) struct SpawnWindow(());
+
+    impl SpawnWindow {
+        pub(super) fn open() -> SpawnWindow {
+            SPAWNING.fetch_add(1, Ordering::SeqCst);
+            SpawnWindow(())
+        }
+    }
+
+    impl Drop for SpawnWindow {
+        /// Close the window; a signal held in it is acted on now.
+        fn drop(&mut self) {
+            SPAWNING.fetch_sub(1, Ordering::SeqCst);
+            let sig = PENDING.swap(0, Ordering::SeqCst);
+            if sig != 0 {
+                kill_and_exit(sig);
+            }
+        }
+    }
 
     /// Note an engine's process group (its leader's pid).
     pub(super) fn register(pid: u32) {
@@ -424,6 +457,19 @@ pub mod signals {
     }
 
     extern "C" fn on_signal(sig: libc::c_int) {
+        if SPAWNING.load(Ordering::SeqCst) > 0 {
+            PENDING.store(sig, Ordering::SeqCst);
+            // Still inside the window: its end acts on the signal. Otherwise the window
+            // closed meanwhile (its group registered): act here.
+            if SPAWNING.load(Ordering::SeqCst) > 0 {
+                return;
+            }
+        }
+        kill_and_exit(sig);
+    }
+
+    /// Kill every registered engine's process group and end with 128 + `sig`.
+    fn kill_and_exit(sig: libc::c_int) -> ! {
         for slot in &GROUPS {
             let group = slot.load(Ordering::SeqCst);
             if group > 0 {

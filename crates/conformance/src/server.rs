@@ -271,6 +271,17 @@ impl Server {
     }
 
     /// The reply to one request line (without its line end); `None` for a blank line.
+    /// The reply to `moves`: every legal move once, sorted.
+    fn moves_reply(&self) -> String {
+        let mut v = crate::notation::sorted_notation(&self.state.moves());
+        v.dedup();
+        if v.is_empty() {
+            "moves".into()
+        } else {
+            format!("moves {}", v.join(" "))
+        }
+    }
+
     pub fn handle(&mut self, line: &str) -> Option<String> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let trimmed = line.trim();
@@ -300,15 +311,7 @@ impl Server {
             "position" => self.position(rest),
             "moves" => match refuse_args("moves", &args) {
                 Some(refusal) => refusal,
-                None => {
-                    let mut v = crate::notation::sorted_notation(&self.state.moves());
-                    v.dedup();
-                    if v.is_empty() {
-                        "moves".into()
-                    } else {
-                        format!("moves {}", v.join(" "))
-                    }
-                }
+                None => self.moves_reply(),
             },
             "play" => self.play(&args),
             "status" => match refuse_args("status", &args) {

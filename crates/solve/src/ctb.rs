@@ -382,26 +382,7 @@ pub fn solve_game<E: Engine>(
         materials: materials.clone(),
         memory: memory::effective(opts.memory_limit),
     };
-    let mut loaded = None;
-    if let Some(file) = opts.table.as_ref().filter(|f| f.exists()) {
-        // Not a regular file (a FIFO, a folder): an error, never solved again and replaced.
-        if let Err(e) = crate::files::open_regular(file) {
-            return Err(SolveError::File {
-                path: file.display().to_string(),
-                msg: e.to_string(),
-            });
-        }
-        match tables.load(file, &want) {
-            Ok(h) => loaded = Some(h),
-            Err(e @ SolveError::File { .. }) => {
-                tables = CompactTables::new(dims, variant);
-                opts.progress.note(&format!(
-                    "table refused: {e}; solving again (the new table replaces it)"
-                ))
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let loaded = load_game_table(&mut tables, &want, opts)?;
     let (header, load_seconds) = match loaded {
         Some(h) => (h, Some(clock.elapsed().as_secs_f64())),
         None => (
@@ -429,6 +410,36 @@ pub fn solve_game<E: Engine>(
         load_seconds,
     };
     Ok((tables, report))
+}
+
+/// The header of the game file `opts.table` if it exists and holds `want` (its values now in
+/// `tables`); `None` to solve (no file, or a damaged or outdated one, said and emptied).
+fn load_game_table(
+    tables: &mut CompactTables,
+    want: &CompactExpect,
+    opts: &GameOptions,
+) -> Result<Option<compact::CompactHeader>, SolveError> {
+    let Some(file) = opts.table.as_ref().filter(|f| f.exists()) else {
+        return Ok(None);
+    };
+    // Not a regular file (a FIFO, a folder): an error, never solved again and replaced.
+    if let Err(e) = crate::files::open_regular(file) {
+        return Err(SolveError::File {
+            path: file.display().to_string(),
+            msg: e.to_string(),
+        });
+    }
+    match tables.load(file, want) {
+        Ok(h) => Ok(Some(h)),
+        Err(e @ SolveError::File { .. }) => {
+            *tables = CompactTables::new(tables.dims, tables.variant);
+            opts.progress.note(&format!(
+                "table refused: {e}; solving again (the new table replaces it)"
+            ));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Build one slice of a game solve, through its checkpoint file in `partial` when there is
