@@ -778,7 +778,7 @@ impl Judge<'_> {
             "ORDO-1.5",
             format!(
                 "{pre}{step} would carry the {} on {} off the {dims} board",
-                pieces_word(off_pieces.len()),
+                ordo_core::text::word(off_pieces.len(), "piece"),
                 squares_text(off_pieces)
             ),
         );
@@ -794,7 +794,7 @@ impl Judge<'_> {
             "ORDO-7.2",
             format!(
                 "{pre}{step} would land on {opp}'s {} on {}, but an ordo never captures",
-                pieces_word(land_opp.len()),
+                ordo_core::text::word(land_opp.len(), "piece"),
                 squares_text(land_opp)
             ),
         );
@@ -816,7 +816,7 @@ impl Judge<'_> {
         if !path.land_own.is_empty() {
             parts.push(format!(
                 "it would land on {me}'s own {} on {}",
-                pieces_word(path.land_own.len()),
+                ordo_core::text::word(path.land_own.len(), "piece"),
                 squares_text(&path.land_own)
             ));
         }
@@ -1020,14 +1020,5 @@ impl Judge<'_> {
                 }
             }
         }
-    }
-}
-
-/// "piece" or "pieces".
-fn pieces_word(n: usize) -> &'static str {
-    if n == 1 {
-        "piece"
-    } else {
-        "pieces"
     }
 }

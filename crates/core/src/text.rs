@@ -27,11 +27,16 @@ pub fn plural(noun: &str) -> String {
 /// `n` and `noun`, in the plural unless `n` is one: `count(1, "thread")` is `1 thread`,
 /// `count(0, "piece")` is `0 pieces`.
 pub fn count(n: impl TryInto<u128> + std::fmt::Display + Copy, noun: &str) -> String {
-    let one = n.try_into().is_ok_and(|v: u128| v == 1);
-    if one {
-        format!("{n} {noun}")
+    format!("{n} {}", word(n, noun))
+}
+
+/// `noun` alone, in the plural unless `n` is one, for text that gives the number elsewhere
+/// or not at all: `word(2, "piece")` is `pieces` ("the pieces on a2, b2").
+pub fn word(n: impl TryInto<u128> + Copy, noun: &str) -> String {
+    if n.try_into().is_ok_and(|v: u128| v == 1) {
+        noun.to_string()
     } else {
-        format!("{n} {}", plural(noun))
+        plural(noun)
     }
 }
 
@@ -51,5 +56,7 @@ mod tests {
         assert_eq!(count(2_usize, "match"), "2 matches");
         assert_eq!(count(2_usize, "entry"), "2 entries");
         assert_eq!(count(-1_i64, "move"), "-1 moves");
+        assert_eq!(word(1_usize, "piece"), "piece");
+        assert_eq!(word(3_usize, "piece"), "pieces");
     }
 }

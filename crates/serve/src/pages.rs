@@ -270,8 +270,8 @@ fn verdict_sections(a: &ExplainAnswer, link: Linker, body: &mut String) {
         let n = a.violated.len();
         let _ = writeln!(
             body,
-            "<h2>{n} clause{} violated</h2>\n<ol class=\"citations\">",
-            if n == 1 { "" } else { "s" }
+            "<h2>{} violated</h2>\n<ol class=\"citations\">",
+            ordo_core::text::count(n, "clause")
         );
         for c in &a.violated {
             body.push_str(&citation_block(c, link));

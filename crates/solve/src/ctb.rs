@@ -252,8 +252,8 @@ pub fn build<E: Engine>(
 fn clean_dead_writers(dir: &Path, progress: &dyn Progress) {
     if let Ok(n @ 1..) = crate::files::remove_stale_in(dir) {
         progress.note(&format!(
-            "removed {n} temporary file{} of killed writers in {}",
-            if n == 1 { "" } else { "s" },
+            "removed {} of killed writers in {}",
+            ordo_core::text::count(n, "temporary file"),
             dir.display()
         ));
     }

@@ -93,7 +93,7 @@ pub enum SolveError {
     #[error("{0}")]
     Interrupted(String),
     /// Slices a probe of material `needed` would read are not built in `dir`.
-    #[error("{dir}: no {} {dims} {needed} table: slice{} {} not built", .variant.name(), if .missing.len() == 1 { "" } else { "s" }, .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
+    #[error("{dir}: no {} {dims} {needed} table: {} {} not built", .variant.name(), ordo_core::text::word(.missing.len(), "slice"), .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
     MissingSlices {
         dir: String,
         variant: Variant,
