@@ -8,8 +8,8 @@
 #
 # The retro solver's rows of that table were measured by this script up to commit 355d057,
 # when the product still had `--solver retro`; they stay as published. The retro solver is
-# now in the test tooling: `cargo bench -p ordo-testkit --bench solve -- retro-vs-compact`
-# puts both side by side in one run (crates/testkit/benches/solve.rs).
+# now in the test tooling: `cargo bench -p ordo-bench --bench solve -- retro-vs-compact`
+# puts both side by side in one run (bench/benches/solve.rs).
 #
 # Usage: benches/solver-compare.sh [--quick] [ORDO]
 #   ORDO     the binary (default: target/release/ordo; build it with `cargo build --release`)

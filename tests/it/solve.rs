@@ -76,15 +76,19 @@ fn smallest_boards_are_solved_alike_by_both_routes() {
         let variant: Variant = v.parse().unwrap();
         let dims: Dims = b.parse().unwrap();
         let (fast, r) = solve::<Bitboard>(variant, dims, Setup::Row1);
-        let (plain, r2) = solve::<Reference>(variant, dims, Setup::Row1);
         let what = format!("{v} {b}");
-        assert_eq!(
-            fast.space.keys(),
-            plain.space.keys(),
-            "{what}: same positions"
-        );
-        assert_eq!(fast.values, plain.values, "{what}: same values");
-        assert_eq!(r.counts, r2.counts, "{what}");
+        // The whole solve on the reference engine where it takes a second; on 4 x 4 the
+        // reference verification pass below checks every value from its successors anyway.
+        if dims.len() <= 12 {
+            let (plain, r2) = solve::<Reference>(variant, dims, Setup::Row1);
+            assert_eq!(
+                fast.space.keys(),
+                plain.space.keys(),
+                "{what}: same positions"
+            );
+            assert_eq!(fast.values, plain.values, "{what}: same values");
+            assert_eq!(r.counts, r2.counts, "{what}");
+        }
         let c = &r.counts;
         assert_eq!(
             (
@@ -126,11 +130,11 @@ fn bounded_minimax_confirms_sampled_positions() {
         ("classic", "3x3", 3),
         ("classic", "4x3", 4),
         ("classic", "3x4", 4),
-        ("classic", "4x4", 3),
         ("x", "3x3", 3),
         ("x", "3x4", 4),
-        ("x", "4x4", 3),
     ] {
+        // 4 x 4 is left to `compact::bounded_minimax_confirms_sampled_core_values`: the retro
+        // tables are the compact ones' oracle, and equal to them on 4 x 4 (tests/it/compact.rs).
         let variant: Variant = v.parse().unwrap();
         let dims: Dims = b.parse().unwrap();
         let (table, _) = solve::<Bitboard>(variant, dims, Setup::Row1);
@@ -158,7 +162,7 @@ fn bounded_minimax_confirms_sampled_positions() {
                 draws += usize::from(stored == Value::Draw);
             }
         }
-        if v == "classic" && (b == "3x4" || b == "4x4") {
+        if v == "classic" && b == "3x4" {
             assert!(draws > 0, "{v} {b}: no draw sampled");
         }
     }

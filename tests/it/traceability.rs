@@ -320,7 +320,7 @@ fn every_cited_id_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let reg = registry();
     let mut unknown = Vec::new();
-    for dir in ["src", "crates", "tests", "fuzz"] {
+    for dir in ["src", "crates", "bench", "tests", "fuzz"] {
         if !root.join(dir).exists() {
             continue;
         }

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::adjudicate::{adjudicate, canonical_spelling, groups_after_capture, Verdict};
-use crate::notation::{format_move, format_position, parse_move, parse_position};
+use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Engine, Move, Position, Square, Status, Step, Variant};
@@ -27,6 +27,14 @@ pub enum ErrorKind {
     TooLarge,
     /// The request target (path and query string) is over the size limit (414).
     UriTooLong,
+    /// The position is over the server's work budget per request (422).
+    OverBudget,
+    /// This address already has its share of the server's work queue (429).
+    TooManyRequests,
+    /// The server's work queue is full (503).
+    Busy,
+    /// A bug, not bad input (500).
+    Internal,
 }
 
 /// A failed request: what went wrong and where (a parameter name, `path`, `query`, `request`).
@@ -64,6 +72,10 @@ impl ApiError {
             ErrorKind::Timeout => 408,
             ErrorKind::TooLarge => 413,
             ErrorKind::UriTooLong => 414,
+            ErrorKind::OverBudget => 422,
+            ErrorKind::TooManyRequests => 429,
+            ErrorKind::Busy => 503,
+            ErrorKind::Internal => 500,
         }
     }
 
@@ -260,12 +272,18 @@ pub fn rule(id: &str) -> Result<ClauseInfo, ApiError> {
         None if clauses::is_clause_id(id) => Err(ApiError::new(
             ErrorKind::NotFound,
             "id",
-            format!("no clause '{id}' in spec/clauses.toml (GET /api/rules lists them)"),
+            format!(
+                "no clause '{}' in spec/clauses.toml (GET /api/rules lists them)",
+                echo(id)
+            ),
         )),
         None => Err(ApiError::new(
             ErrorKind::NotFound,
             "id",
-            format!("'{id}' is not a clause id: ids look like ORDO-6.3 or ORDOX-4.2"),
+            format!(
+                "'{}' is not a clause id: ids look like ORDO-6.3 or ORDOX-4.2",
+                echo(id)
+            ),
         )),
     }
 }

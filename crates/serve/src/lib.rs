@@ -31,5 +31,6 @@ use ordo_reference as reference;
 pub mod api;
 pub mod pages;
 mod server;
+mod work;
 
 pub use server::{router, run, serve, Limits, ServeError};

@@ -10,12 +10,15 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::Extension;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
 
 use super::api::{self, ApiError, ErrorKind};
 use super::pages;
+use super::work::{Lane, Peer, Pool, Tally};
+use crate::notation::echo;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -37,6 +40,20 @@ pub struct Limits {
     pub connection_lifetime: Duration,
     /// Most connections served at once; further ones wait to be accepted.
     pub max_connections: usize,
+    /// Most connections open at once from one address; further ones are answered 503 and
+    /// closed at once.
+    pub max_connections_per_address: usize,
+    /// Threads doing the API's light CPU work at once; one more does the heavy work (move
+    /// lists and verdicts on positions with over 500 legal moves), so that it never holds
+    /// up the light.
+    pub workers: usize,
+    /// Most API requests waiting for a worker or working, in all; further ones get 503.
+    pub max_queued: usize,
+    /// Most API requests waiting or working from one address; further ones get 429.
+    pub max_queued_per_address: usize,
+    /// Most legal moves a position may have for `/api/moves` and `/api/explain`; more gets
+    /// 422 at once (the count is the bitboard engine's, a few milliseconds).
+    pub max_moves: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +65,11 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             connection_lifetime: Duration::from_secs(300),
             max_connections: 256,
+            max_connections_per_address: 32,
+            workers: 2,
+            max_queued: 64,
+            max_queued_per_address: 2,
+            max_moves: 20_000,
         }
     }
 }
@@ -69,12 +91,17 @@ pub enum ServeError {
 /// The answer to a failed request: its status and one line of JSON.
 fn error_response(e: &ApiError) -> Response {
     let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
-    (
+    let mut response = (
         status,
         [(header::CONTENT_TYPE, "application/json")],
         e.to_json(),
     )
-        .into_response()
+        .into_response();
+    if matches!(e.kind, ErrorKind::Busy | ErrorKind::TooManyRequests) {
+        let retry = HeaderValue::from_static("1");
+        response.headers_mut().insert(header::RETRY_AFTER, retry);
+    }
+    response
 }
 
 fn json_response<T: Serialize>(value: &T) -> Response {
@@ -95,17 +122,29 @@ fn internal_error(what: &str) -> Response {
         .into_response()
 }
 
-/// Run `f` off the async workers (the adjudicator and the move generator are CPU work).
-async fn blocking<T, F>(f: F) -> Result<T, Response>
+/// What every handler shares: the limits and the work pool.
+struct App {
+    limits: Limits,
+    pool: Pool,
+}
+
+type Shared = State<Arc<App>>;
+
+/// The address of the request's client, when it came through [`serve`].
+type Client = Option<Extension<Peer>>;
+
+/// Run `f` on the pool's workers (the adjudicator and the move generator are CPU work), in
+/// `peer`'s share of the queue.
+async fn blocking<T, F>(app: &App, peer: Client, lane: Lane, f: F) -> Result<T, Response>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
 {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(error_response(&e)),
-        Err(e) => Err(internal_error(&e.to_string())),
-    }
+    let peer = peer.map(|Extension(p)| p);
+    app.pool
+        .run(peer, lane, f)
+        .await
+        .map_err(|e| error_response(&e))
 }
 
 /// The query string, or a 400 naming what is wrong with it.
@@ -139,44 +178,65 @@ struct StepQuery {
     step: Option<String>,
 }
 
-async fn explain_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+async fn explain_h(
+    State(app): Shared,
+    peer: Client,
+    q: Result<Query<MoveQuery>, QueryRejection>,
+) -> Response {
     let run = || async {
         let q = query(q).map_err(bad)?;
         let (p, m) = (
             required(q.position, "position").map_err(bad)?,
             required(q.mv, "move").map_err(bad)?,
         );
-        blocking(move || api::explain(&p, &m)).await
+        let lane = app.pool.check_budget(&p).map_err(bad)?;
+        blocking(&app, peer, lane, move || api::explain(&p, &m)).await
     };
     run().await.map_or_else(|e| e, |a| json_response(&a))
 }
 
-async fn moves_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+async fn moves_h(
+    State(app): Shared,
+    peer: Client,
+    q: Result<Query<MoveQuery>, QueryRejection>,
+) -> Response {
     let run = || async {
         let q = query(q).map_err(bad)?;
         let p = required(q.position, "position").map_err(bad)?;
-        blocking(move || api::moves(&p)).await
+        let lane = app.pool.check_budget(&p).map_err(bad)?;
+        blocking(&app, peer, lane, move || api::moves(&p)).await
     };
     run().await.map_or_else(|e| e, |a| json_response(&a))
 }
 
-async fn step_h(q: Result<Query<StepQuery>, QueryRejection>) -> Response {
+async fn step_h(
+    State(app): Shared,
+    peer: Client,
+    q: Result<Query<StepQuery>, QueryRejection>,
+) -> Response {
     let run = || async {
         let q = query(q).map_err(bad)?;
         let (p, s) = (
             required(q.position, "position").map_err(bad)?,
             required(q.step, "step").map_err(bad)?,
         );
-        blocking(move || api::step(&p, &s)).await
+        blocking(&app, peer, Lane::Light, move || api::step(&p, &s)).await
     };
     run().await.map_or_else(|e| e, |a| json_response(&a))
 }
 
-async fn board_h(q: Result<Query<MoveQuery>, QueryRejection>) -> Response {
+async fn board_h(
+    State(app): Shared,
+    peer: Client,
+    q: Result<Query<MoveQuery>, QueryRejection>,
+) -> Response {
     let run = || async {
         let q = query(q).map_err(bad)?;
         let p = required(q.position, "position").map_err(bad)?;
-        blocking(move || api::board_svg(&p, q.mv.as_deref())).await
+        blocking(&app, peer, Lane::Light, move || {
+            api::board_svg(&p, q.mv.as_deref())
+        })
+        .await
     };
     match run().await {
         Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
@@ -205,7 +265,7 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
         "path",
         format!(
             "no such route: {method} {} (the page is at /, the API under /api/)",
-            uri.path()
+            echo(uri.path())
         ),
     ))
 }
@@ -214,12 +274,13 @@ async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
     error_response(&ApiError::new(
         ErrorKind::MethodNotAllowed,
         "request",
-        format!("{} answers GET only, not {method}", uri.path()),
+        format!("{} answers GET only, not {method}", echo(uri.path())),
     ))
 }
 
 /// Size and time limits for every request, and headers for every answer.
-async fn guard(State(limits): State<Arc<Limits>>, req: Request, next: Next) -> Response {
+async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
+    let limits = &app.limits;
     let target = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
     if target > limits.max_target {
         return error_response(&ApiError::new(
@@ -274,7 +335,15 @@ async fn guard(State(limits): State<Arc<Limits>>, req: Request, next: Next) -> R
 /// The whole application: the page, the rules page, the API, JSON errors for anything else,
 /// every request bounded by `limits`. Callable without a socket (tower's `oneshot`).
 pub fn router(limits: &Limits) -> Router {
-    let limits = Arc::new(limits.clone());
+    let app = Arc::new(App {
+        limits: limits.clone(),
+        pool: Pool::new(
+            limits.workers,
+            limits.max_queued,
+            limits.max_queued_per_address,
+            limits.max_moves,
+        ),
+    });
     Router::new()
         .route(
             "/",
@@ -311,25 +380,26 @@ pub fn router(limits: &Limits) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limits.max_body))
-        .layer(middleware::from_fn_with_state(limits, guard))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
 }
 
 /// Serve `router(limits)` on `listener` until accepting fails for good. Each connection must
 /// send its request head within `limits.header_timeout` and is closed after
-/// `limits.connection_lifetime`; at most `limits.max_connections` are served at once.
+/// `limits.connection_lifetime`; at most `limits.max_connections` are served at once, and at
+/// most `limits.max_connections_per_address` from one address (further ones get a 503 and
+/// are closed, so that one client cannot take every connection).
 pub async fn serve(listener: TcpListener, limits: Limits) -> Result<(), ServeError> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    use hyper_util::service::TowerToHyperService;
-
     let app = router(&limits);
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let per_address = Arc::new(Tally::default());
     let mut failures = 0u32;
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {
             return Ok(());
         };
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, addr) = match listener.accept().await {
+            Ok(accepted) => accepted,
             // Out of file descriptors and the like: wait, then try again; give up only when
             // accepting keeps failing.
             Err(_) if failures < 100 => {
@@ -340,19 +410,63 @@ pub async fn serve(listener: TcpListener, limits: Limits) -> Result<(), ServeErr
             Err(e) => return Err(ServeError::Accept(e)),
         };
         failures = 0;
-        let service = TowerToHyperService::new(app.clone());
+        let cap = limits.max_connections_per_address;
+        let Some(held) = Tally::take(&per_address, addr.ip(), cap) else {
+            tokio::spawn(refuse(stream, cap));
+            continue;
+        };
+        let app = app.clone();
         let limits = limits.clone();
         tokio::spawn(async move {
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout)
-                .max_buf_size(64 * 1024);
-            let conn = builder.serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
-            drop(slot);
+            connection(stream, Peer(addr.ip()), app, &limits).await;
+            drop((slot, held));
         });
     }
+}
+
+/// Serve one connection, each of its requests marked with the client's address.
+async fn connection(stream: tokio::net::TcpStream, peer: Peer, app: Router, limits: &Limits) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+        req.extensions_mut().insert(peer);
+        tower_service::Service::call(&mut app.clone(), req)
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(64 * 1024);
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
+}
+
+/// Answer a connection over its address's cap with a 503 and close it, without reading it
+/// (a second at most).
+async fn refuse(stream: tokio::net::TcpStream, cap: usize) {
+    let e = ApiError::new(
+        ErrorKind::Busy,
+        "request",
+        format!("this address already has {cap} connections open; close some first"),
+    );
+    let body = e.to_json();
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let write = async {
+        let mut at = 0;
+        while at < answer.len() {
+            stream.writable().await?;
+            match stream.try_write(&answer.as_bytes()[at..]) {
+                Ok(n) => at += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), write).await;
 }
 
 /// Bind `addr`, call `ready` with the address bound (port 0 picks a free port), then serve

@@ -1,10 +1,10 @@
 //! Perft from the standard start, single thread: bitboard classic perft(5) and Ordo X perft(2),
 //! and both engines on classic perft(3) for the throughput ratio. Throughput is in leaves per
-//! second. Run: `cargo bench --bench perft`.
+//! second. Run: `cargo bench -p ordo-bench --bench perft`.
 //!
 //! Ordo X perft(3) (11,094,056,144 leaves) takes about three minutes a run on one thread, so
 //! criterion's ten samples take over half an hour: it is measured only when asked,
-//! `ORDO_BENCH_X3=1 cargo bench --bench perft -- x/3`.
+//! `ORDO_BENCH_X3=1 cargo bench -p ordo-bench --bench perft -- x/3`.
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The retro solver of the test tooling (`ordo_testkit::retro`): whole-game solutions of
 //! 4 x 4 (row1) in both games, enumeration, retrograde analysis and the verification pass, all
-//! threads. Throughput is in positions per second. Run: `cargo bench -p ordo-testkit --bench
+//! threads. Throughput is in positions per second. Run: `cargo bench -p ordo-bench --bench
 //! solve`.
 //!
 //! `retro-vs-compact` puts the retro solver (`retro`) and the product's compact one
@@ -8,7 +8,7 @@
 //! and `retro-vs-compact-10x8` on the 10 x 8 slices up to 2 against 2. Throughput is in the
 //! positions each solver answers for (reachable positions or slice entries for `retro`, core
 //! positions for `compact`: not the same count), so compare the times too: both answer the
-//! same question. Run only those rows with `cargo bench -p ordo-testkit --bench solve --
+//! same question. Run only those rows with `cargo bench -p ordo-bench --bench solve --
 //! retro-vs-compact`
 //! (several minutes: ten samples of each).
 

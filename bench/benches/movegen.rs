@@ -1,6 +1,6 @@
 //! Move generation, reference versus bitboard, on a fixed set of positions: the starts, middle
 //! games and endgames reached by fixed playouts, a split group, and Ordo X positions with many
-//! two-step turns. Run: `cargo bench --bench movegen`.
+//! two-step turns. Run: `cargo bench -p ordo-bench --bench movegen`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
