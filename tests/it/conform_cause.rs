@@ -236,7 +236,8 @@ fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
     let report = planted_report(p).text();
     assert!(report.contains("threefold repetition"), "{report}");
     assert!(
-        report.contains("game cases: played through 'game'"),
+        report.contains(" played through 'game', the engine knowing each game"),
         "{report}"
     );
+    assert!(v["game_cases_played"].as_u64().unwrap() >= 2, "{v}");
 }
