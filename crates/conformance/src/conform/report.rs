@@ -745,7 +745,8 @@ impl Report {
                     m.position, m.pieces, m.summary
                 );
             }
-            None if f.diff.is_some() => {
+            // Only differences in moves or status are minimized.
+            None if f.kind == Kind::Moves => {
                 let _ = writeln!(
                     out,
                     "  minimized: no piece can be taken away without losing the finding"
