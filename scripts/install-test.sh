@@ -92,12 +92,17 @@ export PATH="$tmp/cargo/bin:$PATH"
 unset ORDO_BIN
 [ "$(command -v ordo)" = "$tmp/cargo/bin/ordo" ] || die "ordo on the PATH is $(command -v ordo)"
 
-conform() { # conform LABEL ENGINE: ordo conform on ENGINE must exit 0 with a PASS verdict.
-    local start=$SECONDS verdict
+conform() { # conform LABEL ENGINE: ordo conform on ENGINE must exit 0 with a PASS verdict,
+    # the game cases played through the protocol's 'game' request (issue 23, point 1).
+    local start=$SECONDS verdict games
     ordo conform "$2" >"$log" 2>&1 || die "ordo conform \"$2\" exited $?"
     verdict=$(grep -m 1 '^verdict: ' "$log")
+    games=$(grep -m 1 '^  game cases: ' "$log" | sed 's/^  game cases: \([0-9]*\) played through .*/\1/')
+    case "$games" in
+        '' | *[!0-9]*) die "ordo conform \"$2\": the game cases were not played" ;;
+    esac
     case "$verdict" in
-        "verdict: PASS"*) ok "ordo conform $1: ${verdict#verdict: } ($((SECONDS - start)) s)" ;;
+        "verdict: PASS"*) ok "ordo conform $1: ${verdict#verdict: }; game cases played through 'game': $games ($((SECONDS - start)) s)" ;;
         *) die "ordo conform \"$2\": no PASS verdict" ;;
     esac
 }

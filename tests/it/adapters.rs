@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use ordo_conformance::protocol::GameBoard;
 use ordo_conformance::vectors;
 use ordo_core::notation::{format_move, parse_position};
 use ordo_core::rules::{Dims, Engine, Move, Square, Step};
@@ -48,8 +49,24 @@ fn conform(engine: &str) -> (Option<i32>, String) {
     (o.status.code(), report)
 }
 
-fn assert_passes(engine: &str) {
+/// `engine` passes `ordo conform`, the game cases of the suite on `boards` (game:board, or `*`
+/// for every one) played through the protocol's `game` request (issue 23, point 1).
+fn assert_passes(engine: &str, boards: &[&str]) {
     let (code, report) = conform(engine);
+    let games = ordo_conformance::cases::embedded()
+        .expect("the built-in case suite")
+        .iter()
+        .filter(|c| !c.game.is_empty())
+        .filter(|c| {
+            let gb = GameBoard::of(&parse_position(&c.position).unwrap()).to_string();
+            boards == ["*"] || boards.contains(&gb.as_str())
+        })
+        .count();
+    assert!(games > 0, "no game case on {boards:?}");
+    assert!(
+        report.contains(&format!("game cases: {games} played through 'game'")),
+        "{engine}: {games} game cases:\n{report}"
+    );
     assert!(report.contains("verdict: PASS"), "{engine}:\n{report}");
     assert!(report.contains("findings: 0"), "{engine}:\n{report}");
     assert!(report.contains(" 0 failed, "), "{engine}:\n{report}");
@@ -78,26 +95,29 @@ fn node_sample(args: &str) -> String {
     format!("node '{}' {args}", path.display())
 }
 
+/// What the samples declare without `--all-boards`.
+const TEN_BY_EIGHT: [&str; 2] = ["classic:10x8", "x:10x8"];
+
 #[test]
 fn python_sample_on_every_board_passes_conform() {
-    assert_passes(&python_sample("--all-boards"));
+    assert_passes(&python_sample("--all-boards"), &["*"]);
 }
 
 #[test]
 fn node_sample_on_every_board_passes_conform() {
-    assert_passes(&node_sample("--all-boards"));
+    assert_passes(&node_sample("--all-boards"), &["*"]);
 }
 
 /// The sample declares `capabilities classic:10x8 x:10x8`: conform checks those alone.
 #[test]
 fn python_sample_on_10x8_passes_conform() {
-    assert_passes(&python_sample(""));
+    assert_passes(&python_sample(""), &TEN_BY_EIGHT);
 }
 
 /// The same for the JavaScript sample.
 #[test]
 fn node_sample_on_10x8_passes_conform() {
-    assert_passes(&node_sample(""));
+    assert_passes(&node_sample(""), &TEN_BY_EIGHT);
 }
 
 /// Every other spelling of a vector move that `play` must resolve (ORDO-7.1 ordo ends in either
@@ -308,4 +328,77 @@ fn sample_engines_find_ordo_without_ordo_bin() {
         }
     }
     let _ = std::fs::remove_dir_all(&bin);
+}
+
+/// An adapter on the Python helper whose `moves` lists every ordo move in both spellings, as
+/// one real engine does (the sample's rules otherwise).
+const PY_ORDOS_TWICE: &str = r#"
+import sys
+sys.path.insert(0, sys.argv[1])
+import ordo_protocol as op
+import sample_engine as s
+
+def flipped(m):
+    st = m.steps[0]
+    if len(m.steps) != 1 or st.last is None:
+        return []
+    (fc, fr), (lc, lr), (tc, tr) = (op.square_coords(q) for q in (st.from_, st.last, st.to))
+    to = op.square_name(lc + tc - fc, lr + tr - fr)
+    return [op.Move((op.Step(st.last, to, last=st.from_),))]
+
+def moves(p):
+    listed = s.moves(p)
+    return listed + [f for m in listed for f in flipped(m)]
+
+op.serve(op.Engine("ordos twice", moves, s.play, s.status, capabilities="classic:10x8",
+                   validate=s.validate))
+"#;
+
+/// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): an engine on the helper
+/// module that lists a move twice is not merged silently: the helper repeats the move in its
+/// reply and `ordo conform` fails it with findings of one kind of their own, "a move is
+/// listed twice", and no other.
+#[test]
+fn a_move_listed_twice_through_the_helper_is_a_finding() {
+    require(
+        "python3",
+        "Python 3.11 or newer (for example `apt-get install python3`)",
+    );
+    let dir = crate::common::scratch("ordos-twice");
+    let script = dir.join("ordos_twice.py");
+    std::fs::write(&script, PY_ORDOS_TWICE).unwrap();
+    let engine = format!(
+        "python3 '{}' '{}'",
+        script.display(),
+        adapters().join("python").display()
+    );
+    let o = Command::new(ORDO)
+        .args(["conform", &engine, "--json", "--only", "classic:10x8"])
+        .args(["--playouts", "1", "--plies", "6", "--timeout-ms", "60000"])
+        .env("ORDO_BIN", ORDO)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run ordo conform");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{e}: {text}{}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let by_kind = v["summary"]["by_kind"].as_object().unwrap();
+    assert_eq!(
+        by_kind.keys().collect::<Vec<_>>(),
+        ["repeated"],
+        "{by_kind:?}"
+    );
+    assert!(by_kind["repeated"].as_u64().unwrap() > 3, "{by_kind:?}");
+    let first = &v["findings"][0];
+    let twice = first["diff"]["listed_twice"][0].clone();
+    assert_eq!(twice["detail"], "listed 2 times", "{first}");
+    assert!(
+        twice["text"].as_str().unwrap().contains(':'),
+        "an ordo: {first}"
+    );
+    assert_eq!(
+        v["summary"]["by_clause"]["none"], by_kind["repeated"],
+        "{v}"
+    );
 }

@@ -236,7 +236,25 @@ fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
     let report = planted_report(p).text();
     assert!(report.contains("threefold repetition"), "{report}");
     assert!(
-        report.contains("game cases: played through 'game'"),
+        report.contains(" played through 'game', the engine knowing each game"),
         "{report}"
     );
+    assert!(v["game_cases_played"].as_u64().unwrap() >= 2, "{v}");
+}
+
+/// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): an engine that lists every
+/// ordo move from both ends of its run, as one real engine does, fails with one kind of
+/// finding, "a move is listed twice", and no clause of the rules named.
+#[test]
+fn planted_ordos_twice_is_a_move_listed_twice() {
+    let p = Plant::OrdosTwice;
+    let v = planted_json(p);
+    assert_eq!(v["verdict"], "FAIL", "{v:#}");
+    assert_eq!(rule_groups(p), vec![(Kind::Repeated, vec![])]);
+    assert!(main_clauses(&v).is_empty(), "{:?}", main_clauses(&v));
+    let report = planted_report(p).text();
+    assert!(report.contains("listed twice by the engine"), "{report}");
+    assert!(report.contains(" listed again as "), "{report}");
+    // Not minimized (only differences of the rules are), and not said to be.
+    assert!(!report.contains("minimized:"), "{report}");
 }

@@ -40,8 +40,11 @@ pub mod codes {
     pub const LINE_TOO_LONG: &str = "line-too-long";
     /// A request line that is not UTF-8.
     pub const BAD_ENCODING: &str = "bad-encoding";
+    /// The engine failed on a valid request (its own code raised); `ordo engine` never sends
+    /// it, the helper modules of `spec/conformance/adapters/` do.
+    pub const INTERNAL_ERROR: &str = "internal-error";
     /// Every code, for documentation checks.
-    pub const ALL: [&str; 11] = [
+    pub const ALL: [&str; 12] = [
         NO_HANDSHAKE,
         UNSUPPORTED_VERSION,
         UNKNOWN_COMMAND,
@@ -53,6 +56,7 @@ pub mod codes {
         UNSUPPORTED,
         LINE_TOO_LONG,
         BAD_ENCODING,
+        INTERNAL_ERROR,
     ];
 }
 

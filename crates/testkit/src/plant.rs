@@ -26,12 +26,13 @@
 //! | `own-row-wins` | declares a win for the player who just moved when it has a piece on its own home row (too early) | ORDO-10.1 |
 //! | `home-row-win-missed` | reports `ongoing` after a move reaches the opponent's home row (too late) | ORDO-10.1 |
 //! | `threefold-draw` | reports `draw` when the position comes back for the third time in the game | ORDO-3.3 |
+//! | `ordos-twice` | lists every one-step ordo move twice, from each end of its run, as one real engine does | — (spec/protocol.md: each move once) |
 
 use std::collections::BTreeSet;
 
 use crate::adjudicate::adjudicate;
 use crate::notation::format_move;
-use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Status, Step};
+use crate::rules::{Color, Dims, Direction, Engine, Heading, Move, Position, Square, Status, Step};
 use crate::rules::{Variant, WinReason};
 use ordo_conformance::protocol::{codes, error_reply, status_reply, GameBoard};
 use ordo_conformance::server::{every_game, spend, EngineChoice, PerftBudget, Rules, State};
@@ -76,6 +77,9 @@ pub enum Plant {
     HomeRowWinMissed,
     /// Declares a draw on the third repetition of a position in the game: breaks ORDO-3.3.
     ThreefoldDraw,
+    /// Lists every ordo move twice, from each end of its run, as one real engine does: breaks
+    /// no rule, only the protocol's "each move once".
+    OrdosTwice,
 }
 
 impl Plant {
@@ -99,6 +103,7 @@ impl Plant {
             Plant::OwnRowWins => "own-row-wins",
             Plant::HomeRowWinMissed => "home-row-win-missed",
             Plant::ThreefoldDraw => "threefold-draw",
+            Plant::OrdosTwice => "ordos-twice",
         }
     }
 
@@ -116,7 +121,7 @@ impl Plant {
             Plant::RemovesAdjacentOnly => "ORDOX-4.1",
             Plant::SidewaysLastCaptureContinues => "ORDOX-3.4",
             Plant::NoPiecesFirst => "ORDO-10.5",
-            Plant::PlayIgnored => "",
+            Plant::PlayIgnored | Plant::OrdosTwice => "",
             Plant::NoDiagonalCaptures => "ORDO-6.4",
             Plant::OwnRowWins | Plant::HomeRowWinMissed => "ORDO-10.1",
             Plant::ThreefoldDraw => "ORDO-3.3",
@@ -124,7 +129,7 @@ impl Plant {
     }
 
     /// Every plant.
-    pub const ALL: [Plant; 17] = [
+    pub const ALL: [Plant; 18] = [
         Plant::OrdoCaptures,
         Plant::NoBackwardWhenSplit,
         Plant::VictimChooses,
@@ -142,6 +147,7 @@ impl Plant {
         Plant::OwnRowWins,
         Plant::HomeRowWinMissed,
         Plant::ThreefoldDraw,
+        Plant::OrdosTwice,
     ];
 
     /// Whether the planted engine plays the game and board of `pos`.
@@ -220,6 +226,11 @@ impl Plant {
                 .filter(|m| !is_diagonal_capture(&pos, m))
                 .collect(),
             Plant::OwnRowWins if own_row_claim(e) => Vec::new(),
+            Plant::OrdosTwice => base
+                .into_iter()
+                .flat_map(|m| [Some(m), from_the_other_end(&m)])
+                .flatten()
+                .collect(),
             Plant::SidewaysLastCaptureContinues => base
                 .into_iter()
                 .flat_map(|m| match last_capture_sideways(&pos, &m) {
@@ -363,6 +374,24 @@ fn own_row_claim<E: Engine>(e: &E) -> bool {
 
 /// Whether some ordo step of `m` moves only part of a longer line, judged on the position the
 /// step is made from.
+/// A one-step ordo move written from the other end of its run (`b1:a1-b2` for `a1:b1-a2`);
+/// `None` for any other move.
+fn from_the_other_end(m: &Move) -> Option<Move> {
+    let (None, Step::Ordo { first, last, to }) = (m.second, m.first) else {
+        return None;
+    };
+    let shift = |a: u8, b: u8, c: u8| (i16::from(a) + i16::from(b) - i16::from(c)) as u8;
+    let landing = Square::new(
+        shift(last.col, to.col, first.col),
+        shift(last.row, to.row, first.row),
+    );
+    Some(Move::single(Step::Ordo {
+        first: last,
+        last: first,
+        to: landing,
+    }))
+}
+
 fn moves_a_sub_run<E: Engine>(e: &E, m: &Move) -> bool {
     let pos = e.to_position();
     if is_sub_run(&pos, &m.first) {

@@ -50,6 +50,10 @@ pub struct MoveNote {
 pub struct Diff {
     pub only_engine: Vec<MoveNote>,
     pub only_reference: Vec<MoveNote>,
+    /// Moves the engine lists more than once, in one spelling or in several (spec/protocol.md,
+    /// `moves`: each once): never merged silently, since one engine's two spellings of a move
+    /// can be two different moves to it.
+    pub listed_twice: Vec<MoveNote>,
     /// (expected, engine) when they differ.
     #[serde(serialize_with = "status_pair")]
     pub status: Option<(ReportedStatus, ReportedStatus)>,
@@ -86,6 +90,7 @@ impl Diff {
     pub fn is_empty(&self) -> bool {
         self.only_engine.is_empty()
             && self.only_reference.is_empty()
+            && self.listed_twice.is_empty()
             && self.status.is_none()
             && self.refused.is_none()
     }
@@ -100,6 +105,7 @@ pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
         ordox_3_5(expected.status, &mut d);
     }
     d.status_cause = status_cause(expected, seen);
+    d.listed_twice = repeated_texts(&seen.moves);
     let extra: Vec<&String> = engine.difference(&expected.moves).collect();
     let missing: Vec<&String> = expected.moves.difference(&engine).collect();
     if extra.is_empty() && missing.is_empty() && d.status.is_none() {
@@ -107,6 +113,15 @@ pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
     }
     let mut respelled = BTreeSet::new();
     for text in extra {
+        // Another spelling of a move the engine also lists canonically: a move listed twice.
+        if let Some(c) = respelling(pos, expected, text).filter(|c| engine.contains(c)) {
+            d.listed_twice.push(MoveNote {
+                text: c,
+                clauses: vec![],
+                detail: format!("listed again as {text}"),
+            });
+            continue;
+        }
         d.only_engine
             .push(explain_extra(pos, expected, text, &mut respelled));
     }
@@ -123,6 +138,23 @@ pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
     d.clauses.extend(d.readings.iter().map(|r| r.clause));
     d.main = main_clauses(&d);
     d
+}
+
+/// The moves listed more than once in one spelling, each with how many times.
+fn repeated_texts(moves: &[String]) -> Vec<MoveNote> {
+    let mut times: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for m in moves {
+        *times.entry(m.as_str()).or_default() += 1;
+    }
+    times
+        .into_iter()
+        .filter(|&(_, n)| n > 1)
+        .map(|(m, n)| MoveNote {
+            text: m.to_string(),
+            clauses: vec![],
+            detail: format!("listed {n} times"),
+        })
+        .collect()
 }
 
 /// A status difference and its clauses; a difference in the reason alone cites ORDO-10.5,
@@ -236,12 +268,7 @@ fn explain_extra(
             format!("names a square off the {dims} board"),
         );
     }
-    let canonical = Reference::from_position(pos)
-        .ok()
-        .and_then(|r| r.resolve(&m))
-        .map(|r| format_move(&r))
-        .filter(|c| expected.moves.contains(c));
-    if let Some(c) = canonical {
+    if let Some(c) = respelling(pos, expected, text) {
         respelled.insert(c.clone());
         return note(
             vec![],
@@ -263,6 +290,24 @@ fn explain_extra(
     } else {
         note(dedup(j.clauses), format!("breaks {}", j.details.join("; ")))
     }
+}
+
+/// The legal move of the rules that `text`, not its canonical spelling, spells otherwise.
+fn respelling(pos: &Position, expected: &Expected, text: &str) -> Option<String> {
+    let m = parse_move(text).ok()?;
+    let dims = pos.dims();
+    if !m
+        .steps()
+        .flat_map(|s| s.named_squares())
+        .all(|q| dims.contains(q))
+    {
+        return None;
+    }
+    Reference::from_position(pos)
+        .ok()
+        .and_then(|r| r.resolve(&m))
+        .map(|r| format_move(&r))
+        .filter(|c| expected.moves.contains(c) && c != text)
 }
 
 /// A move only the rules list: the clauses that permit it, the specific ones first.
@@ -602,6 +647,41 @@ mod tests {
             .collect();
         let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
         assert_eq!(d.main, ["ORDO-6.4"], "{d:?}");
+    }
+
+    /// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): a move listed twice in
+    /// one spelling, or an ordo listed in both of its spellings, is a difference of its own
+    /// kind, never merged into the set.
+    #[test]
+    fn a_move_listed_twice_is_a_finding_of_its_own_kind() {
+        use crate::conform::report::Kind;
+        let pos = parse_position("3B/4/4/WW2 w classic").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let mut moves: Vec<&str> = exp.moves.iter().map(String::as_str).collect();
+        assert!(moves.contains(&"a1:b1-a2"), "{moves:?}");
+        moves.push("a1:b1-a2");
+        let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
+        assert_eq!(d.listed_twice.len(), 1, "{d:?}");
+        assert_eq!(d.listed_twice[0].detail, "listed 2 times");
+        assert!(
+            d.only_engine.is_empty() && d.only_reference.is_empty(),
+            "{d:?}"
+        );
+        assert_eq!(Kind::of(&d), Kind::Repeated);
+        moves.pop();
+        moves.push("b1:a1-b2");
+        let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
+        assert_eq!(d.listed_twice[0].text, "a1:b1-a2", "{d:?}");
+        assert_eq!(d.listed_twice[0].detail, "listed again as b1:a1-b2");
+        assert_eq!(Kind::of(&d), Kind::Repeated);
+        // With another difference beside it, the rules' difference names the kind.
+        moves.retain(|m| *m != "a1-a2");
+        let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
+        assert_eq!(
+            (Kind::of(&d), d.listed_twice.len()),
+            (Kind::Moves, 1),
+            "{d:?}"
+        );
     }
 
     #[test]

@@ -26,8 +26,6 @@ pub struct Driver {
     pub engine: External,
     /// `moves` replies not sorted by byte order.
     pub unsorted: usize,
-    /// `moves` replies that list a move twice.
-    pub repeated: usize,
     /// Whether the engine answers `show`; `None` until asked.
     pub shows: Option<bool>,
     /// The moves of the engine's last `moves` reply.
@@ -41,7 +39,6 @@ impl Driver {
         Driver {
             engine,
             unsorted: 0,
-            repeated: 0,
             shows: None,
             last_moves: BTreeSet::new(),
             knows_game: None,
@@ -112,9 +109,6 @@ impl Driver {
             self.unsorted += 1;
         }
         self.last_moves = moves.iter().cloned().collect();
-        if self.last_moves.len() < moves.len() {
-            self.repeated += 1;
-        }
         let reply = self.engine.request("status")?;
         let Some(status) = parse_status_reply(&reply) else {
             return Err(self.engine.garbage(

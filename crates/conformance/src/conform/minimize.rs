@@ -81,6 +81,7 @@ impl Run<'_> {
                     .only_engine
                     .first()
                     .or(best_diff.only_reference.first())
+                    .or(best_diff.listed_twice.first())
                     .map(|m| m.text.clone()),
             });
         }

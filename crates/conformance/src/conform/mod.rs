@@ -171,7 +171,6 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
 impl Run<'_> {
     fn finish(mut self) -> Report {
         self.report.unsorted = self.drive.unsorted;
-        self.report.repeated = self.drive.repeated;
         self.report.health = self.drive.engine.health.clone().into();
         self.report.effects_checked = self.drive.shows;
         self.report.unsupported = self

@@ -32,6 +32,9 @@ pub enum Kind {
     Protocol,
     /// The engine accepts `play` but shows the position unchanged: it did not play the move.
     Unchanged,
+    /// The engine lists a move more than once (in one spelling or several), and nothing else
+    /// differs.
+    Repeated,
 }
 
 impl Kind {
@@ -39,6 +42,12 @@ impl Kind {
     pub fn of(d: &Diff) -> Kind {
         if d.refused.is_some() {
             Kind::Refused
+        } else if d.only_engine.is_empty()
+            && d.only_reference.is_empty()
+            && d.status.is_none()
+            && !d.listed_twice.is_empty()
+        {
+            Kind::Repeated
         } else {
             Kind::Moves
         }
@@ -52,6 +61,7 @@ impl Kind {
             Kind::PlayRefused => "a listed move is refused by 'play'",
             Kind::Protocol => "protocol",
             Kind::Unchanged => "'play' leaves the position unchanged",
+            Kind::Repeated => "a move is listed twice",
         }
     }
 
@@ -64,6 +74,7 @@ impl Kind {
             Kind::PlayRefused => "play-refused",
             Kind::Protocol => "protocol",
             Kind::Unchanged => "unchanged",
+            Kind::Repeated => "repeated",
         }
     }
 }
@@ -196,6 +207,8 @@ pub struct Report {
     pub games_known: Option<bool>,
     /// Game cases skipped because the engine does not know `game`.
     pub game_cases_skipped: usize,
+    /// Game cases played through `game` (passed or failed).
+    pub game_cases_played: usize,
     /// The counts, each the sum of its parts.
     pub summary: Summary,
     /// Games and boards of which positions were compared.
@@ -204,7 +217,6 @@ pub struct Report {
     pub incidents: Vec<Incident>,
     pub health: HealthCounts,
     pub unsorted: usize,
-    pub repeated: usize,
     pub stopped: Option<String>,
     pub seed: u64,
     #[serde(skip)]
@@ -230,13 +242,13 @@ impl Report {
             effects_checked: None,
             games_known: None,
             game_cases_skipped: 0,
+            game_cases_played: 0,
             summary: Summary::default(),
             checked: Vec::new(),
             findings: Vec::new(),
             incidents: Vec::new(),
             health: HealthCounts::default(),
             unsorted: 0,
-            repeated: 0,
             stopped: None,
             seed: opts.seed,
             svg_dir: opts.svg_dir.clone(),
@@ -283,6 +295,7 @@ impl Report {
             d.only_engine
                 .first()
                 .or(d.only_reference.first())
+                .or(d.listed_twice.first())
                 .map(|m| m.text.clone())
         });
         self.findings.push(Finding {
@@ -562,7 +575,10 @@ impl Report {
         };
         let _ = writeln!(out, "  effects of moves: {effects}");
         let games = match self.games_known {
-            Some(true) => "played through 'game', the engine knowing each game".to_string(),
+            Some(true) => format!(
+                "{} played through 'game', the engine knowing each game",
+                self.game_cases_played
+            ),
             Some(false) => format!(
                 "NOT played: the engine does not know the 'game' request ({} skipped)",
                 count(self.game_cases_skipped, "game case")
@@ -574,11 +590,11 @@ impl Report {
 
     /// How the engine kept to the protocol: remarks, failures and incidents, a stop.
     fn write_health(&self, out: &mut String) {
-        if self.unsorted + self.repeated > 0 {
+        if self.unsorted > 0 {
             let _ = writeln!(
                 out,
-                "  protocol remarks: {} 'moves' replies not sorted by byte order, {} listing a move twice (compared as sets)",
-                self.unsorted, self.repeated
+                "  protocol remarks: {} not sorted by byte order (compared as sets)",
+                count(self.unsorted, "'moves' reply")
             );
         }
         let h = &self.health;
@@ -729,7 +745,8 @@ impl Report {
                     m.position, m.pieces, m.summary
                 );
             }
-            None if f.diff.is_some() => {
+            // Only differences in moves or status are minimized.
+            None if f.kind == Kind::Moves => {
                 let _ = writeln!(
                     out,
                     "  minimized: no piece can be taken away without losing the finding"
@@ -770,6 +787,7 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
     } else {
         write_move_notes(out, indent, "only in the engine", &d.only_engine);
         write_move_notes(out, indent, "only in the rules", &d.only_reference);
+        write_move_notes(out, indent, "listed twice by the engine", &d.listed_twice);
         if let Some((want, got)) = d.status {
             let same = if d.same_winner {
                 " (same winner, reason differs)"
@@ -846,6 +864,13 @@ pub fn one_line(d: &Diff) -> String {
             "{} only in the rules ({})",
             d.only_reference.len(),
             first(&d.only_reference)
+        ));
+    }
+    if !d.listed_twice.is_empty() {
+        parts.push(format!(
+            "{} listed twice by the engine ({}; spec/protocol.md: each move once)",
+            d.listed_twice.len(),
+            first(&d.listed_twice)
         ));
     }
     if let Some((want, got)) = d.status {

@@ -9,7 +9,7 @@ use super::compare::{analyze, effect_difference, Expected, Seen};
 use super::drive::SetReply;
 use super::report::Kind;
 use super::Run;
-use crate::cases::{run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError};
+use crate::cases::{run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError, Skip};
 use crate::notation::{format_position, parse_move, parse_position};
 use crate::protocol::ReportedStatus;
 use crate::reference::Reference;
@@ -194,14 +194,7 @@ impl Run<'_> {
         };
         let suite = run_suite(cases, &mut outside);
         let (seen, after, games) = (outside.seen, outside.after, outside.games);
-        self.report.games_known = self.drive.knows_game;
-        let no_game: BTreeSet<&str> = suite
-            .skips
-            .iter()
-            .filter(|s| s.reason == NO_GAME)
-            .map(|s| s.case.as_str())
-            .collect();
-        self.report.game_cases_skipped = no_game.len();
+        self.count_game_cases(cases, &suite.skips);
         let failed: BTreeSet<&str> = suite.failures.iter().map(|f| f.case.as_str()).collect();
         let skipped: BTreeSet<&str> = suite.skips.iter().map(|s| s.case.as_str()).collect();
         for case in cases {
@@ -223,6 +216,27 @@ impl Run<'_> {
                 self.report.vector(&case.id, Some(true));
             }
         }
+    }
+
+    /// The game cases skipped for want of `game`, and those played through it (a game case
+    /// is played when one of its game checks was made).
+    fn count_game_cases(&mut self, cases: &[Case], skips: &[Skip]) {
+        self.report.games_known = self.drive.knows_game;
+        let no_game: BTreeSet<&str> = skips
+            .iter()
+            .filter(|s| s.reason == NO_GAME)
+            .map(|s| s.case.as_str())
+            .collect();
+        self.report.game_cases_skipped = no_game.len();
+        let game_skips: BTreeSet<&str> = skips
+            .iter()
+            .filter(|s| matches!(s.check, Check::Game(..)))
+            .map(|s| s.case.as_str())
+            .collect();
+        self.report.game_cases_played = cases
+            .iter()
+            .filter(|c| !c.game.is_empty() && !game_skips.contains(c.id.as_str()))
+            .count();
     }
 
     /// The findings of one failed case: its moves and status compared in full (with every
@@ -257,7 +271,7 @@ impl Run<'_> {
                 };
                 let d = analyze(&pos, &expected, s);
                 if !d.is_empty() {
-                    self.report.disagree(Kind::Moves, place, &pos, d, None);
+                    self.report.disagree(Kind::of(&d), place, &pos, d, None);
                 }
             }
             // The harness got no answer (a refusal): set the position again to see why.
@@ -321,7 +335,7 @@ impl Run<'_> {
             }
             if !d.is_empty() {
                 self.report.compared += 1;
-                self.report.disagree(Kind::Moves, &here, pos, d, None);
+                self.report.disagree(Kind::of(&d), &here, pos, d, None);
             }
         }
     }

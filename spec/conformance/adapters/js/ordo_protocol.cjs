@@ -15,8 +15,8 @@
 //   squares, X or × for a capture, en or em dash, trailing + # ! ?); formatMove() writes a move;
 //   canonicalMove(position, move) gives its canonical spelling relative to a position;
 // - the protocol loop of spec/protocol.md: serve(engine) answers the handshake, capabilities,
-//   variant, position, moves, play, status, show, perft and quit, with the error replies, blank
-//   lines, the 65,536-byte line limit and a flush after every reply.
+//   variant, position, game, moves, play, status, show, perft and quit, with the error replies,
+//   blank lines, the 65,536-byte line limit and a flush after every reply.
 //
 // You write three functions (they may be async) over these plain objects:
 //
@@ -25,10 +25,17 @@
 //                            the very item of your moves() array that the request named
 //   status(position)      -> "ongoing" or [winner, reason], e.g. ["white", "home-row"]
 //
-// An exception in your functions is not hidden: serve() rejects with it, Node prints it on
-// standard error and exits, and `ordo conform` quotes it when it reports the crash. The one
-// exception is play(): an error there answers `error illegal-move <move>` with the position
-// unchanged (the session goes on), and the error still goes to standard error.
+// A `game <start> moves …` request is replayed through them: your play() of each move in turn.
+// An engine that keeps its own game state adds newGame(position), which returns that state;
+// each function then also gets the state as its last argument: moves(position, state),
+// status(position, state), play(position, move, state), and play() returns the position after
+// the move with the state changed in place, or the pair [position, newState].
+//
+// Errors in your functions never end the engine: an error in play() (or a play() that gives
+// back no position) answers `error illegal-move <move>` with the position unchanged; any other
+// (in moves(), status(), validate(), newGame(), or a list or status that does not read)
+// answers `error internal-error '<request>': <what failed>`, the state as before the request.
+// The error goes to standard error either way.
 
 const MIN_SIDE = 2;
 const MAX_SIDE = 16;
@@ -620,7 +627,10 @@ function listedMoves(p, items, repeated = null) {
 }
 
 function asPosition(value, what) {
-  if (typeof value !== "string") return value;
+  if (typeof value !== "string") {
+    if (value && typeof value === "object" && !Array.isArray(value) && value.pieces) return value;
+    throw new Error(`${what} returned ${JSON.stringify(value)}, which is not a position`);
+  }
   try {
     return parsePosition(value);
   } catch (e) {
@@ -628,34 +638,103 @@ function asPosition(value, what) {
   }
 }
 
-/** The number of move sequences of `depth` turns from `p` (spec/perft.md, ORDOX-5.1). */
-async function perft(engine, p, depth) {
+/** One of your functions threw, or returned something that is not an answer: the request is
+ * answered `error internal-error '<request>': <what failed>` and the session goes on. */
+class EngineError extends Error {
+  constructor(message, cause) {
+    super(message, { cause });
+    this.name = "EngineError";
+  }
+}
+
+/** Call your function `name` (moves, play, status, validate, newGame) with `args`; an
+ * exception in it becomes an EngineError naming it (the error itself on standard error). */
+async function call(engine, name, ...args) {
+  try {
+    return await engine[name](...args);
+  } catch (e) {
+    console.error(e);
+    throw new EngineError(`your ${name}() threw ${e?.name ?? typeof e}: ${e?.message ?? e}`, e);
+  }
+}
+
+const stateful = (engine) => typeof engine.newGame === "function";
+const movesOf = (engine, p, state) =>
+  (stateful(engine) ? call(engine, "moves", p, state) : call(engine, "moves", p));
+const statusOf = (engine, p, state) =>
+  (stateful(engine) ? call(engine, "status", p, state) : call(engine, "status", p));
+const newGame = (engine, p) => (stateful(engine) ? call(engine, "newGame", p) : null);
+
+/** The position and state after your play() of `item`: [position, state]. */
+async function playOf(engine, p, item, state) {
+  if (!stateful(engine)) return [asPosition(await call(engine, "play", p, item), "play()"), null];
+  let after = await call(engine, "play", p, item, state);
+  if (Array.isArray(after) && after.length === 2) [after, state] = after;
+  return [asPosition(after, "play()"), state];
+}
+
+/** The position and your state after playing `items` (items of your moves() lists) in order
+ * from `start` through your functions: newGame(start), then play() of each. */
+async function replay(engine, start, items) {
+  let p = start;
+  let state = await newGame(engine, start);
+  for (const item of items) [p, state] = await playOf(engine, p, item, state);
+  return [p, state];
+}
+
+/** The number of move sequences of `depth` turns from `p` (spec/perft.md, ORDOX-5.1). For an
+ * engine with newGame, each position's state is rebuilt by replaying the game from `start`
+ * (default: `p`) through `played` (your items that lead from `start` to `p`) and the moves of
+ * the sequence, so that rules that look at the game are counted. */
+async function perft(engine, p, depth, start = p, played = []) {
   if (depth === 0) return 1;
-  const items = [...listedMoves(p, await engine.moves(p)).values()];
+  let state = null;
+  if (stateful(engine)) [p, state] = await replay(engine, start, played);
+  const items = [...listedMoves(p, await movesOf(engine, p, state)).values()];
   if (depth === 1) return items.length;
   let total = 0;
-  for (const m of items) total += await perft(engine, asPosition(await engine.play(p, m), "play()"), depth - 1);
+  for (const m of items) {
+    total += stateful(engine) ? await perft(engine, p, depth - 1, start, [...played, m])
+      : await perft(engine, (await playOf(engine, p, m, null))[0], depth - 1);
+  }
   return total;
 }
 
-const REQUESTS = "ordo, capabilities, variant, position, moves, play, status, show, perft, quit";
+const REQUESTS = "ordo, capabilities, variant, position, game, moves, play, status, show, " +
+  "perft, quit";
+const MAX_GAME_MOVES = 1024;
 
 /** The protocol state of one session. `engine` is {name, moves, play, status, capabilities?,
- * validate?}: capabilities as "classic:10x8 x:10x8" or an array of such tokens (default
- * "classic:* x:*"), validate(position) -> why it cannot be set up, or null (default:
- * setupProblem, ORDO-2.3). */
+ * validate?, newGame?}: capabilities as "classic:10x8 x:10x8" or an array of such tokens
+ * (default "classic:* x:*"), validate(position) -> why it cannot be set up, or null (default:
+ * setupProblem, ORDO-2.3), newGame(position) -> your state of a game that starts there (see
+ * the module's comment). The game so far is `start` and `played` (your items of the moves
+ * played since), `position` the current position and `state` yours (null without newGame). */
 class Session {
   constructor(engine) {
     this.engine = engine;
     this.capabilities = capabilityTokens(engine.capabilities ?? "classic:* x:*");
-    this.validate = engine.validate ?? setupProblem;
     this.position = startPosition();
+    this.start = this.position;
+    this.played = [];
+    this.state = null;
+    this.stateReady = !stateful(engine);
     this.handshaken = false;
     this.done = false;
+    this.version = 0; // changes with every new position, so moves() is asked again
     this.listed = null;
     // Moves your moves() listed more than once: the `moves` reply repeats them, so that
     // `ordo conform` reports the repetition instead of it being merged silently.
     this.repeated = [];
+  }
+
+  /** Your state of the current game (newGame() called on first use). */
+  async currentState() {
+    if (!this.stateReady) {
+      this.state = await newGame(this.engine, this.position);
+      this.stateReady = true;
+    }
+    return this.state;
   }
 
   /** The reply to one request line (without its line end), or null for a blank line. */
@@ -664,20 +743,30 @@ class Session {
     const words = text.split(/\s+/u).filter(Boolean);
     if (!words.length) return null;
     const [word, ...args] = words;
-    const rest = text.trim().slice(word.length).trim();
     if (word === "quit") {
       this.done = true;
       return "bye";
     }
     if (word === "ordo") return this.handshake(args);
     if (!this.handshaken) return errorReply("no-handshake", `send 'ordo ${VERSION}' first`);
+    try {
+      return await this.request(word, args, text.trim().slice(word.length).trim());
+    } catch (e) {
+      // Your code failed: answer, never crash (the state as before the request).
+      if (!(e instanceof EngineError)) console.error(e);
+      return errorReply("internal-error", `${quote(word)}: ${e?.message ?? e}`);
+    }
+  }
+
+  async request(word, args, rest) {
     const simple = {
       capabilities: async () => `capabilities ${this.capabilities.join(" ")}`,
       moves: async () => {
         const listed = [...(await this.moves()).keys(), ...this.repeated];
         return ["moves", ...listed.sort(byteOrder)].join(" ");
       },
-      status: async () => statusReply(await this.engine.status(this.position)),
+      status: async () =>
+        statusReply(await statusOf(this.engine, this.position, await this.currentState())),
       show: async () => `position ${formatPosition(this.position)}`,
     };
     if (Object.hasOwn(simple, word)) {
@@ -686,6 +775,7 @@ class Session {
     }
     if (word === "variant") return this.variant(args);
     if (word === "position") return this.setText(rest);
+    if (word === "game") return this.game(args);
     if (word === "play") return this.play(args);
     if (word === "perft") return this.perft(args);
     return errorReply("unknown-command", `${quote(word)} is not a request (${REQUESTS})`);
@@ -707,18 +797,22 @@ class Session {
     return this.capabilities.some((t) => t === `${game}:*` || t === `${game}:${cols}x${rows}`);
   }
 
-  async variant(args) {
-    if (args.length < 1 || args.length > 2) {
-      return errorReply("bad-arguments", "expected 'variant classic|x [10x8|8x8]'");
-    }
+  /** The start of `classic|x [10x8|8x8]`: {position} or {error: the reply}. */
+  static standard(args, usage) {
+    if (args.length < 1 || args.length > 2) return { error: errorReply("bad-arguments", `expected '${usage}'`) };
     const [game, board = "10x8"] = args;
     if (game !== "classic" && game !== "x") {
-      return errorReply("bad-arguments", `unknown variant ${quote(game)}: expected classic or x`);
+      return { error: errorReply("bad-arguments", `unknown variant ${quote(game)}: expected classic or x`) };
     }
     if (!Object.hasOwn(STARTS, board)) {
-      return errorReply("bad-arguments", `unknown board ${quote(board)}: expected 10x8 or 8x8`);
+      return { error: errorReply("bad-arguments", `unknown board ${quote(board)}: expected 10x8 or 8x8`) };
     }
-    return this.set(startPosition(game, board));
+    return { position: startPosition(game, board) };
+  }
+
+  async variant(args) {
+    const start = Session.standard(args, "variant classic|x [10x8|8x8]");
+    return start.error ?? this.set(start.position);
   }
 
   async setText(text) {
@@ -733,26 +827,44 @@ class Session {
     return this.set(p);
   }
 
-  async set(p) {
+  /** Why `p` cannot start a game here (the error reply), or null. */
+  async refusal(p) {
     if (!this.supports(p.game, p.cols, p.rows)) {
       return errorReply("unsupported", `this engine plays ${this.capabilities.join(" ")}, ` +
         `not ${p.game}:${p.cols}x${p.rows}`);
     }
-    const problem = await this.validate(p);
-    if (problem) return errorReply("invalid-position", problem);
-    this.position = p;
+    const problem = this.engine.validate ? await call(this.engine, "validate", p) : setupProblem(p);
+    return problem ? errorReply("invalid-position", problem) : null;
+  }
+
+  async set(p) {
+    const refusal = await this.refusal(p);
+    if (refusal) return refusal;
+    this.commit(p, p, [], await newGame(this.engine, p));
     return "ok";
   }
 
-  /** Your moves of the current position by canonical spelling (computed once each). */
+  commit(start, p, played, state) {
+    Object.assign(this, { start, position: p, played, state, stateReady: true });
+    this.version += 1;
+  }
+
+  /** Your moves of the current position by canonical spelling (asked once each). */
   async moves() {
-    const key = formatPosition(this.position);
-    if (!this.listed || this.listed[0] !== key) {
-      this.repeated = [];
-      const items = await this.engine.moves(this.position);
-      this.listed = [key, listedMoves(this.position, items, this.repeated)];
+    if (!this.listed || this.listed[0] !== this.version) {
+      const repeated = [];
+      const items = await movesOf(this.engine, this.position, await this.currentState());
+      this.listed = [this.version, listedMoves(this.position, items, repeated)];
+      this.repeated = repeated;
     }
     return this.listed[1];
+  }
+
+  /** Your item for the move `m` in `p`, or undefined when you do not list it. */
+  static item(p, listed, m) {
+    const onBoard = m.steps.every((s) => [s.from, s.to, s.keep, s.last].filter(Boolean)
+      .every((q) => coords(q)[0] < p.cols && coords(q)[1] < p.rows));
+    return onBoard ? listed.get(formatMove(canonicalMove(p, m))) : undefined;
   }
 
   async play(args) {
@@ -764,21 +876,77 @@ class Session {
       if (!(e instanceof NotationError)) throw e;
       return errorReply("bad-move", e.message);
     }
-    const p = this.position;
-    const onBoard = m.steps.every((s) => [s.from, s.to, s.keep, s.last].filter(Boolean)
-      .every((q) => coords(q)[0] < p.cols && coords(q)[1] < p.rows));
-    const listed = await this.moves();
-    const key = formatMove(canonicalMove(p, m));
-    if (!onBoard || !listed.has(key)) return errorReply("illegal-move", args[0]);
+    const item = Session.item(this.position, await this.moves(), m);
+    if (item === undefined) return errorReply("illegal-move", args[0]);
     let after;
     try {
-      after = await this.engine.play(p, listed.get(key));
+      after = await playOf(this.engine, this.position, item, await this.currentState());
     } catch (e) {
       // Your play() failed on a move it listed: answer, never crash; the error still shows.
-      console.error(e);
+      if (!(e instanceof EngineError)) console.error(e);
+      // play() may have changed your state part way: rebuild it by replaying the game so far.
+      if (stateful(this.engine)) this.state = (await replay(this.engine, this.start, this.played))[1];
       return errorReply("illegal-move", args[0]);
     }
-    this.position = asPosition(after, "play()");
+    this.commit(this.start, after[0], [...this.played, item], after[1]);
+    return "ok";
+  }
+
+  /** `game <start> [moves <move> …]`: the start set, then each move played through your
+   * functions; on any error the previous position, game and state stay. */
+  async game(args) {
+    const at = args.includes("moves") ? args.indexOf("moves") : args.length;
+    if (at === 0) {
+      return errorReply("bad-arguments", "expected 'game <start> [moves <move> …]': no start " +
+        "before the moves");
+    }
+    const texts = args.slice(at + 1);
+    if (texts.length > MAX_GAME_MOVES) {
+      return errorReply("bad-arguments", `a game line has at most ${MAX_GAME_MOVES} moves; ` +
+        `this one has ${texts.length}`);
+    }
+    let start;
+    if (args[0] === "start") {
+      const s = at === 1 ? { position: startPosition() }
+        : Session.standard(args.slice(1, at), "game start [classic|x [10x8|8x8]] [moves <move> …]");
+      if (s.error) return s.error;
+      start = s.position;
+    } else {
+      try {
+        start = parsePosition(args.slice(0, at).join(" "));
+      } catch (e) {
+        if (!(e instanceof NotationError)) throw e;
+        return errorReply("bad-position", e.message);
+      }
+    }
+    const refusal = await this.refusal(start);
+    if (refusal) return refusal;
+    return this.replayGame(start, texts);
+  }
+
+  async replayGame(start, texts) {
+    let p = start;
+    let state = await newGame(this.engine, start);
+    const played = [];
+    for (const [i, text] of texts.entries()) {
+      let m;
+      try {
+        m = parseMove(text);
+      } catch (e) {
+        if (!(e instanceof NotationError)) throw e;
+        return errorReply("bad-move", `move ${i + 1} of the game: ${e.message}`);
+      }
+      const item = Session.item(p, listedMoves(p, await movesOf(this.engine, p, state)), m);
+      try {
+        if (item === undefined) throw new EngineError("not listed");
+        [p, state] = await playOf(this.engine, p, item, state);
+      } catch {
+        // not your move, or your play() failed on it
+        return errorReply("illegal-move", `${text} (move ${i + 1} of the game)`);
+      }
+      played.push(item);
+    }
+    this.commit(start, p, played, state);
     return "ok";
   }
 
@@ -787,7 +955,8 @@ class Session {
       return errorReply("bad-arguments", "expected 'perft <depth>' with a depth from 0 to 8");
     }
     const depth = Number(args[0]);
-    return `perft ${depth} ${await perft(this.engine, this.position, depth)}`;
+    const count = await perft(this.engine, this.position, depth, this.start, this.played);
+    return `perft ${depth} ${count}`;
   }
 }
 
@@ -865,7 +1034,10 @@ module.exports = {
   statusOfWinner,
   errorReply,
   listedMoves,
+  EngineError,
+  replay,
   perft,
+  MAX_GAME_MOVES,
   Session,
   serve,
 };

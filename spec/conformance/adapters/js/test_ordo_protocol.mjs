@@ -396,10 +396,138 @@ test("bad capabilities are refused up front", () => {
   }
 });
 
-test("a malformed move or status of yours is reported", async () => {
-  const engine = { name: "e", moves: () => ["e2e4"], play: (p) => p, status: () => "draw" };
-  await assert.rejects(session("ordo 1\nmoves\n", [], engine), /moves\(\) listed 'e2e4'/u);
-  await assert.rejects(session("ordo 1\nstatus\n", [], engine), /status\(\) returned "draw"/u);
+/** Run `fn` with console.error captured; returns [its result, what was printed]. */
+async function quietly(fn) {
+  const shown = [];
+  const saved = console.error;
+  console.error = (e) => shown.push(String(e?.stack ?? e));
+  try {
+    return [await fn(), shown.join("\n")];
+  } finally {
+    console.error = saved;
+  }
+}
+
+test("errors in your functions are answered internal-error naming the request (issue 23, point 4)", async () => {
+  const broken = () => {
+    throw new Error("my engine broke");
+  };
+  const base = { name: "e", moves: () => [], play: (p) => p, status: () => "ongoing" };
+  const cases = [
+    [{ moves: () => ["e2e4"] }, "moves", "'moves': moves() listed 'e2e4', which is not move notation"],
+    [{ status: () => "draw" }, "status", "'status': status() returned \"draw\""],
+    [{ moves: broken }, "moves", "'moves': your moves() threw Error: my engine broke"],
+    [{ moves: async () => broken() }, "moves", "'moves': your moves() threw Error: my engine broke"],
+    [{ status: broken }, "status", "'status': your status() threw Error: my engine broke"],
+    [{ validate: broken }, "position 3B/4/4/WW2 w classic",
+      "'position': your validate() threw Error: my engine broke"],
+    [{ newGame: broken }, "game start", "'game': your newGame() threw Error: my engine broke"],
+    [{ newGame: () => 0, status: broken }, "status", "'status': your status() threw Error: my engine broke"],
+  ];
+  for (const [parts, request, message] of cases) {
+    const [r, shown] = await quietly(() => session(`ordo 1\n${request}\nshow\n`, [], { ...base, ...parts }));
+    assert.ok(r[1].startsWith(`error internal-error ${message}`), `${request}: ${r[1]}`);
+    assert.equal(r[2], START, request); // the session goes on, nothing changed
+    if (message.includes("my engine broke")) assert.ok(shown.includes("my engine broke"), request);
+  }
+});
+
+/** A stand-in engine that keeps its own game state (newGame): its singletons step one or two
+ * squares straight forward, and it records a home-row win only when a move reaches the far row,
+ * as one real engine does: a position given as text has no winner for it. */
+function forwardEngine(log = null, failOn = null) {
+  return {
+    name: "forward",
+    capabilities: "classic:*",
+    newGame: (p) => {
+      const state = { history: [o.formatPosition(p)], winner: null };
+      log?.push(state);
+      return state;
+    },
+    moves: (p, state) => {
+      if (state.winner) return [];
+      const [me, ahead] = p.side === "w" ? ["W", 1] : ["B", -1];
+      const out = [];
+      for (const sq of Object.keys(p.pieces).sort()) {
+        const [c, r] = o.squareCoords(sq);
+        for (const k of [1, 2]) {
+          const to = r + ahead * k;
+          if (p.pieces[sq] !== me || to < 0 || to >= p.rows || p.pieces[o.squareName(c, to)]) break;
+          out.push(`${sq}-${o.squareName(c, to)}`);
+        }
+      }
+      return out;
+    },
+    play: (p, move, state) => {
+      const { from, to } = o.parseMove(String(move)).steps[0];
+      const pieces = { ...p.pieces, [to]: p.pieces[from] };
+      delete pieces[from];
+      const after = { ...p, pieces, side: p.side === "w" ? "b" : "w" };
+      state.history.push(o.formatPosition(after));
+      if (move === failOn) throw new Error("my engine broke half way");
+      if (Number(to.slice(1)) === (p.side === "w" ? p.rows : 1)) {
+        state.winner = p.side === "w" ? "white" : "black";
+      }
+      return after;
+    },
+    status: (p, state) => (state.winner ? [state.winner, "home-row"] : "ongoing"),
+  };
+}
+
+async function replies(engine, requests) {
+  const s = new o.Session(engine);
+  const out = [];
+  for (const line of requests.split("\n")) {
+    const r = await s.handle(line);
+    if (r !== null) out.push(r);
+  }
+  return [out, s];
+}
+
+test("a game is replayed through your play() and your state sees it (ORDO-10.1, issue 23 points 1, 4)", async () => {
+  const log = [];
+  const [r] = await replies(forwardEngine(log), "ordo 1\nposition B1W2/5/5/5/5 b classic\nstatus\n" +
+    "moves\ngame B4/5/2W2/5/5 w classic moves c3-c5\nstatus\nmoves\nshow\n" +
+    "game start moves a3-a4 i6-i5 a4-a5\nshow");
+  assert.deepEqual(r.slice(1), ["ok", "status ongoing", "moves a5-a3 a5-a4", "ok",
+    "status won white home-row", "moves", "position B1W2/5/5/5/5 b classic", "ok",
+    "position 2BB2BB2/BBBBBBBBBB/BB2BB3B/W7B1/10/1W2WW2WW/WWWWWWWWWW/2WW2WW2 b classic"]);
+  // one state per game start, each seeing every position of its game
+  assert.deepEqual(log.map((s) => s.history.length), [1, 2, 4]);
+  assert.deepEqual(log[1].history, ["B4/5/2W2/5/5 w classic", "B1W2/5/5/5/5 b classic"]);
+});
+
+test("game errors leave the previous game (spec/protocol.md, game)", async () => {
+  const before = "B4/5/2W2/5/5 w classic";
+  const tooLong = `game start moves${" a3-a4".repeat(o.MAX_GAME_MOVES + 1)}`;
+  const [r] = await replies(forwardEngine(), `ordo 1\ngame ${before}\ngame moves c3-c4\n` +
+    "game start chess\ngame start x 9x9\ngame 3\ngame 2/W1 w classic\ngame 4/4/4/4/4 w x\n" +
+    "game B4/5/2W2/5/5 w classic moves zz\ngame B4/5/2W2/5/5 w classic moves c3-c4 c3-c2\n" +
+    `game B4/5/2W2/5/5 w classic moves c3-c5 a5-a4\n${tooLong}\nshow\nstatus`);
+  assert.equal(r[1], "ok");
+  const codes = ["bad-arguments", "bad-arguments", "bad-arguments", "bad-position",
+    "invalid-position", "unsupported", "bad-move", "illegal-move", "illegal-move", "bad-arguments"];
+  codes.forEach((code, i) => assert.ok(r[2 + i].startsWith(`error ${code} `), `${r[2 + i]} ${code}`));
+  assert.ok(r[8].startsWith("error bad-move move 1 of the game: move 'zz'"), r[8]);
+  assert.equal(r[9], "error illegal-move c3-c2 (move 2 of the game)");
+  assert.equal(r[10], "error illegal-move a5-a4 (move 2 of the game)"); // the game is over
+  assert.deepEqual(r.slice(12), [`position ${before}`, "status ongoing"]);
+});
+
+test("a failing play() rebuilds your state from the game; a game whose move fails is not taken", async () => {
+  const log = [];
+  const [[r, s], shown] = await quietly(() => replies(forwardEngine(log, "c3-c4"),
+    "ordo 1\ngame B4/5/2W2/5/5 w classic\nplay c3-c4\nstatus\ngame B4/5/2W2/5/5 w classic moves c3-c4"));
+  assert.deepEqual(r.slice(1), ["ok", "error illegal-move c3-c4", "status ongoing",
+    "error illegal-move c3-c4 (move 1 of the game)"]);
+  assert.deepEqual(s.state.history, ["B4/5/2W2/5/5 w classic"]);
+  assert.ok(shown.includes("my engine broke half way"), shown);
+});
+
+test("perft replays the game for an engine with state (spec/perft.md)", async () => {
+  // below c3-c5 the engine has recorded a win and lists no move: 2, not 4
+  const [r] = await replies(forwardEngine(), "ordo 1\ngame B4/5/2W2/5/5 w classic\nperft 1\nperft 2");
+  assert.deepEqual(r.slice(2), ["perft 1 2", "perft 2 2"]);
 });
 
 const START_10X8 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic";

@@ -12,8 +12,8 @@ What this module gives you, so that your adapter is only the part that knows the
   canonical_move(position, move) gives the canonical spelling relative to a position (ordo ends
   in order, the kept group named by its lowest square);
 - the protocol loop of spec/protocol.md: serve(Engine(...)) answers the handshake,
-  capabilities, variant, position, moves, play, status, show, perft and quit, with the error
-  replies, blank lines, the 65,536-byte line limit and a flush after every reply.
+  capabilities, variant, position, game, moves, play, status, show, perft and quit, with the
+  error replies, blank lines, the 65,536-byte line limit and a flush after every reply.
 
 You write three functions over these plain structures:
 
@@ -22,10 +22,15 @@ You write three functions over these plain structures:
                               is the very item of your moves() list that the request named
     status(position)       -> "ongoing" or (winner, reason), e.g. ("white", "home-row")
 
-Errors in your functions are not hidden: the exception ends the engine and its traceback goes to
-standard error, which `ordo conform` quotes when it reports the crash. The one exception is
-play(): an exception there answers `error illegal-move <move>` with the position unchanged (the
-session goes on), and its traceback still goes to standard error.
+A `game <start> moves …` request is replayed through them: your play() of each move in turn.
+An engine that keeps its own game state gives Engine a new_game(position) function as well;
+each function then also gets that state as its last argument (see Engine).
+
+Errors in your functions never end the engine: an exception in play() (or a play() that gives
+back no position) answers `error illegal-move <move>` with the position unchanged; any other
+(in moves(), status(), validate(), new_game(), or a list or status that does not read) answers
+`error internal-error '<request>': <what failed>`, the state as before the request. The
+traceback goes to standard error either way.
 """
 
 from __future__ import annotations
@@ -34,14 +39,14 @@ import sys
 import traceback
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 __all__ = [
     "NotationError", "Position", "Step", "Move", "parse_position", "format_position",
     "parse_square", "square_coords", "square_name", "parse_move", "parse_move_lenient",
     "format_move", "canonical_move", "setup_problem", "start_position", "Engine", "Session",
-    "serve", "listed_moves", "perft", "error_reply", "status_of_winner", "make_position",
-    "MAX_REQUEST",
+    "serve", "listed_moves", "perft", "replay", "error_reply", "status_of_winner",
+    "make_position", "EngineError", "MAX_REQUEST", "MAX_GAME_MOVES",
 ]
 
 MIN_SIDE = 2
@@ -620,14 +625,82 @@ class Engine:
     capabilities: the games and boards you support, tokens `<game>:<board>` with game `classic`
     or `x` and board `<cols>x<rows>` or `*` (every board ORDO-1.5 allows), e.g.
     "classic:10x8 x:10x8". validate(position) returns why a position cannot be set up, or None;
-    the default applies ORDO-2.3 (setup_problem)."""
+    the default applies ORDO-2.3 (setup_problem).
+
+    new_game(position): optional, for an engine that keeps its own game state (a history for
+    repetitions, a win recorded when a move is played, an object of your program). When given,
+    the module calls it whenever a game starts (`position`, `variant`, `game`, and the standard
+    start after the handshake) and passes what it returned along as a last argument:
+    moves(position, state), status(position, state), play(position, move, state). play() then
+    returns the position after the move, as before, with the state changed in place, or the
+    pair (position, new state). A `game` request replays its moves through your play(), so
+    your state sees the whole game."""
 
     name: str
-    moves: Callable[[Position], Iterable[MoveLike]]
-    play: Callable[[Position, MoveLike], Union[Position, str]]
-    status: Callable[[Position], StatusLike]
+    moves: Callable[..., Iterable[MoveLike]]
+    play: Callable[..., Union[Position, str, tuple]]
+    status: Callable[..., StatusLike]
     capabilities: Union[str, Iterable[str]] = "classic:* x:*"
     validate: Callable[[Position], Optional[str]] = setup_problem
+    new_game: Optional[Callable[[Position], Any]] = None
+
+
+class EngineError(Exception):
+    """One of your functions raised, or returned something that is not an answer: the request
+    is answered `error internal-error '<request>': <what failed>` and the session goes on."""
+
+
+def _call(engine: Engine, name: str, *args):
+    """Call your function `name` (moves, play, status, validate) with `args`; an exception in
+    it becomes an EngineError naming it."""
+    fn = getattr(engine, name)
+    try:
+        return fn(*args)
+    except Exception as e:
+        traceback.print_exc(file=sys.stderr)
+        raise EngineError(f"your {name}() raised {type(e).__name__}: {e}") from e
+
+
+def _stateful(engine: Engine) -> bool:
+    return engine.new_game is not None
+
+
+def _moves_of(engine: Engine, p: Position, state) -> Iterable[MoveLike]:
+    return _call(engine, "moves", p, state) if _stateful(engine) else _call(engine, "moves", p)
+
+
+def _status_of(engine: Engine, p: Position, state) -> StatusLike:
+    return _call(engine, "status", p, state) if _stateful(engine) else _call(engine, "status", p)
+
+
+def _play_of(engine: Engine, p: Position, item: MoveLike, state) -> tuple[Position, Any]:
+    """The position (and state) after your play() of `item`; EngineError when it raised or
+    returned no position."""
+    if not _stateful(engine):
+        return _as_position(_call(engine, "play", p, item), "play()"), None
+    after = _call(engine, "play", p, item, state)
+    if isinstance(after, tuple) and len(after) == 2:
+        after, state = after
+    return _as_position(after, "play()"), state
+
+
+def _new_game(engine: Engine, p: Position):
+    if not _stateful(engine):
+        return None
+    try:
+        return engine.new_game(p)
+    except Exception as e:
+        traceback.print_exc(file=sys.stderr)
+        raise EngineError(f"your new_game() raised {type(e).__name__}: {e}") from e
+
+
+def replay(engine: Engine, start: Position, items: Iterable[MoveLike]) -> tuple[Position, Any]:
+    """The position and your state after playing `items` (items of your moves() lists) in
+    order from `start` through your functions: new_game(start), then play() of each."""
+    p, state = start, _new_game(engine, start)
+    for item in items:
+        p, state = _play_of(engine, p, item, state)
+    return p, state
 
 
 def _capability_tokens(caps: Union[str, Iterable[str]]) -> list[str]:
@@ -682,23 +755,42 @@ def _status_reply(s: StatusLike) -> str:
                      f"winner in {WINNERS} and reason in {REASONS}")
 
 
-_REQUESTS = "ordo, capabilities, variant, position, moves, play, status, show, perft, quit"
+_REQUESTS = ("ordo, capabilities, variant, position, game, moves, play, status, show, perft, "
+             "quit")
+MAX_GAME_MOVES = 1024
 
 
 class Session:
     """The protocol state of one session: handle(line) gives the reply to one request line
-    (without its line end), or None for a blank line."""
+    (without its line end), or None for a blank line.
+
+    The game so far is `start` (where the last `position`, `variant` or `game` began) and
+    `played` (your items of the moves played since), `position` the current position and
+    `state` what your new_game() and play() made of it (None without new_game)."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
         self.capabilities = _capability_tokens(engine.capabilities)
         self.position = start_position()
+        self.start = self.position
+        self.played: list[MoveLike] = []
+        self._state: Any = None
+        self._state_ready = not _stateful(engine)
         self.handshaken = False
         self.done = False
-        self._listed: Optional[tuple[str, dict]] = None
+        self._version = 0  # changes with every new position, so moves() is asked again
+        self._listed: Optional[tuple[int, dict]] = None
         # Moves your moves() listed more than once: the `moves` reply repeats them, so that
         # `ordo conform` reports the repetition instead of it being merged silently.
         self._repeated: list[str] = []
+
+    @property
+    def state(self):
+        """Your state of the current game (new_game() called on first use)."""
+        if not self._state_ready:
+            self._state = _new_game(self.engine, self.position)
+            self._state_ready = True
+        return self._state
 
     def handle(self, line: str) -> Optional[str]:
         line = line[:-1] if line.endswith("\r") else line
@@ -706,7 +798,6 @@ class Session:
         if not words:
             return None
         word, args = words[0], words[1:]
-        rest = line.strip()[len(word):].strip()
         if word == "quit":
             self.done = True
             return "bye"
@@ -714,15 +805,24 @@ class Session:
             return self._handshake(args)
         if not self.handshaken:
             return error_reply("no-handshake", f"send 'ordo {VERSION}' first")
+        try:
+            return self._request(word, args, line.strip()[len(word):].strip())
+        except Exception as e:  # your code failed: answer, never crash (the state as before)
+            if not isinstance(e, EngineError):
+                traceback.print_exc(file=sys.stderr)
+            return error_reply("internal-error", f"{_quote(word)}: {e}")
+
+    def _request(self, word: str, args: list[str], rest: str) -> str:
         simple = {"capabilities": lambda: "capabilities " + " ".join(self.capabilities),
                   "moves": lambda: " ".join(["moves", *sorted([*self._moves(), *self._repeated])]),
-                  "status": lambda: _status_reply(self.engine.status(self.position)),
+                  "status": lambda: _status_reply(_status_of(self.engine, self.position,
+                                                             self.state)),
                   "show": lambda: f"position {format_position(self.position)}"}
         if word in simple:
             return error_reply("bad-arguments", f"'{word}' takes no arguments") if args \
                 else simple[word]()
         handlers = {"variant": self._variant, "position": lambda _: self._set_text(rest),
-                    "play": self._play, "perft": self._perft}
+                    "game": self._game, "play": self._play, "perft": self._perft}
         if word in handlers:
             return handlers[word](args)
         return error_reply("unknown-command",
@@ -746,9 +846,11 @@ class Session:
         return error_reply("unsupported", f"this engine plays {' '.join(self.capabilities)}, "
                            f"not {p.game}:{p.cols}x{p.rows}")
 
-    def _variant(self, args: list[str]) -> str:
+    @staticmethod
+    def _standard(args: list[str], usage: str) -> Union[Position, str]:
+        """The start of `classic|x [10x8|8x8]`, or the error reply."""
         if len(args) not in (1, 2):
-            return error_reply("bad-arguments", "expected 'variant classic|x [10x8|8x8]'")
+            return error_reply("bad-arguments", f"expected '{usage}'")
         game, board = args[0], (args[1] if len(args) == 2 else "10x8")
         if game not in ("classic", "x"):
             return error_reply("bad-arguments", f"unknown variant {_quote(game)}: "
@@ -756,7 +858,11 @@ class Session:
         if board not in _STARTS:
             return error_reply("bad-arguments", f"unknown board {_quote(board)}: "
                                "expected 10x8 or 8x8")
-        return self._set(start_position(game, board))
+        return start_position(game, board)
+
+    def _variant(self, args: list[str]) -> str:
+        p = self._standard(args, "variant classic|x [10x8|8x8]")
+        return p if isinstance(p, str) else self._set(p)
 
     def _set_text(self, text: str) -> str:
         if not text:
@@ -767,23 +873,33 @@ class Session:
             return error_reply("bad-position", str(e))
         return self._set(p)
 
-    def _set(self, p: Position) -> str:
+    def _refusal(self, p: Position) -> Optional[str]:
+        """Why `p` cannot start a game here (the error reply), or None."""
         refusal = self._unsupported(p)
         if refusal:
             return refusal
-        problem = self.engine.validate(p)
-        if problem:
-            return error_reply("invalid-position", problem)
-        self.position = p
+        problem = _call(self.engine, "validate", p)
+        return error_reply("invalid-position", problem) if problem else None
+
+    def _set(self, p: Position) -> str:
+        refusal = self._refusal(p)
+        if refusal:
+            return refusal
+        self._commit(p, p, [], _new_game(self.engine, p))
         return "ok"
 
+    def _commit(self, start: Position, p: Position, played: list, state) -> None:
+        self.start, self.position, self.played = start, p, played
+        self._state, self._state_ready = state, True
+        self._version += 1
+
     def _moves(self) -> dict:
-        """Your moves of the current position by canonical spelling (computed once each)."""
-        key = format_position(self.position)
-        if self._listed is None or self._listed[0] != key:
-            self._repeated = []
-            items = self.engine.moves(self.position)
-            self._listed = (key, listed_moves(self.position, items, self._repeated))
+        """Your moves of the current position by canonical spelling (asked once each)."""
+        if self._listed is None or self._listed[0] != self._version:
+            repeated: list[str] = []
+            items = _moves_of(self.engine, self.position, self.state)
+            listed = listed_moves(self.position, items, repeated)
+            self._listed, self._repeated = (self._version, listed), repeated
         return self._listed[1]
 
     def _play(self, args: list[str]) -> str:
@@ -793,16 +909,73 @@ class Session:
             m = parse_move(args[0])
         except NotationError as e:
             return error_reply("bad-move", str(e))
-        on_board = all(self.position.on_board(s) for st in m.steps for s in st.squares())
-        item = self._moves().get(str(canonical_move(self.position, m))) if on_board else None
+        item = self._item(self.position, self._moves(), m)
         if item is None:
             return error_reply("illegal-move", args[0])
         try:
-            after = self.engine.play(self.position, item)
-        except Exception:  # your play() failed on a move it listed: answer, never crash
-            traceback.print_exc(file=sys.stderr)
+            p, state = _play_of(self.engine, self.position, item, self.state)
+        except (EngineError, ValueError) as e:  # your play() failed on a listed move: answer
+            if not isinstance(e, EngineError):
+                traceback.print_exc(file=sys.stderr)
+            self._restore()
             return error_reply("illegal-move", args[0])
-        self.position = _as_position(after, "play()")
+        self._commit(self.start, p, [*self.played, item], state)
+        return "ok"
+
+    def _restore(self) -> None:
+        """After your play() failed: your state rebuilt by replaying the game so far, since
+        play() may have changed it part way (nothing to do without new_game)."""
+        if _stateful(self.engine):
+            self._state = None
+            self._state = replay(self.engine, self.start, self.played)[1]
+
+    @staticmethod
+    def _item(p: Position, listed: dict, m: Move) -> Optional[MoveLike]:
+        """Your item for the move `m` in `p`, or None when you do not list it."""
+        if not all(p.on_board(s) for st in m.steps for s in st.squares()):
+            return None
+        return listed.get(str(canonical_move(p, m)))
+
+    def _game(self, args: list[str]) -> str:
+        """`game <start> [moves <move> …]`: the start set, then each move played through your
+        functions; on any error the previous position, game and state stay."""
+        at = args.index("moves") if "moves" in args else len(args)
+        if at == 0:
+            return error_reply("bad-arguments", "expected 'game <start> [moves <move> …]': no "
+                               "start before the moves")
+        texts = args[at + 1:]
+        if len(texts) > MAX_GAME_MOVES:
+            return error_reply("bad-arguments", f"a game line has at most {MAX_GAME_MOVES} "
+                               f"moves; this one has {len(texts)}")
+        if args[0] == "start":
+            start = start_position() if at == 1 else self._standard(
+                args[1:at], "game start [classic|x [10x8|8x8]] [moves <move> …]")
+            if isinstance(start, str):
+                return start
+        else:
+            try:
+                start = parse_position(" ".join(args[:at]))
+            except NotationError as e:
+                return error_reply("bad-position", str(e))
+        refusal = self._refusal(start)
+        if refusal:
+            return refusal
+        p, state, played = start, _new_game(self.engine, start), []
+        for n, text in enumerate(texts, 1):
+            try:
+                m = parse_move(text)
+            except NotationError as e:
+                return error_reply("bad-move", f"move {n} of the game: {e}")
+            listed = listed_moves(p, _moves_of(self.engine, p, state))
+            item = self._item(p, listed, m)
+            try:
+                if item is None:
+                    raise ValueError("not listed")
+                p, state = _play_of(self.engine, p, item, state)
+            except (EngineError, ValueError):  # not your move, or your play() failed on it
+                return error_reply("illegal-move", f"{text} (move {n} of the game)")
+            played.append(item)
+        self._commit(start, p, played, state)
         return "ok"
 
     def _perft(self, args: list[str]) -> str:
@@ -810,7 +983,8 @@ class Session:
             return error_reply("bad-arguments", "expected 'perft <depth>' with a depth from 0 "
                                "to 8")
         depth = int(args[0])
-        return f"perft {depth} {perft(self.engine, self.position, depth)}"
+        count = perft(self.engine, self.position, depth, self.start, self.played)
+        return f"perft {depth} {count}"
 
 
 def listed_moves(p: Position, items: Iterable[MoveLike], repeated: Optional[list] = None) -> dict:
@@ -832,15 +1006,30 @@ def listed_moves(p: Position, items: Iterable[MoveLike], repeated: Optional[list
     return out
 
 
-def perft(engine: Engine, p: Position, depth: int) -> int:
-    """The number of move sequences of `depth` turns from `p` (spec/perft.md, ORDOX-5.1)."""
+def perft(engine: Engine, p: Position, depth: int, start: Optional[Position] = None,
+          played: Iterable[MoveLike] = ()) -> int:
+    """The number of move sequences of `depth` turns from `p` (spec/perft.md, ORDOX-5.1). For
+    an engine with new_game, each position's state is rebuilt by replaying the game from
+    `start` (default: `p`) through `played` (your items that lead from `start` to `p`) and the
+    moves of the sequence, so that rules that look at the game are counted."""
+    if not _stateful(engine):
+        if depth == 0:
+            return 1
+        items = list(listed_moves(p, _call(engine, "moves", p)).values())
+        if depth == 1:
+            return len(items)
+        return sum(perft(engine, _play_of(engine, p, m, None)[0], depth - 1) for m in items)
+    return _perft_replayed(engine, p if start is None else start, list(played), depth)
+
+
+def _perft_replayed(engine: Engine, start: Position, path: list, depth: int) -> int:
     if depth == 0:
         return 1
-    items = list(listed_moves(p, engine.moves(p)).values())
+    p, state = replay(engine, start, path)
+    items = list(listed_moves(p, _call(engine, "moves", p, state)).values())
     if depth == 1:
         return len(items)
-    return sum(perft(engine, _as_position(engine.play(p, m), "play()"), depth - 1)
-               for m in items)
+    return sum(_perft_replayed(engine, start, [*path, m], depth - 1) for m in items)
 
 
 def _as_position(value: Union[Position, str], what: str) -> Position:

@@ -384,14 +384,38 @@ class Protocol(unittest.TestCase):
             with self.assertRaises(ValueError, msg=caps):
                 o.Session(o.Engine("e", list, lambda p, m: p, lambda p: "ongoing", caps))
 
-    def test_a_malformed_move_of_yours_is_reported(self):
-        e = o.Engine("e", lambda p: ["e2e4"], lambda p, m: p, lambda p: "ongoing")
-        with self.assertRaisesRegex(ValueError, "moves\\(\\) listed 'e2e4'"):
-            o.serve(e, io.BytesIO(b"ordo 1\nmoves\n"), io.BytesIO())
-        e = o.Engine("e", list, lambda p, m: p, lambda p: "draw")
-        with self.assertRaisesRegex(ValueError, "status\\(\\) returned 'draw'"):
-            o.serve(e, io.BytesIO(b"ordo 1\nstatus\n"), io.BytesIO())
+    def test_errors_in_your_functions_are_answered_naming_the_request(self):
+        """Issue 23, point 4: an exception in moves(), status(), validate() or new_game(), a
+        list or a status that does not read, answers `error internal-error '<request>': …`;
+        the session goes on with the state as before, the traceback on standard error."""
+        def broken(*_):
+            raise RuntimeError("my engine broke")
 
+        engines = [
+            (o.Engine("e", lambda p: ["e2e4"], lambda p, m: p, lambda p: "ongoing"), "moves",
+             "'moves': moves() listed 'e2e4', which is not move notation"),
+            (o.Engine("e", list, lambda p, m: p, lambda p: "draw"), "status",
+             "'status': status() returned 'draw'"),
+            (o.Engine("e", broken, lambda p, m: p, lambda p: "ongoing"), "moves",
+             "'moves': your moves() raised RuntimeError: my engine broke"),
+            (o.Engine("e", list, lambda p, m: p, broken), "status",
+             "'status': your status() raised RuntimeError: my engine broke"),
+            (o.Engine("e", list, lambda p, m: p, lambda p: "ongoing", validate=broken),
+             "position 3B/4/4/WW2 w classic",
+             "'position': your validate() raised RuntimeError: my engine broke"),
+            (o.Engine("e", list, lambda p, m: p, lambda p: "ongoing", new_game=broken),
+             "game start", "'game': your new_game() raised RuntimeError: my engine broke"),
+            (o.Engine("e", lambda p, s: [], lambda p, m, s: p, broken, new_game=lambda p: 0),
+             "status", "'status': your status() raised RuntimeError: my engine broke"),
+        ]
+        for engine, request, message in engines:
+            out, err = io.BytesIO(), io.StringIO()
+            with contextlib.redirect_stderr(err):
+                o.serve(engine, io.BytesIO(f"ordo 1\n{request}\nshow\n".encode()), out)
+            r = out.getvalue().decode("utf-8").split("\n")[:-1]
+            self.assertTrue(r[1].startswith(f"error internal-error {message}"), r[1])
+            self.assertEqual(r[2], r_start(), request)  # the session goes on, nothing changed
+            self.assertIn("Traceback", err.getvalue(), request)
 
 START_10X8 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic"
 AFTER_A3_A4 = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/W9/1W2WW2WW/WWWWWWWWWW/2WW2WW2 b classic"
@@ -406,6 +430,116 @@ def make_move(text, move):
 def result(text):
     return None if text == {AFTER_A3_A4!r} else ("white", "home-row")
 """
+
+
+def forward_engine(log=None, fail_on=None):
+    """A stand-in engine that keeps its own game state (new_game): its singletons step one or
+    two squares straight forward, and it records a home-row win only when a move reaches the
+    far row, as one real engine does: a position given as text has no winner for it."""
+    def new_game(p):
+        state = {"history": [str(p)], "winner": None}
+        if log is not None:
+            log.append(state)
+        return state
+
+    def moves(p, state):
+        if state["winner"]:
+            return []
+        me, ahead = ("W", 1) if p.side == "w" else ("B", -1)
+        out = []
+        for sq, piece in sorted(p.pieces.items()):
+            c, r = o.square_coords(sq)
+            for k in (1, 2):
+                to = r + ahead * k
+                if piece != me or not 0 <= to < p.rows or o.square_name(c, to) in p.pieces:
+                    break
+                out.append(f"{sq}-{o.square_name(c, to)}")
+        return out
+
+    def play(p, move, state):
+        step = o.parse_move(str(move)).steps[0]
+        pieces = dict(p.pieces)
+        pieces[step.to] = pieces.pop(step.from_)
+        after = o.Position(p.cols, p.rows, pieces, "b" if p.side == "w" else "w", p.game)
+        state["history"].append(str(after))
+        if str(move) == fail_on:
+            raise RuntimeError("my engine broke half way")
+        if int(step.to[1:]) == (p.rows if p.side == "w" else 1):
+            state["winner"] = "white" if p.side == "w" else "black"
+        return after
+
+    def status(p, state):
+        return (state["winner"], "home-row") if state["winner"] else "ongoing"
+
+    return o.Engine("forward", moves, play, status, capabilities="classic:*", new_game=new_game)
+
+
+def replies(engine, requests: str) -> list[str]:
+    session = o.Session(engine)
+    return [r for r in map(session.handle, requests.split("\n")) if r is not None]
+
+
+class Games(unittest.TestCase):
+    """spec/protocol.md, `game`: the request replayed through your functions, and the state of
+    an engine that keeps its own (issue 23, points 1 and 4)."""
+
+    def test_a_game_is_replayed_through_your_play_and_your_state_sees_it(self):
+        """ORDO-10.1: the engine records the win when c3-c5 is played; the same position set
+        with `position` has no winner for it. The moves are asked again after every game."""
+        log = []
+        r = replies(forward_engine(log), "ordo 1\nposition B1W2/5/5/5/5 b classic\nstatus\n"
+                    "moves\ngame B4/5/2W2/5/5 w classic moves c3-c5\nstatus\nmoves\nshow\n"
+                    "game start moves a3-a4 i6-i5 a4-a5\nshow")
+        self.assertEqual(r[1:], ["ok", "status ongoing", "moves a5-a3 a5-a4", "ok",
+                                 "status won white home-row", "moves",
+                                 "position B1W2/5/5/5/5 b classic", "ok",
+                                 "position 2BB2BB2/BBBBBBBBBB/BB2BB3B/W7B1/10/1W2WW2WW/WWWWWWWWWW/"
+                                 "2WW2WW2 b classic"])
+        # one state per game start, each seeing every position of its game
+        self.assertEqual([len(s["history"]) for s in log], [1, 2, 4])
+        self.assertEqual(log[1]["history"], ["B4/5/2W2/5/5 w classic", "B1W2/5/5/5/5 b classic"])
+
+    def test_game_errors_leave_the_previous_game(self):
+        """Every error reply of spec/protocol.md's `game` table; after each the position and
+        the game stay as they were."""
+        before = "B4/5/2W2/5/5 w classic"
+        too_long = "game start moves" + " a3-a4" * (o.MAX_GAME_MOVES + 1)
+        r = replies(forward_engine(), f"ordo 1\ngame {before}\ngame moves c3-c4\n"
+                    "game start chess\ngame start x 9x9\ngame 3\ngame 2/W1 w classic\n"
+                    "game 4/4/4/4/4 w x\ngame B4/5/2W2/5/5 w classic moves zz\n"
+                    "game B4/5/2W2/5/5 w classic moves c3-c4 c3-c2\n"
+                    f"game B4/5/2W2/5/5 w classic moves c3-c5 a5-a4\n{too_long}\nshow\nstatus")
+        self.assertEqual(r[1], "ok")
+        for reply, code in zip(r[2:12], ["bad-arguments", "bad-arguments", "bad-arguments",
+                                         "bad-position", "invalid-position", "unsupported",
+                                         "bad-move", "illegal-move", "illegal-move",
+                                         "bad-arguments"]):
+            self.assertTrue(reply.startswith(f"error {code} "), (reply, code))
+        self.assertTrue(r[8].startswith("error bad-move move 1 of the game: move 'zz'"), r[8])
+        self.assertEqual(r[9], "error illegal-move c3-c2 (move 2 of the game)")
+        self.assertEqual(r[10], "error illegal-move a5-a4 (move 2 of the game)")  # game over
+        self.assertEqual(r[12:], [f"position {before}", "status ongoing"])
+
+    def test_a_failing_play_rebuilds_your_state_from_the_game(self):
+        """An exception in play() answers illegal-move; the state play() changed half way is
+        rebuilt by replaying the game so far, and a game whose move fails is not taken."""
+        log = []
+        session = o.Session(forward_engine(log, fail_on="c3-c4"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            got = [session.handle(line) for line in [
+                "ordo 1", "game B4/5/2W2/5/5 w classic", "play c3-c4", "status",
+                "game B4/5/2W2/5/5 w classic moves c3-c4"]]
+        self.assertEqual(got[1:], ["ok", "error illegal-move c3-c4", "status ongoing",
+                                   "error illegal-move c3-c4 (move 1 of the game)"])
+        self.assertEqual(session.state["history"], ["B4/5/2W2/5/5 w classic"])
+        self.assertIn("my engine broke half way", err.getvalue())
+
+    def test_perft_replays_the_game_for_an_engine_with_state(self):
+        """spec/perft.md through your functions: below c3-c5 the engine has recorded a win and
+        lists no move, which only a replay of the game shows (2, not 4)."""
+        r = replies(forward_engine(), "ordo 1\ngame B4/5/2W2/5/5 w classic\nperft 1\nperft 2")
+        self.assertEqual(r[2:], ["perft 1 2", "perft 2 2"])
 
 
 class QuickStart(unittest.TestCase):
