@@ -151,7 +151,8 @@ pub(super) fn prepare_build<'a>(
 ) -> Result<(Dims, Variant, Material, BuildOptions<'a>), CliError> {
     let (dims, variant, max) = parse_slices(s)?;
     let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    size(dims, variant, max, memory_limit).map_err(solve_error)?;
+    size(dims, variant, max, memory_limit)
+        .map_err(|e| super::solve::limit_error(e, s.memory_limit.as_deref()))?;
     std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
     let opts = BuildOptions {
         verify,

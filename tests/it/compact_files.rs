@@ -6,6 +6,7 @@
 //! (how games end); the checks here are about the files and the plumbing.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use crate::common::{assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
 use ordo_bitboard::Bitboard;
@@ -254,11 +255,11 @@ impl StopAtSlice {
 }
 
 impl Progress for StopAtSlice {
-    fn update(&self, _phase: &str, _done: u64, _total: Option<u64>) {}
+    fn update(&self, _phase: ordo_solve::Phase, _done: u64, _total: Option<u64>) {}
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
     }
-    fn begin(&self, _what: &str) {
+    fn begin(&self, _step: &ordo_solve::Step) {
         self.begun.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
     fn stop_requested(&self) -> bool {
@@ -364,9 +365,18 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
         Err(e) => e.to_string(),
     };
     assert!(
-        s.contains("need about 21 KB") && s.contains("memory limit of 10 KB"),
+        s.contains("need over 1") && s.contains("KB, over the memory limit of 10 KB"),
         "{s}"
     );
+    let Ok(t) = ctb::check_memory(dims("4x4"), Variant::Classic, M22, Some(1 << 20)) else {
+        panic!("4x4 to 2v2 fits 1 MB");
+    };
+    assert!(t.slices.is_empty());
+    let whole = ctb::estimate(
+        &mut CompactTables::new(dims("4x4"), Variant::Classic),
+        &[M22],
+    );
+    assert!(whole.unwrap() > 10_000);
     let dir = scratch("memory").join("not-made");
     let d = dir.to_str().unwrap();
     let o = ordo_line(&format!(
@@ -374,7 +384,7 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     ));
     let err = assert_refused(&o);
     assert!(
-        err.contains("over the memory limit of 10 KB (--memory-limit)"),
+        err.contains("over the memory limit of 10K (--memory-limit)"),
         "{err}"
     );
     assert!(!dir.exists());
@@ -385,9 +395,74 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("do not fit the memory limit of 1.1 GB (--memory-limit)"),
+        err.contains("do not fit the memory limit of 1G (--memory-limit)"),
         "{err}"
     );
+}
+
+/// Issue 25, point 5: `--memory-limit` is honoured before the peak. The sizing of Ordo X
+/// row2 5 x 5 used to hold 160 MB for minutes under `--memory-limit 100M` before refusing;
+/// it now stops as soon as its estimate passes the limit, refuses before any slice is built
+/// (exit 2, nothing written) and says the need and the limit in the units typed.
+#[test]
+fn a_memory_limit_too_small_is_refused_before_its_peak() {
+    let dir = scratch("memory-peak");
+    let table = dir.join("t.ordotb");
+    let args = [
+        "solve",
+        "--variant",
+        "x",
+        "--board",
+        "5x5",
+        "--setup",
+        "row2",
+        "--table",
+        table.to_str().unwrap(),
+        "--memory-limit",
+        "100M",
+    ];
+    // Waited for by `wait_with_peak` (wait4, for its rusage), which clippy cannot see.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, peak_kb) = wait_with_peak(child.id());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.unwrap(), &mut err).unwrap();
+    assert_eq!(status, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("need over ")
+            && err.contains("M, over the memory limit of 100M (--memory-limit)"),
+        "{err}"
+    );
+    assert!(
+        peak_kb < 100 << 10,
+        "peak {peak_kb} KB over the limit: {err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Plain bytes are answered in bytes.
+    let o =
+        ordo_line("solve --variant x --board 5x5 --setup row2 --no-save --memory-limit 104857600");
+    let err = assert_refused(&o);
+    assert!(
+        err.contains(" bytes, over the memory limit of 104857600 bytes (--memory-limit)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Wait for the child `pid`: its exit status and its peak resident memory in KB (`wait4`).
+fn wait_with_peak(pid: u32) -> (i32, i64) {
+    let mut status = 0;
+    // SAFETY: wait4 writes the status and the rusage given, both owned here.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid as i32, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid as i32);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
 
 /// The command line: `solve` writes and reloads its file, prints JSON, refuses a retro table
