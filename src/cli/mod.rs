@@ -17,6 +17,7 @@ mod render;
 mod serve;
 mod solve;
 mod tb;
+mod tb_checksums;
 mod tb_compact;
 mod tbjob;
 

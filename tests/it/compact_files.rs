@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
+use crate::common::{assert_ok, assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::compact::{CompactExpect, CompactTables};
@@ -682,6 +682,82 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     assert!(
         errors[0].contains("ctb-classic-4x4-2v1.ordotb: an old retro-solver table (format 2)")
             && errors[0].ends_with(&rebuild.replace("1,1", "2,1")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 25, point 4: `analysis/checksums/` publishes the content checksums of the tables
+/// behind the results, and a rebuild matches them (the build is deterministic: two builds
+/// differ only in the run's cost their headers record, which the content checksum leaves
+/// out). A payload edited with the file's own checksum recomputed loads as valid, but
+/// fails the published list.
+#[test]
+fn rebuilt_tables_match_the_published_checksums_and_a_forgery_does_not() {
+    let dir = scratch("published");
+    let d = dir.to_str().unwrap();
+    assert_ok(&ordo_line(&format!(
+        "tb build --variant x --board 10x8 --max-pieces 3,3 --dir {d}"
+    )));
+    let list = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/analysis/checksums/x-10x8-to-3v3.b3"
+    );
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("every one of the 6 tables listed matches"),
+        "{out}"
+    );
+    // The listing is the published list's own lines (classic's first slices too).
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    let listed = String::from_utf8_lossy(&o.stdout).into_owned();
+    let published = std::fs::read_to_string(list).unwrap();
+    assert!(listed.lines().all(|l| published.contains(l)), "{listed}");
+    assert_eq!(listed.lines().count(), 6, "{listed}");
+    // Forge: one value changed, the file's own BLAKE3 recomputed.
+    let file = dir.join("ctb-x-10x8-2v2.ordotb");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut lines = bytes.splitn(4, |&b| b == b'\n');
+    let (magic, head, _sum) = (lines.next().unwrap(), lines.next().unwrap(), lines.next());
+    let mut payload = lines.next().unwrap().to_vec();
+    let last = payload.len() - 1;
+    payload[last] ^= 1;
+    let mut h = blake3::Hasher::new();
+    h.update(&[magic, b"\n", head, b"\n"].concat());
+    h.update(&payload);
+    let forged = [
+        magic,
+        b"\n",
+        head,
+        b"\n",
+        format!("checksum blake3 {}\n", h.finalize().to_hex()).as_bytes(),
+        &payload,
+    ]
+    .concat();
+    std::fs::write(&file, forged).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("ctb-x-10x8-2v2.ordotb: FAILED (published e8531a25"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 of the 6 tables listed do not match"),
+        "{out}"
+    );
+    // A file missing from the folder, and a list that is not one, are said as such.
+    std::fs::remove_file(&file).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ctb-x-10x8-2v2.ordotb: MISSING"));
+    let bad = dir.join("bad.b3");
+    std::fs::write(&bad, "not a checksum\n").unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {}", bad.display()));
+    let err = assert_refused(&o);
+    assert!(
+        err.contains("bad.b3: line 1: expected '<64 hex digits>  <file name>'"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -26,6 +26,7 @@
 mod bits;
 mod check;
 mod checkpoint;
+mod digest;
 mod index;
 mod layer;
 mod shell;
@@ -39,6 +40,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+pub use digest::{content_checksum, parse_list, Listed};
 pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
