@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use super::CliError;
-use crate::solve::{Progress, SolveError};
+use crate::solve::{Phase, Progress, SolveError, Step};
 
 /// Exit status of a command stopped by Ctrl-C.
 pub const INTERRUPTED: u8 = 130;
@@ -43,30 +43,32 @@ pub struct Stoppable<'a> {
 }
 
 impl Progress for Stoppable<'_> {
-    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+    fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
         self.inner.update(phase, done, total);
     }
     fn note(&self, text: &str) {
         self.inner.note(text);
     }
-    fn begin(&self, what: &str) {
-        self.inner.begin(what);
+    fn begin(&self, step: &Step) {
+        self.inner.begin(step);
     }
     fn stop_requested(&self) -> bool {
         self.flag.load(Ordering::Relaxed)
     }
 }
 
-/// The exit status of a solver stopped by Ctrl-C, after one line on stderr saying what was
-/// kept and that running `again` resumes; any other error as `other` words it.
+/// The exit status of a solver stopped by Ctrl-C (or SIGTERM), after one line said through
+/// `say` (stderr, once any progress bar is cleared: [`super::bar::Bar::say_after`]) telling
+/// what was kept and that running `again` resumes; any other error as `other` words it.
 pub fn stopped(
     e: SolveError,
     again: &str,
     other: impl FnOnce(SolveError) -> CliError,
+    say: impl FnOnce(&str),
 ) -> Result<u8, CliError> {
     match e {
         SolveError::Interrupted(what) => {
-            eprintln!("ordo: interrupted: {what}; {again} resumes there");
+            say(&format!("ordo: interrupted: {what}; {again} resumes there"));
             Ok(INTERRUPTED)
         }
         e => Err(other(e)),

@@ -3,6 +3,7 @@
 //! kind ends with one line on stderr naming what and where, and exit status 2.
 
 mod analysis;
+mod bar;
 mod check_game;
 mod clock;
 mod conformance;
@@ -16,6 +17,7 @@ mod render;
 mod serve;
 mod solve;
 mod tb;
+mod tb_checksums;
 mod tb_compact;
 mod tbjob;
 

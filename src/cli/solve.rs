@@ -2,14 +2,12 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::Duration;
 
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::{GameOptions, Names, Progress, Setup, SolveError};
+use crate::solve::{GameOptions, Names, Setup, SolveError};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupArg {
@@ -69,14 +67,22 @@ pub struct SolveArgs {
 fn run_compact<E: crate::rules::Engine>(
     args: &SolveArgs,
     dims: Dims,
-    opts: &GameOptions,
+    (opts, bar): (&GameOptions, &Bar),
     out: &mut String,
 ) -> Result<u8, CliError> {
     let clock = super::clock::Clock::start();
     let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
     let (_, report) = match crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts) {
         Ok(r) => r,
-        Err(e) => return super::interrupt::stopped(e, "the same command", solve_error),
+        Err(e) => {
+            let typed = args.memory_limit.as_deref();
+            return super::interrupt::stopped(
+                e,
+                "the same command",
+                |e| limit_error(e, typed),
+                |t| bar.say_after(t),
+            );
+        }
     };
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
@@ -142,6 +148,40 @@ pub fn solve_error(e: SolveError) -> CliError {
     }
 }
 
+/// [`solve_error`], with a refusal against `--memory-limit` written in the units the user
+/// typed (`typed`, as given): `need about 827M, over the memory limit of 100M`.
+pub fn limit_error(e: SolveError, typed: Option<&str>) -> CliError {
+    match (&e, typed) {
+        (SolveError::OverMemory { .. }, Some(t)) => {
+            CliError(e.render_sized(&NAMES, &|b| as_typed(b, t)))
+        }
+        _ => solve_error(e),
+    }
+}
+
+/// `bytes` in the unit of `typed` (a `--memory-limit` value): `827M` for `100M`, `1.5G` for
+/// `2G`, plain bytes for `1000000`; `typed` itself for its own value.
+pub fn as_typed(bytes: u64, typed: &str) -> String {
+    let t = typed.trim();
+    let shift = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some('T') => 40,
+        _ => return format!("{bytes} bytes"),
+    };
+    if parse_bytes(t).is_ok_and(|b| b == bytes) {
+        return t.to_string();
+    }
+    let letter = &t[t.len() - 1..];
+    let x = bytes as f64 / (1u64 << shift) as f64;
+    if x < 10.0 {
+        format!("{:.1}{letter}", (x * 10.0).ceil() / 10.0)
+    } else {
+        format!("{}{letter}", x.ceil())
+    }
+}
+
 /// The refusal of a retro solver's table (format 2) on one line, with the command that builds
 /// the table it held with the compact solver.
 fn retro_table(e: &SolveError) -> String {
@@ -195,62 +235,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, CliError> {
     Ok((x * mult as f64) as u64)
 }
 
-/// The solver's [`Progress`] drawn with indicatif on stderr (hidden when stderr is not a
-/// terminal): a bar with rate and estimate for phases of known size, a spinner with rate
-/// otherwise; notices are printed as lines of their own.
-pub struct Bar {
-    bar: indicatif::ProgressBar,
-    phase: Mutex<(String, Option<u64>)>,
-}
-
-impl Default for Bar {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Bar {
-    pub fn new() -> Bar {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(250));
-        Bar {
-            bar,
-            phase: Mutex::new((String::new(), None)),
-        }
-    }
-
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl Progress for Bar {
-    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
-        let mut cur = self.phase.lock().unwrap_or_else(|p| p.into_inner());
-        if cur.0 != phase || cur.1 != total {
-            *cur = (phase.to_string(), total);
-            let template = match total {
-                Some(_) => "{spinner} {prefix}{msg} [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta} left)",
-                None => "{spinner} {prefix}{msg} {human_pos} ({per_sec}, {elapsed})",
-            };
-            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-                self.bar.set_style(style.progress_chars("=> "));
-            }
-            self.bar.reset();
-            self.bar.set_length(total.unwrap_or(0));
-            self.bar.set_message(phase.to_string());
-        }
-        self.bar.set_position(done);
-    }
-
-    fn note(&self, text: &str) {
-        self.bar.suspend(|| eprintln!("ordo: {text}"));
-    }
-
-    fn begin(&self, what: &str) {
-        self.bar.set_prefix(format!("{what}: "));
-    }
-}
+pub use super::bar::Bar;
 
 /// The table file of `ordo solve` (none with `--no-save`), its folder made.
 fn table_path(
@@ -310,8 +295,8 @@ pub fn run(args: &SolveArgs, out: &mut String) -> Result<u8, CliError> {
         ..opts
     };
     let r = pool.install(|| match args.engine {
-        EngineArg::Reference => run_compact::<Reference>(args, dims, &opts, out),
-        EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, &opts, out),
+        EngineArg::Reference => run_compact::<Reference>(args, dims, (&opts, &bar), out),
+        EngineArg::Bitboard => run_compact::<Bitboard>(args, dims, (&opts, &bar), out),
     });
     bar.finish();
     r

@@ -76,6 +76,17 @@ pub enum TbCommand {
     /// Print the job graph of a table set (or of a small board's game) for a scheduler:
     /// Slurm submissions with --dependency=afterok, make rules, or JSON.
     Plan(super::tbjob::PlanArgs),
+    /// Print the content checksum (BLAKE3) of every compact table file in --dir, one
+    /// `<checksum>  <file>` line each, or with --check compare them with a published list
+    /// (exit 1 on a difference or a missing file).
+    Checksums {
+        /// Folder of the table files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// A published list (such as analysis/checksums/*.b3) to check the files against.
+        #[arg(long, value_name = "LIST")]
+        check: Option<PathBuf>,
+    },
     /// Value, distance and best moves of a position, from the slices in --dir.
     Probe {
         #[command(flatten)]
@@ -123,6 +134,7 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
         } => super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out),
         TbCommand::Verify { slices } => super::tb_compact::verify(slices, out),
         TbCommand::Probe { at, dir } => probe(at, dir, out),
+        TbCommand::Checksums { dir, check } => super::tb_checksums::run(dir, check.as_deref(), out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
         TbCommand::Plan(a) => super::tbjob::plan(a, out),
     }
@@ -151,7 +163,8 @@ pub(super) fn prepare_build<'a>(
 ) -> Result<(Dims, Variant, Material, BuildOptions<'a>), CliError> {
     let (dims, variant, max) = parse_slices(s)?;
     let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    size(dims, variant, max, memory_limit).map_err(solve_error)?;
+    size(dims, variant, max, memory_limit)
+        .map_err(|e| super::solve::limit_error(e, s.memory_limit.as_deref()))?;
     std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
     let opts = BuildOptions {
         verify,

@@ -3,14 +3,14 @@
 
 use std::fmt::Write as _;
 
-use super::solve::{solve_error, Bar};
+use super::solve::{limit_error, solve_error, Bar};
 use super::tb::{parse_slices, prepare_build, Slices};
 use super::{CliError, EngineArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::solve::ctb::{self, CompactSliceReport};
 use crate::solve::VerifyScope;
-use crate::solve::{plies, Progress};
+use crate::solve::{plies, Progress, RunWork, Step};
 
 /// `ordo tb build`: every compact slice up to the bound, existing files reused.
 pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, CliError> {
@@ -26,11 +26,7 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
         ..opts
     };
     let mut lines = Vec::new();
-    let total = crate::solve::compact::stored_up_to(max).len();
-    let mut each = |r: &CompactSliceReport| {
-        lines.push(r.clone());
-        bar.begin(&format!("{} of {total} slices done", lines.len()));
-    };
+    let mut each = |r: &CompactSliceReport| lines.push(r.clone());
     let result = match s.engine {
         EngineArg::Bitboard => ctb::build::<Bitboard>(dims, variant, max, &s.dir, &opts, &mut each),
         EngineArg::Reference => {
@@ -41,7 +37,13 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
     // The slices done before a failure are reported too.
     super::tb::write_slices(&lines, s.json, slice_line, out)?;
     if let Err(e) = result {
-        return super::interrupt::stopped(e, "the same command", solve_error);
+        let typed = s.memory_limit.as_deref();
+        return super::interrupt::stopped(
+            e,
+            "the same command",
+            |e| limit_error(e, typed),
+            |t| bar.say_after(t),
+        );
     }
     if !s.json {
         let _ = writeln!(out, "this run: {}", clock.text(2));
@@ -80,8 +82,16 @@ pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
     let tables = ctb::open(dims, variant, max, &s.dir).map_err(solve_error)?;
     let bar = Bar::new();
     let mut bad = 0;
-    for &m in tables.slices.keys() {
-        bar.begin(&format!("slice {m}"));
+    let (n, total) = (tables.slices.len(), tables.stored_positions());
+    let mut before = 0;
+    for (k, (&m, slice)) in tables.slices.iter().enumerate() {
+        bar.begin(&Step {
+            what: format!("slice {m}"),
+            number: k + 1,
+            of: n,
+            run: Some(RunWork { before, total }),
+        });
+        before += slice.values.len() as u64;
         let verdict = match s.engine {
             EngineArg::Bitboard => tables.verify_slice::<Bitboard>(m, &bar),
             EngineArg::Reference => tables.verify_slice::<Reference>(m, &bar),

@@ -16,7 +16,7 @@ use crate::reference::Reference;
 use crate::rules::{Color, Dims, Variant};
 use crate::solve::ctb;
 use crate::solve::plan::{self, Compact, JobError, SliceSolver};
-use crate::solve::{plies, Material, Progress, Setup, SliceReport};
+use crate::solve::{plies, Material, Phase, Progress, Setup, SliceReport};
 
 /// The compact solver of `ordo tb build` on `engine`, as a job runs it.
 fn job_solver(engine: EngineArg, dims: Dims, variant: Variant) -> Box<dyn SliceSolver + Send> {
@@ -136,7 +136,9 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     let r = match result {
         Ok(r) => r,
         Err(JobError::Solve(e)) => {
-            return super::interrupt::stopped(e, "the same job", solve_error)
+            let typed = a.memory_limit.as_deref();
+            let limit = |e| super::solve::limit_error(e, typed);
+            return super::interrupt::stopped(e, "the same job", limit, |t| eprintln!("{t}"));
         }
         Err(e) => return Err(job_error(e)),
     };
@@ -227,14 +229,17 @@ impl Lines {
 }
 
 impl Progress for Lines {
-    fn update(&self, phase: &str, done: u64, total: Option<u64>) {
+    fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
-        if s.0 != phase {
-            *s = (phase.to_string(), now, now);
+        let (name, unit) = (phase.name, phase.unit);
+        if s.0 != name {
+            *s = (name.to_string(), now, now);
             drop(s);
-            let of = total.map(|t| format!(" ({t} to do)")).unwrap_or_default();
-            self.line(&format!("{phase}{of}"));
+            let of = total
+                .map(|t| format!(" ({} {unit} to do)", super::bar::grouped(t)))
+                .unwrap_or_default();
+            self.line(&format!("{name}{of}"));
             return;
         }
         if now.duration_since(s.2) < self.every {
@@ -245,12 +250,13 @@ impl Progress for Lines {
         drop(s);
         let rest = match total {
             Some(t) => format!(
-                " of {t} ({rate:.0} a second, about {:.0} s left)",
-                t.saturating_sub(done) as f64 / rate.max(1.0)
+                " of {} {unit} ({rate:.0} a second, about {} left)",
+                super::bar::grouped(t),
+                super::bar::span(t.saturating_sub(done) as f64 / rate.max(1.0))
             ),
-            None => format!(" ({rate:.0} a second)"),
+            None => format!(" {unit} ({rate:.0} a second)"),
         };
-        self.line(&format!("{phase}: {done}{rest}"));
+        self.line(&format!("{name}: {}{rest}", super::bar::grouped(done)));
     }
 
     fn note(&self, text: &str) {

@@ -6,8 +6,9 @@
 //! (how games end); the checks here are about the files and the plumbing.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
-use crate::common::{assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
+use crate::common::{assert_ok, assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::compact::{CompactExpect, CompactTables};
@@ -254,11 +255,11 @@ impl StopAtSlice {
 }
 
 impl Progress for StopAtSlice {
-    fn update(&self, _phase: &str, _done: u64, _total: Option<u64>) {}
+    fn update(&self, _phase: ordo_solve::Phase, _done: u64, _total: Option<u64>) {}
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
     }
-    fn begin(&self, _what: &str) {
+    fn begin(&self, _step: &ordo_solve::Step) {
         self.begun.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
     fn stop_requested(&self) -> bool {
@@ -364,9 +365,18 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
         Err(e) => e.to_string(),
     };
     assert!(
-        s.contains("need about 21 KB") && s.contains("memory limit of 10 KB"),
+        s.contains("need over 1") && s.contains("KB, over the memory limit of 10 KB"),
         "{s}"
     );
+    let Ok(t) = ctb::check_memory(dims("4x4"), Variant::Classic, M22, Some(1 << 20)) else {
+        panic!("4x4 to 2v2 fits 1 MB");
+    };
+    assert!(t.slices.is_empty());
+    let whole = ctb::estimate(
+        &mut CompactTables::new(dims("4x4"), Variant::Classic),
+        &[M22],
+    );
+    assert!(whole.unwrap() > 10_000);
     let dir = scratch("memory").join("not-made");
     let d = dir.to_str().unwrap();
     let o = ordo_line(&format!(
@@ -374,7 +384,7 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     ));
     let err = assert_refused(&o);
     assert!(
-        err.contains("over the memory limit of 10 KB (--memory-limit)"),
+        err.contains("over the memory limit of 10K (--memory-limit)"),
         "{err}"
     );
     assert!(!dir.exists());
@@ -385,9 +395,74 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("do not fit the memory limit of 1.1 GB (--memory-limit)"),
+        err.contains("do not fit the memory limit of 1G (--memory-limit)"),
         "{err}"
     );
+}
+
+/// Issue 25, point 5: `--memory-limit` is honoured before the peak. The sizing of Ordo X
+/// row2 5 x 5 used to hold 160 MB for minutes under `--memory-limit 100M` before refusing;
+/// it now stops as soon as its estimate passes the limit, refuses before any slice is built
+/// (exit 2, nothing written) and says the need and the limit in the units typed.
+#[test]
+fn a_memory_limit_too_small_is_refused_before_its_peak() {
+    let dir = scratch("memory-peak");
+    let table = dir.join("t.ordotb");
+    let args = [
+        "solve",
+        "--variant",
+        "x",
+        "--board",
+        "5x5",
+        "--setup",
+        "row2",
+        "--table",
+        table.to_str().unwrap(),
+        "--memory-limit",
+        "100M",
+    ];
+    // Waited for by `wait_with_peak` (wait4, for its rusage), which clippy cannot see.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, peak_kb) = wait_with_peak(child.id());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.unwrap(), &mut err).unwrap();
+    assert_eq!(status, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("need over ")
+            && err.contains("M, over the memory limit of 100M (--memory-limit)"),
+        "{err}"
+    );
+    assert!(
+        peak_kb < 100 << 10,
+        "peak {peak_kb} KB over the limit: {err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Plain bytes are answered in bytes.
+    let o =
+        ordo_line("solve --variant x --board 5x5 --setup row2 --no-save --memory-limit 104857600");
+    let err = assert_refused(&o);
+    assert!(
+        err.contains(" bytes, over the memory limit of 104857600 bytes (--memory-limit)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Wait for the child `pid`: its exit status and its peak resident memory in KB (`wait4`).
+fn wait_with_peak(pid: u32) -> (i32, i64) {
+    let mut status = 0;
+    // SAFETY: wait4 writes the status and the rusage given, both owned here.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid as i32, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid as i32);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
 
 /// The command line: `solve` writes and reloads its file, prints JSON, refuses a retro table
@@ -607,6 +682,82 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     assert!(
         errors[0].contains("ctb-classic-4x4-2v1.ordotb: an old retro-solver table (format 2)")
             && errors[0].ends_with(&rebuild.replace("1,1", "2,1")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 25, point 4: `analysis/checksums/` publishes the content checksums of the tables
+/// behind the results, and a rebuild matches them (the build is deterministic: two builds
+/// differ only in the run's cost their headers record, which the content checksum leaves
+/// out). A payload edited with the file's own checksum recomputed loads as valid, but
+/// fails the published list.
+#[test]
+fn rebuilt_tables_match_the_published_checksums_and_a_forgery_does_not() {
+    let dir = scratch("published");
+    let d = dir.to_str().unwrap();
+    assert_ok(&ordo_line(&format!(
+        "tb build --variant x --board 10x8 --max-pieces 3,3 --dir {d}"
+    )));
+    let list = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/analysis/checksums/x-10x8-to-3v3.b3"
+    );
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("every one of the 6 tables listed matches"),
+        "{out}"
+    );
+    // The listing is the published list's own lines (classic's first slices too).
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    let listed = String::from_utf8_lossy(&o.stdout).into_owned();
+    let published = std::fs::read_to_string(list).unwrap();
+    assert!(listed.lines().all(|l| published.contains(l)), "{listed}");
+    assert_eq!(listed.lines().count(), 6, "{listed}");
+    // Forge: one value changed, the file's own BLAKE3 recomputed.
+    let file = dir.join("ctb-x-10x8-2v2.ordotb");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut lines = bytes.splitn(4, |&b| b == b'\n');
+    let (magic, head, _sum) = (lines.next().unwrap(), lines.next().unwrap(), lines.next());
+    let mut payload = lines.next().unwrap().to_vec();
+    let last = payload.len() - 1;
+    payload[last] ^= 1;
+    let mut h = blake3::Hasher::new();
+    h.update(&[magic, b"\n", head, b"\n"].concat());
+    h.update(&payload);
+    let forged = [
+        magic,
+        b"\n",
+        head,
+        b"\n",
+        format!("checksum blake3 {}\n", h.finalize().to_hex()).as_bytes(),
+        &payload,
+    ]
+    .concat();
+    std::fs::write(&file, forged).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("ctb-x-10x8-2v2.ordotb: FAILED (published e8531a25"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 of the 6 tables listed do not match"),
+        "{out}"
+    );
+    // A file missing from the folder, and a list that is not one, are said as such.
+    std::fs::remove_file(&file).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {list}"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ctb-x-10x8-2v2.ordotb: MISSING"));
+    let bad = dir.join("bad.b3");
+    std::fs::write(&bad, "not a checksum\n").unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d} --check {}", bad.display()));
+    let err = assert_refused(&o);
+    assert!(
+        err.contains("bad.b3: line 1: expected '<64 hex digits>  <file name>'"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -340,7 +340,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
                 "--memory-limit",
                 "100M",
             ],
-            "memory limit of 105 MB (--memory-limit)",
+            "memory limit of 100M (--memory-limit)",
         ),
         (
             vec!["solve", "--board", "3x3", "--memory-limit", "lots"],

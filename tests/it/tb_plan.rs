@@ -698,12 +698,12 @@ impl StopAfter {
 }
 
 impl Progress for StopAfter {
-    fn update(&self, phase: &str, done: u64, _total: Option<u64>) {
+    fn update(&self, phase: ordo_solve::Phase, done: u64, _total: Option<u64>) {
         let counted = match self.only {
             Some(o) => *self.current.lock().unwrap() == o,
             None => true,
         };
-        if phase == "layers" && counted {
+        if phase == ordo_solve::Phase::BUILDING && counted {
             self.first.lock().unwrap().get_or_insert(done);
             self.groups
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -712,8 +712,8 @@ impl Progress for StopAfter {
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
     }
-    fn begin(&self, what: &str) {
-        *self.current.lock().unwrap() = what.to_string();
+    fn begin(&self, step: &ordo_solve::Step) {
+        *self.current.lock().unwrap() = step.what.clone();
     }
     fn stop_requested(&self) -> bool {
         let seen = self.groups.load(std::sync::atomic::Ordering::SeqCst);

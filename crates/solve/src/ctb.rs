@@ -15,7 +15,9 @@ use std::time::Instant;
 use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
 use super::material::{self, Material};
 use super::memory::{self, human};
-use super::{BuildOptions, GameOptions, Progress, Setup, SolveError, Solver, Verification};
+use super::{
+    BuildOptions, GameOptions, Progress, RunWork, Setup, SolveError, Solver, Step, Verification,
+};
 use crate::rules::{Dims, Engine, Variant};
 
 /// Working memory of the layer solver per entry of the largest layer group, bytes (its
@@ -53,21 +55,49 @@ pub struct CompactSliceReport {
 /// indexes, the ranked sets, the work of the largest layer group and the cache of shell
 /// values.
 pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u64, SolveError> {
+    Ok(size(tables, materials, None)?.bytes)
+}
+
+/// What sizing a compact job found: its bytes at the peak ([`estimate`]), or a lower
+/// bound when the sizing stopped early, and the stored positions of each slice sized.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sizing {
+    pub bytes: u64,
+    /// Whether every slice was sized (false: `bytes` is a lower bound).
+    pub complete: bool,
+    pub entries: std::collections::BTreeMap<Material, u64>,
+}
+
+/// [`estimate`], slice by slice, fewer pieces first, stopping as soon as the estimate so far
+/// (at least the connected sets the sizing itself holds) passes `bound`: the job cannot
+/// fit, and sizing it further would take the memory and time the limit is meant to spare.
+pub fn size(
+    tables: &mut CompactTables,
+    materials: &[Material],
+    bound: Option<u64>,
+) -> Result<Sizing, SolveError> {
     let (mut bytes, mut group, mut largest) = (0u64, 0u64, 0u64);
     let mut stored: Vec<Material> = materials
         .iter()
         .map(|&m| compact::stored_material(m))
         .collect();
-    stored.sort_unstable();
+    stored.sort_unstable_by_key(|m| m.build_order());
     stored.dedup();
+    let mut sizing = Sizing::default();
     for m in stored {
         let size = tables.core_size(m)?;
         bytes += size.entries + size.marks + 16 * size.sets;
         group = group.max(size.largest_group);
         largest = largest.max(size.entries);
+        sizing.entries.insert(m, size.entries);
+        let cache = compact::ShellCache::bytes_for(largest as usize) as u64;
+        sizing.bytes = (bytes + WORK_PER_ENTRY * group + cache).max(tables.sets_bytes());
+        if bound.is_some_and(|b| sizing.bytes > b) {
+            return Ok(sizing);
+        }
     }
-    let cache = compact::ShellCache::bytes_for(largest as usize) as u64;
-    Ok(bytes + WORK_PER_ENTRY * group + cache)
+    sizing.complete = true;
+    Ok(sizing)
 }
 
 /// Refuse up front a compact job over every slice up to `max` that would not fit the
@@ -80,13 +110,17 @@ pub fn check_memory(
     max: Material,
     asked: Option<u64>,
 ) -> Result<CompactTables, SolveError> {
+    check_memory_sized(dims, variant, max, asked).map(|(t, _)| t)
+}
+
+/// [`check_memory`], with the stored positions of every slice up to `max`.
+pub fn check_memory_sized(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    asked: Option<u64>,
+) -> Result<(CompactTables, Sizing), SolveError> {
     let limit = memory::effective(asked);
-    let over = |need: String, l: &memory::Limit| {
-        SolveError::over_memory(format!(
-            "the compact {} tables of {dims} up to {max} need {need} (values, the largest layer group and the shell cache), over",
-            variant.name()
-        ), l, "")
-    };
     if let Some(l) = &limit {
         // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
         // (two sides to move, every square for the single piece) would hold over half the
@@ -104,10 +138,21 @@ pub fn check_memory(
         }
     }
     let mut tables = CompactTables::new(dims, variant);
-    let need = estimate(&mut tables, &Material::up_to(max.white, max.black))?;
+    let all = Material::up_to(max.white, max.black);
+    let sizing = size(&mut tables, &all, limit.map(|l| l.bytes))?;
     match &limit {
-        Some(l) if need > l.bytes => Err(over(format!("about {}", human(need)), l)),
-        _ => Ok(tables),
+        Some(l) if sizing.bytes > l.bytes => Err(SolveError::needs_memory(
+            format!(
+                "the compact {} tables of {dims} up to {max} (values, the largest layer group and the shell cache) need",
+                variant.name()
+            ),
+            memory::Need {
+                bytes: sizing.bytes,
+                at_least: !sizing.complete,
+            },
+            l,
+        )),
+        _ => Ok((tables, sizing)),
     }
 }
 
@@ -157,7 +202,6 @@ pub fn build_slice<E: Engine>(
     m: Material,
     progress: &dyn Progress,
 ) -> Result<CompactSliceReport, SolveError> {
-    progress.begin(&format!("slice {m}"));
     let clock = Instant::now();
     let checkpoint = partial_dir(file);
     let stats = tables.build_slice_resuming::<E>(m, progress, Some(&checkpoint))?;
@@ -227,24 +271,63 @@ pub fn build<E: Engine>(
     opts: &BuildOptions,
     mut each: impl FnMut(&CompactSliceReport),
 ) -> Result<(CompactTables, Vec<CompactSliceReport>), SolveError> {
-    let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
+    let (mut tables, sizing) = check_memory_sized(dims, variant, max, opts.memory_limit)?;
     std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
     clean_dead_writers(dir, opts.progress);
+    let slices = compact::stored_up_to(max);
+    let steps = build_steps(&slices, &sizing, |m| {
+        let built = !path(dir, variant, dims, m).exists();
+        (built, opts.verify.covers(built))
+    });
     let mut reports = Vec::new();
-    for m in compact::stored_up_to(max) {
+    for (&m, step) in slices.iter().zip(&steps) {
         let file = path(dir, variant, dims, m);
         if !file.exists() {
             stop_before(opts.progress, m, reports.len(), dir)?;
         }
+        opts.progress.begin(step);
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
         if opts.verify.covers(report.built) {
-            opts.progress.begin(&format!("slice {m}"));
             report.verified = Some(tables.verify_slice::<E>(m, opts.progress)?.ok());
         }
         each(&report);
         reports.push(report);
     }
     Ok((tables, reports))
+}
+
+/// The steps of a run over `slices`, one a slice, with the run's work: a slice's stored
+/// positions counted once if `work` says this run builds it and once if it verifies it.
+fn build_steps(
+    slices: &[Material],
+    sizing: &Sizing,
+    work: impl Fn(Material) -> (bool, bool),
+) -> Vec<Step> {
+    let cost: Vec<u64> = slices
+        .iter()
+        .map(|&m| {
+            let entries = sizing.entries.get(&m).copied().unwrap_or(0);
+            let (built, verified) = work(m);
+            entries * (u64::from(built) + u64::from(verified))
+        })
+        .collect();
+    let total = cost.iter().sum();
+    let mut before = 0;
+    slices
+        .iter()
+        .zip(&cost)
+        .enumerate()
+        .map(|(k, (m, c))| {
+            let step = Step {
+                what: format!("slice {m}"),
+                number: k + 1,
+                of: slices.len(),
+                run: Some(RunWork { before, total }),
+            };
+            before += c;
+            step
+        })
+        .collect()
 }
 
 /// Remove the temporary files that killed writers left in `dir` (any target's, of the naming
@@ -374,7 +457,7 @@ pub fn solve_game<E: Engine>(
 ) -> Result<(CompactTables, CompactGameReport), SolveError> {
     let clock = Instant::now();
     let max = compact::start_material(variant, dims, setup)?;
-    let mut tables = check_memory(dims, variant, max, opts.memory_limit)?;
+    let (mut tables, sizing) = check_memory_sized(dims, variant, max, opts.memory_limit)?;
     let materials = compact::stored_up_to(max);
     let want = CompactExpect {
         kind: "game",
@@ -386,14 +469,20 @@ pub fn solve_game<E: Engine>(
     let (header, load_seconds) = match loaded {
         Some(h) => (h, Some(clock.elapsed().as_secs_f64())),
         None => (
-            solve_fresh::<E>(&mut tables, setup, &materials, opts, clock)?,
+            solve_fresh::<E>(&mut tables, setup, (&materials, &sizing), opts, clock)?,
             None,
         ),
     };
     let verify_clock = Instant::now();
     let verdict = if opts.verify {
         let log = opts.table.as_deref().map(compact::verify_log_path);
-        Some(tables.verify_all_logged::<E>(opts.progress, log.as_deref())?)
+        let pass = tables.stored_positions();
+        let built = load_seconds.map_or(sizing.entries.values().sum(), |_| 0);
+        let run = RunWork {
+            before: built,
+            total: built + pass,
+        };
+        Some(tables.verify_all_run::<E>(opts.progress, log.as_deref(), run)?)
     } else {
         None
     };
@@ -451,7 +540,6 @@ fn slice_of_game<E: Engine>(
     opts: &GameOptions,
 ) -> Result<SliceStats, SolveError> {
     let Some(dir) = partial else {
-        opts.progress.begin(&format!("slice {m}"));
         return tables.build_slice::<E>(m, opts.progress);
     };
     let file = path(dir, tables.variant, tables.dims, m);
@@ -467,38 +555,52 @@ fn slice_of_game<E: Engine>(
     }
 }
 
+/// Make the `.partial` folder `p` of a game solve (saying so if it resumes one) and clean
+/// the temporary files of killed writers in it and beside it.
+fn prepare_partial(p: &Path, progress: &dyn Progress) -> Result<(), SolveError> {
+    if p.is_dir() {
+        progress.note(&format!(
+            "resuming from the finished slices in {}",
+            p.display()
+        ));
+    }
+    std::fs::create_dir_all(p).map_err(|e| SolveError::io(p, e))?;
+    clean_dead_writers(p, progress);
+    if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        clean_dead_writers(parent, progress);
+    }
+    Ok(())
+}
+
 /// Build every slice (resuming from the `.partial` folder), write the game file, remove
 /// the folder; the header written (or, with no table file, the one that would be).
 fn solve_fresh<E: Engine>(
     tables: &mut CompactTables,
     setup: Setup,
-    materials: &[Material],
+    (materials, sizing): (&[Material], &Sizing),
     opts: &GameOptions,
     clock: Instant,
 ) -> Result<compact::CompactHeader, SolveError> {
     let (variant, dims) = (tables.variant, tables.dims);
     let partial = opts.table.as_deref().map(partial_dir);
     if let Some(p) = &partial {
-        if p.is_dir() {
-            opts.progress.note(&format!(
-                "resuming from the finished slices in {}",
-                p.display()
-            ));
-        }
-        std::fs::create_dir_all(p).map_err(|e| SolveError::io(p, e))?;
-        clean_dead_writers(p, opts.progress);
-        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            clean_dead_writers(parent, opts.progress);
-        }
+        prepare_partial(p, opts.progress)?;
     }
+    let steps = build_steps(materials, sizing, |m| {
+        let done = partial
+            .as_deref()
+            .is_some_and(|p| path(p, variant, dims, m).exists());
+        (!done, false)
+    });
     let mut stats = Vec::new();
-    for &m in materials {
+    for (&m, step) in materials.iter().zip(&steps) {
         if let Some(p) = partial
             .as_deref()
             .filter(|p| !path(p, variant, dims, m).exists())
         {
             stop_before(opts.progress, m, stats.len(), p)?;
         }
+        opts.progress.begin(step);
         stats.push(slice_of_game::<E>(tables, partial.as_deref(), m, opts)?);
     }
     let ms = Some(clock.elapsed().as_millis() as u64);

@@ -59,8 +59,13 @@ pub enum SolveError {
     /// A job that would not fit its memory limit.
     #[error("{}", self.render(&Names::LIBRARY))]
     OverMemory {
-        /// The job and what it needs, up to "the memory limit of".
+        /// The job and what it needs, up to "the memory limit of"; with [`need`] set, the
+        /// job and its verb only (`the tables need`), the need written after it.
+        ///
+        /// [`need`]: SolveError::OverMemory::need
         before: String,
+        /// What the job needs, when it was sized.
+        need: Option<memory::Need>,
         limit: memory::Limit,
         /// What follows the limit, if anything.
         after: String,
@@ -297,23 +302,28 @@ impl std::fmt::Display for Outcome {
 /// from worker threads about every 65,536 units of work.
 ///
 /// ```
+/// use ordo_solve::{Phase, Step};
 /// struct Log;
 /// impl ordo_solve::Progress for Log {
-///     fn update(&self, phase: &str, done: u64, total: Option<u64>) {
-///         eprintln!("{phase}: {done} of {total:?}");
+///     fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
+///         eprintln!("{}: {done} of {total:?} {}", phase.name, phase.unit);
 ///     }
 ///     fn note(&self, text: &str) {
 ///         eprintln!("note: {text}");
 ///     }
+///     fn begin(&self, step: &Step) {
+///         eprintln!("{} ({} of {})", step.what, step.number, step.of);
+///     }
 /// }
 /// ```
 pub trait Progress: Sync {
-    /// `done` units of `total` (`None`: not known in advance) in the phase named `phase`.
-    fn update(&self, phase: &str, done: u64, total: Option<u64>);
+    /// `done` of `total` (`None`: not known in advance) units of `phase`.
+    fn update(&self, phase: Phase, done: u64, total: Option<u64>);
     /// A one-line notice the user should see: a refused table, a fallback, a resumption.
     fn note(&self, _text: &str) {}
-    /// A new piece of work begins (a slice of a tablebase); its phases follow.
-    fn begin(&self, _what: &str) {}
+    /// A new step of the run begins (a slice of a tablebase); its phases follow, counted
+    /// from zero.
+    fn begin(&self, _step: &Step) {}
     /// Whether the caller asks the work to stop (Ctrl-C): work that can stop early asks at
     /// its safe points, keeps what it can and ends with [`SolveError::Interrupted`].
     fn stop_requested(&self) -> bool {
@@ -321,25 +331,71 @@ pub trait Progress: Sync {
     }
 }
 
+/// A phase of long work and the unit it counts, as [`Progress::update`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Phase {
+    /// What is being done: `building`, `verifying`.
+    pub name: &'static str,
+    /// What its counts count, plural: `stored positions`.
+    pub unit: &'static str,
+}
+
+impl Phase {
+    /// Solving a slice layer group by layer group, in stored positions (a byte each).
+    pub const BUILDING: Phase = Phase {
+        name: "building",
+        unit: "stored positions",
+    };
+    /// Recomputing stored values from their successors, in stored positions.
+    pub const VERIFYING: Phase = Phase {
+        name: "verifying",
+        unit: "stored positions",
+    };
+}
+
+/// A step of a run (a slice of a tablebase or of a game solve), as [`Progress::begin`]
+/// announces it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What the step is: `slice 3v2`.
+    pub what: String,
+    /// Its place in the run, from 1, of [`Step::of`] steps.
+    pub number: usize,
+    pub of: usize,
+    /// The work of the whole run, when it is known up front.
+    pub run: Option<RunWork>,
+}
+
+/// The work of a run in stored positions, each counted once for every phase that goes over
+/// it in this run (a slice built and verified counts twice, a slice read from its file and
+/// not verified not at all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunWork {
+    /// The work of the steps before this one.
+    pub before: u64,
+    /// The work of every step.
+    pub total: u64,
+}
+
 /// A [`Progress`] that shows nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;
 
 impl Progress for Silent {
-    fn update(&self, _phase: &str, _done: u64, _total: Option<u64>) {}
+    fn update(&self, _phase: Phase, _done: u64, _total: Option<u64>) {}
 }
 
 /// Counts the units of a parallel phase and reports every 65,536th to a [`Progress`] (the
 /// verification passes, and the retro solver of the test tooling).
 pub struct Ticker<'a> {
     progress: &'a dyn Progress,
-    phase: &'a str,
+    phase: Phase,
     total: Option<u64>,
     done: std::sync::atomic::AtomicU64,
 }
 
 impl<'a> Ticker<'a> {
-    pub fn new(progress: &'a dyn Progress, phase: &'a str, total: Option<u64>) -> Self {
+    pub fn new(progress: &'a dyn Progress, phase: Phase, total: Option<u64>) -> Self {
         progress.update(phase, 0, total);
         Ticker {
             progress,

@@ -45,6 +45,23 @@ impl std::fmt::Display for Limit {
     }
 }
 
+/// What a job needs, as a refusal states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Need {
+    /// Bytes.
+    pub bytes: u64,
+    /// Whether `bytes` is a lower bound (the sizing stopped once past the limit).
+    pub at_least: bool,
+}
+
+impl Need {
+    /// `about 867 MB`, `over 120 MB`, the bytes as `size` writes them.
+    pub fn describe(&self, size: &dyn Fn(u64) -> String) -> String {
+        let how = if self.at_least { "over" } else { "about" };
+        format!("{how} {}", size(self.bytes))
+    }
+}
+
 /// Bytes as `1.5 GB`, `320 MB`, `12 KB`.
 pub fn human(bytes: u64) -> String {
     let b = bytes as f64;
@@ -83,10 +100,13 @@ pub fn effective(asked: Option<u64>) -> Option<Limit> {
 /// Refuse `what` if `estimate` bytes exceed `limit`.
 pub fn check(what: &str, estimate: u64, limit: Option<&Limit>) -> Result<(), super::SolveError> {
     match limit {
-        Some(l) if estimate > l.bytes => Err(super::SolveError::over_memory(
-            format!("{what} needs about {}, over", human(estimate)),
+        Some(l) if estimate > l.bytes => Err(super::SolveError::needs_memory(
+            format!("{what} needs"),
+            Need {
+                bytes: estimate,
+                at_least: false,
+            },
             l,
-            "",
         )),
         _ => Ok(()),
     }

@@ -3,7 +3,7 @@
 //! library speaks in its own terms ([`Names::LIBRARY`]); a front end renders the same typed
 //! error in its terms ([`SolveError::render`]) instead of rewriting the text.
 
-use super::memory::Limit;
+use super::memory::{human, Limit, Need, Source};
 use super::SolveError;
 
 /// What a front end calls the settings a message points to.
@@ -28,8 +28,43 @@ impl SolveError {
     pub fn over_memory(before: String, limit: &Limit, after: &str) -> SolveError {
         SolveError::OverMemory {
             before,
+            need: None,
             limit: *limit,
             after: after.to_string(),
+        }
+    }
+
+    /// A job sized over `limit`: the message reads `{what} about 867 MB, over the memory
+    /// limit of 105 MB` (or `over 120 MB` for a sizing stopped early).
+    pub fn needs_memory(what: String, need: Need, limit: &Limit) -> SolveError {
+        SolveError::OverMemory {
+            before: what,
+            need: Some(need),
+            limit: *limit,
+            after: String::new(),
+        }
+    }
+
+    /// [`SolveError::render`], with the sizes of a refusal against the limit the caller
+    /// asked for (the need and the limit) written by `asked`: a front end writes them in the
+    /// units its user typed (`100M`).
+    pub fn render_sized(&self, names: &Names, asked: &dyn Fn(u64) -> String) -> String {
+        match self {
+            SolveError::OverMemory {
+                before,
+                need,
+                limit,
+                after,
+            } if limit.source == Source::Asked => {
+                let need = need.map(|n| format!(" {}, over", n.describe(asked)));
+                format!(
+                    "{before}{} the memory limit of {} ({}){after}",
+                    need.unwrap_or_default(),
+                    asked(limit.bytes),
+                    names.asked_limit
+                )
+            }
+            other => other.render(names),
         }
     }
 
@@ -39,10 +74,13 @@ impl SolveError {
         match self {
             SolveError::OverMemory {
                 before,
+                need,
                 limit,
                 after,
             } => format!(
-                "{before} the memory limit of {}{after}",
+                "{before}{} the memory limit of {}{after}",
+                need.map(|n| format!(" {}, over", n.describe(&human)))
+                    .unwrap_or_default(),
                 limit.describe(names)
             ),
             SolveError::RetroTable { path, held } => format!(

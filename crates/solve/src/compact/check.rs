@@ -17,14 +17,14 @@ use crate::material::Material;
 use crate::notation::format_position;
 use crate::rules::{Engine, PositionError};
 use crate::value::Value;
-use crate::{Progress, SolveError, Ticker, Verification};
+use crate::{Phase, Progress, RunWork, SolveError, Step, Ticker, Verification};
 
 /// The number of mismatches a verdict describes.
 const EXAMPLES: usize = 5;
 
 impl CompactTables {
-    /// Recompute every value of slice `m` from its successors (phase `verifying`, in index
-    /// entries); every mismatch is counted, the first few described.
+    /// Recompute every value of slice `m` from its successors ([`Phase::VERIFYING`], in
+    /// stored positions); every mismatch is counted, the first few described.
     pub fn verify_slice<E: Engine>(
         &self,
         m: Material,
@@ -42,6 +42,35 @@ impl CompactTables {
         self.verify_all_logged::<E>(progress, None)
     }
 
+    /// The steps of a verification pass over every slice, each slice's announcement with
+    /// the run's work (`before` the pass, the pass's own work added to `total`).
+    pub fn verify_steps(&self, before: u64, total: u64) -> Vec<(Material, Step)> {
+        let n = self.slices.len();
+        let mut done = before;
+        self.slices
+            .iter()
+            .enumerate()
+            .map(|(k, (&m, slice))| {
+                let step = Step {
+                    what: format!("slice {m}"),
+                    number: k + 1,
+                    of: n,
+                    run: Some(RunWork {
+                        before: done,
+                        total,
+                    }),
+                };
+                done += slice.values.len() as u64;
+                (m, step)
+            })
+            .collect()
+    }
+
+    /// Stored positions of every slice held: the work of one pass over them.
+    pub fn stored_positions(&self) -> u64 {
+        self.slices.values().map(|s| s.values.len() as u64).sum()
+    }
+
     /// [`Self::verify_all`], resumable through the log at `log` (see [`VerifyLog`]): chunks
     /// an earlier run checked without a mismatch count as checked, each chunk checked now
     /// is recorded, a stop asked through `progress` ends the pass between chunks with
@@ -50,6 +79,25 @@ impl CompactTables {
         &self,
         progress: &dyn Progress,
         log: Option<&Path>,
+    ) -> Result<Verification, SolveError> {
+        let pass = self.stored_positions();
+        self.verify_all_run::<E>(
+            progress,
+            log,
+            RunWork {
+                before: 0,
+                total: pass,
+            },
+        )
+    }
+
+    /// [`Self::verify_all_logged`] as the last part of a run: `run.before` the work done
+    /// before the pass, `run.total` the run's work with the pass's.
+    pub fn verify_all_run<E: Engine>(
+        &self,
+        progress: &dyn Progress,
+        log: Option<&Path>,
+        run: RunWork,
     ) -> Result<Verification, SolveError> {
         let mut log = log
             .map(|p| VerifyLog::open(p, self.fingerprint()))
@@ -65,8 +113,8 @@ impl CompactTables {
             mismatches: 0,
             examples: Vec::new(),
         };
-        for &m in self.slices.keys() {
-            progress.begin(&format!("slice {m}"));
+        for (m, step) in self.verify_steps(run.before, run.total) {
+            progress.begin(&step);
             let v = self.verify_chunks::<E>(m, progress, log.as_mut())?;
             all.checked += v.checked;
             all.mismatches += v.mismatches;
@@ -92,7 +140,7 @@ impl CompactTables {
             .get(&m)
             .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
         let len = slice.values.len();
-        let ticker = Ticker::new(progress, "verifying", Some(len as u64));
+        let ticker = Ticker::new(progress, Phase::VERIFYING, Some(len as u64));
         let examples = Mutex::new(Vec::new());
         let (mut checked, mut mismatches) = (0, 0);
         for (k, start) in (0..len).step_by(CHUNK).enumerate() {

@@ -111,6 +111,22 @@ impl Sets {
         s
     }
 
+    /// Bytes these ranked sets hold (the sets, their lookup, advancements, mirrors and the
+    /// bits of every square), what a memory estimate counts for them.
+    pub fn bytes(&self) -> usize {
+        self.sets.capacity() * 16
+            + self.lookup.capacity() * 4
+            + self.adv.capacity() * 2
+            + self.runs.capacity() * 4
+            + self.mirrors.capacity() * 4
+            + self
+                .holding
+                .iter()
+                .map(|h| h.capacity() * 8 + 24)
+                .sum::<usize>()
+            + (self.off_goal.capacity() + self.first_of_mirror.capacity()) * 8
+    }
+
     /// Where the search for `set` starts in `lookup`.
     fn home(&self, set: u128) -> usize {
         let x = (set as u64) ^ ((set >> 64) as u64).rotate_left(29);

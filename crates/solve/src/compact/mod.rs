@@ -26,6 +26,7 @@
 mod bits;
 mod check;
 mod checkpoint;
+mod digest;
 mod index;
 mod layer;
 mod shell;
@@ -39,6 +40,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+pub use digest::{content_checksum, parse_list, Listed};
 pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
 pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
@@ -56,7 +58,7 @@ pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_se
 
 use super::material::Material;
 use super::value::Value;
-use super::{Outcome, Progress, Setup, SolveError};
+use super::{Outcome, Phase, Progress, Setup, SolveError};
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -139,6 +141,12 @@ impl CompactTables {
             .clone()
     }
 
+    /// Bytes of the ranked connected sets these tables hold (every side and count met so
+    /// far, [`Sets::bytes`]).
+    pub fn sets_bytes(&self) -> u64 {
+        self.sets.values().map(|s| s.bytes() as u64).sum()
+    }
+
     /// The connected sets of both sides of material `m`, if its index could be built.
     fn index_sets(&mut self, m: Material) -> Result<[Arc<Sets>; 2], SolveError> {
         if m.white == 0 || m.black == 0 || m.white + m.black > self.dims.len() as u32 {
@@ -215,7 +223,7 @@ impl CompactTables {
     }
 
     /// Build slice `m`; every smaller slice must be built. `progress` hears of every layer
-    /// group done (phase `layers`, in index entries).
+    /// group done ([`Phase::BUILDING`], in stored positions).
     pub fn build_slice<E: Engine>(
         &mut self,
         m: Material,
@@ -250,7 +258,7 @@ impl CompactTables {
         let mut kept = self.resume(&of, checkpoint, &mut values, progress);
         let total = index.len() as u64;
         let (mut saved, mut cost) = (std::time::Instant::now(), std::time::Duration::ZERO);
-        progress.update("layers", of.done(kept.groups) as u64, Some(total));
+        progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
         while kept.groups < groups.len() {
             if progress.stop_requested() {
                 return Err(self.stop(&of, checkpoint, &kept, &values));
@@ -260,7 +268,7 @@ impl CompactTables {
                 kept.stats.add(&s);
             }
             kept.groups += 1;
-            progress.update("layers", of.done(kept.groups) as u64, Some(total));
+            progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
             let due = saved.elapsed() >= (10 * cost).max(CHECKPOINT_SECONDS);
             if let Some(file) = checkpoint.filter(|_| due && kept.groups < groups.len()) {
                 let clock = std::time::Instant::now();

@@ -33,7 +33,7 @@ use crate::rules::clauses;
 use crate::value::Value;
 use crate::{RetroHeld, SolveError};
 
-const MAGIC: &str = "ORDO-TABLE";
+pub(super) const MAGIC: &str = "ORDO-TABLE";
 /// The layout version of compact table files.
 pub const FORMAT: u32 = 4;
 /// The previous layout of compact table files (FNV-1a 64 checksum), refused with how to rebuild.
@@ -86,7 +86,7 @@ pub struct CompactExpect {
     pub memory: Option<Limit>,
 }
 
-fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError {
+pub(super) fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError {
     SolveError::File {
         path: path.display().to_string(),
         msg: msg.to_string(),
@@ -262,14 +262,14 @@ impl CompactTables {
     }
 }
 
-fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<blake3::Hash>> {
+pub(super) fn read_checksum(r: &mut impl BufRead) -> std::io::Result<Option<blake3::Hash>> {
     Ok(parse_blake3_line(
         read_line_limited(r, BLAKE3_LINE)?.as_deref(),
     ))
 }
 
 /// Why a header line is not read.
-enum Foreign {
+pub(super) enum Foreign {
     /// A retro solver's table (format 2: an error, never replaced), with what its header says.
     Retro(Box<RetroHeld>),
     /// Damaged or of an unknown format.
@@ -277,7 +277,7 @@ enum Foreign {
 }
 
 /// The header of a line, refusing other formats first: a retro table by name.
-fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
+pub(super) fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
     #[derive(serde::Deserialize)]
     struct Version {
         format: u32,
@@ -300,7 +300,7 @@ fn parse_header(line: &[u8]) -> Result<CompactHeader, Foreign> {
 }
 
 /// The header line of a table file, after its first line (which must be the magic).
-fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
+pub(super) fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
     let io = |e: std::io::Error| file_error(path, e);
     let magic = read_line_limited(r, MAGIC.len() + 1).map_err(io)?;
     if magic.as_deref() != Some(format!("{MAGIC}\n").as_bytes()) {
@@ -320,7 +320,7 @@ fn read_head(r: &mut impl BufRead, path: &Path) -> Result<Vec<u8>, SolveError> {
 }
 
 /// The file's size against the size its header implies.
-fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), TableFault> {
+pub(super) fn check_file_size(len: u64, head_len: u64, payload: u64) -> Result<(), TableFault> {
     if len == head_len + payload {
         return Ok(());
     }

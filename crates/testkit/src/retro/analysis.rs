@@ -120,7 +120,14 @@ fn first_pass<G: Graph>(
     let n = graph.len();
     let terminal: [AtomicU64; 4] = Default::default();
     let seeds: std::sync::Mutex<Vec<(u16, u32)>> = std::sync::Mutex::new(Vec::new());
-    let ticker = crate::solve::Ticker::new(progress, "solving: successors", Some(n as u64));
+    let ticker = crate::solve::Ticker::new(
+        progress,
+        crate::solve::Phase {
+            name: "solving: successors",
+            unit: "positions",
+        },
+        Some(n as u64),
+    );
     let indegree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     let nodes: Vec<Option<Node>> = (0..n)
         .into_par_iter()
@@ -230,7 +237,14 @@ fn reverse<G: Graph>(
         total += u64::from(d.swap(0, Ordering::Relaxed));
         offsets.push(total);
     }
-    let ticker = crate::solve::Ticker::new(progress, "solving: reversing moves", Some(n as u64));
+    let ticker = crate::solve::Ticker::new(
+        progress,
+        crate::solve::Phase {
+            name: "solving: reversing moves",
+            unit: "positions",
+        },
+        Some(n as u64),
+    );
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     (0..n).into_par_iter().try_for_each_init(
         || (Vec::new(), Vec::new(), Vec::new()),
@@ -302,7 +316,11 @@ impl Settling {
             let (settled, next) = self.settle_bucket(reversed, distance as u16, candidates);
             put_in_buckets(&mut buckets, next);
             settled_total += settled as u64;
-            progress.update("solving: settling by distance", settled_total, Some(n));
+            let phase = crate::solve::Phase {
+                name: "solving: settling by distance",
+                unit: "positions",
+            };
+            progress.update(phase, settled_total, Some(n));
             distance += 1;
         }
         Ok(())

@@ -357,3 +357,14 @@ pub fn moves_of<E: Engine, T: Tables>(
     sort_best_first(&mut named, String::clone);
     Ok((v, named))
 }
+
+/// The announcement of slice `m` as a step of its own (the retro solver does not size its
+/// runs up front).
+fn step(m: crate::solve::Material) -> crate::solve::Step {
+    crate::solve::Step {
+        what: format!("slice {m}"),
+        number: 1,
+        of: 1,
+        run: None,
+    }
+}

@@ -168,7 +168,11 @@ impl Space {
                     }
                 }
                 bound.check(seen.len(), depth)?;
-                progress.update("enumerating", seen.len() as u64, None);
+                let phase = crate::solve::Phase {
+                    name: "enumerating",
+                    unit: "positions",
+                };
+                progress.update(phase, seen.len() as u64, None);
             }
             frontier = next;
         }

@@ -508,7 +508,7 @@ pub fn build<E: Engine>(
         };
         let verified = if opts.verify.covers(built) {
             let (index, values) = &tb.slices[&m];
-            opts.progress.begin(&format!("slice {m}"));
+            opts.progress.begin(&super::step(m));
             let graph = SliceGraph::<E>::new(&tb, index);
             Some(super::verify::verify_graph(&graph, values, opts.progress)?.ok())
         } else {
@@ -546,7 +546,7 @@ fn build_slice<E: Engine>(
 ) -> Result<Header, SolveError> {
     let clock = std::time::Instant::now();
     let m = index.material;
-    opts.progress.begin(&format!("slice {m}"));
+    opts.progress.begin(&super::step(m));
     let (values, counts) = retro::solve(&SliceGraph::<E>::new(tb, &index), opts.progress)?;
     let mut header = file::header(
         "endgame",

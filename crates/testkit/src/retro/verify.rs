@@ -44,7 +44,11 @@ pub fn verify_graph<G: Graph>(
         )));
     }
     let checked = AtomicU64::new(0);
-    let ticker = crate::solve::Ticker::new(progress, "verifying", Some(graph.len() as u64));
+    let ticker = crate::solve::Ticker::new(
+        progress,
+        crate::solve::Phase::VERIFYING,
+        Some(graph.len() as u64),
+    );
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
     let note = |text: String| {

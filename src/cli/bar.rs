@@ -1,0 +1,375 @@
+//! The solver's progress as people read it (issue 25, point 5): the library reports typed
+//! events ([`Progress`]: steps, phases, counts in a named unit) and this draws them with
+//! indicatif on stderr, one line rendered by [`line`] (a pure function the tests call): the
+//! step as `slice k of n`, the phase, whole-number counts and rate in their unit, the time
+//! left for the phase and for the whole run. A new step starts from zero under its own name,
+//! and [`Bar::say_after`] clears the bar before a last message, so that message stays.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::solve::{Phase, Progress, Step};
+
+/// What one line of progress shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View<'a> {
+    /// The step under way, if the run announced one.
+    pub step: Option<&'a Step>,
+    pub phase: Phase,
+    pub done: u64,
+    pub total: Option<u64>,
+    /// Units a second in this phase, once measured.
+    pub rate: Option<f64>,
+    /// The run's work done and in all (units of [`crate::solve::RunWork`]), and its rate.
+    pub run: Option<(u64, u64)>,
+    pub run_rate: Option<f64>,
+}
+
+/// `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A time left in words, whole units: `45 s`, `12 min`, `3 h 20 min`, `2 days 4 h`.
+pub fn span(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s.div_ceil(60)),
+        3600..=86_399 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ => format!("{} days {} h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+/// The progress lines of `v`, two so that each fits a narrow terminal: what is under way
+/// and the whole run (`slice 3 of 6 (3v2), building; whole run 40% done, about 4 s left`),
+/// then the phase's counts (`1,234 of 2,126 stored positions (58%), 36,030 a second, about
+/// 1 s left`).
+pub fn line(v: &View) -> String {
+    let mut head = match v.step {
+        Some(s) if s.of > 1 => format!("{} of {} ({}), ", word(s), s.of, slice_name(s)),
+        Some(s) => format!("{}, ", s.what),
+        None => String::new(),
+    };
+    head.push_str(v.phase.name);
+    if let Some((done, total)) = v.run.filter(|&(_, t)| t > 0) {
+        let pct = done.min(total) * 100 / total;
+        head.push_str(&format!("; whole run {pct}% done"));
+        if let Some(r) = v.run_rate.filter(|r| *r >= 0.5) {
+            let left = span(total.saturating_sub(done) as f64 / r);
+            head.push_str(&format!(", about {left} left"));
+        }
+    }
+    let mut counts = match v.total {
+        Some(t) => format!(
+            "{} of {} {} ({}%)",
+            grouped(v.done),
+            grouped(t),
+            v.phase.unit,
+            v.done.min(t) * 100 / t.max(1)
+        ),
+        None => format!("{} {}", grouped(v.done), v.phase.unit),
+    };
+    if let Some(r) = v.rate.filter(|r| *r >= 0.5) {
+        counts.push_str(&format!(", {} a second", grouped(r.round() as u64)));
+        if let Some(t) = v.total {
+            let left = span(t.saturating_sub(v.done) as f64 / r);
+            counts.push_str(&format!(", about {left} left"));
+        }
+    }
+    format!("{head}\n  {counts}")
+}
+
+/// `slice 3` of `slice 3v2`: the kind of step and its number.
+fn word(s: &Step) -> String {
+    let kind = s.what.split_whitespace().next().unwrap_or("step");
+    format!("{kind} {}", s.number)
+}
+
+/// `3v2` of `slice 3v2`.
+fn slice_name(s: &Step) -> &str {
+    s.what.split_once(' ').map_or(&s.what, |(_, name)| name)
+}
+
+/// Where a phase stands: when it began and its count then, its count now.
+#[derive(Clone, Debug)]
+struct Now {
+    phase: Phase,
+    start: (Instant, u64),
+    done: u64,
+    total: Option<u64>,
+}
+
+/// What the bar knows of the run.
+#[derive(Default)]
+struct State {
+    step: Option<Step>,
+    now: Option<Now>,
+    /// Units of the step's finished phases.
+    step_done: u64,
+    /// Units this run did, and since when.
+    worked: u64,
+    since: Option<Instant>,
+}
+
+impl State {
+    /// Take `done` of `total` units of `phase` in; the line to show.
+    fn update(&mut self, phase: Phase, done: u64, total: Option<u64>) -> String {
+        let at = Instant::now();
+        match &mut self.now {
+            Some(n) if n.phase == phase => {
+                self.worked += done.saturating_sub(n.done);
+                (n.done, n.total) = (done, total);
+            }
+            n => {
+                // A new phase: its first count is where it starts (work resumed, not done now).
+                self.step_done += n.as_ref().map_or(0, |n| n.done);
+                *n = Some(Now {
+                    phase,
+                    start: (at, done),
+                    done,
+                    total,
+                });
+            }
+        }
+        let since = *self.since.get_or_insert(at);
+        let n = self.now.as_ref().expect("set above");
+        let per = |units: u64, from: Instant| {
+            let secs = at.duration_since(from).as_secs_f64();
+            (secs >= 0.5 && units > 0).then(|| units as f64 / secs)
+        };
+        let run = self.step.as_ref().and_then(|s| s.run);
+        line(&View {
+            step: self.step.as_ref(),
+            phase,
+            done,
+            total,
+            rate: per(done.saturating_sub(n.start.1), n.start.0),
+            run: run.map(|r| (r.before + self.step_done + done, r.total)),
+            run_rate: per(self.worked, since),
+        })
+    }
+}
+
+/// The solver's [`Progress`] drawn with indicatif (hidden when stderr is not a terminal):
+/// a spinner and the line [`line`] renders; notices as lines of their own above it.
+pub struct Bar {
+    bar: indicatif::ProgressBar,
+    state: Mutex<State>,
+    /// Where [`Bar::say_after`] and notices go once the bar is out of the way (stderr).
+    say: Arc<dyn Fn(&str) + Send + Sync>,
+}
+
+impl Default for Bar {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Bar {
+    /// On stderr.
+    pub fn new() -> Bar {
+        Bar::with(
+            indicatif::ProgressDrawTarget::stderr(),
+            Arc::new(|t: &str| eprintln!("{t}")),
+        )
+    }
+
+    /// On `target`, messages through `say` (the tests draw into memory).
+    pub fn with(
+        target: indicatif::ProgressDrawTarget,
+        say: Arc<dyn Fn(&str) + Send + Sync>,
+    ) -> Bar {
+        let bar = indicatif::ProgressBar::with_draw_target(None, target);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg}") {
+            bar.set_style(style);
+        }
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Bar {
+            bar,
+            state: Mutex::new(State::default()),
+            say,
+        }
+    }
+
+    /// Clear the bar for good.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    /// Clear the bar for good, then say `text`: the last words of a run (an interruption,
+    /// with where its work is kept) stay on screen.
+    pub fn say_after(&self, text: &str) {
+        self.finish();
+        (self.say)(text);
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Progress for Bar {
+    fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
+        let text = self.state().update(phase, done, total);
+        self.bar.set_message(text);
+    }
+
+    fn note(&self, text: &str) {
+        let say = &self.say;
+        self.bar.suspend(|| say(&format!("ordo: {text}")));
+    }
+
+    fn begin(&self, step: &Step) {
+        let mut s = self.state();
+        // The run's rate carries on; the step's counts start from zero under its name.
+        (s.step, s.now, s.step_done) = (Some(step.clone()), None, 0);
+        self.bar.set_message(format!("{}: starting", step.what));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::RunWork;
+
+    fn step(what: &str, number: usize, before: u64) -> Step {
+        Step {
+            what: what.into(),
+            number,
+            of: 6,
+            run: Some(RunWork {
+                before,
+                total: 10_000,
+            }),
+        }
+    }
+
+    /// Issue 25, point 5: whole-number rates, the unit named (stored positions, not
+    /// "layers"), `slice k of n`, the phase's time left and the whole run's.
+    #[test]
+    fn the_progress_line_reads_as_words_and_whole_numbers() {
+        let s = step("slice 3v2", 3, 4_000);
+        let text = line(&View {
+            step: Some(&s),
+            phase: Phase::BUILDING,
+            done: 1_234,
+            total: Some(2_126),
+            rate: Some(36_030.026_2),
+            run: Some((5_234, 10_000)),
+            run_rate: Some(1_000.4),
+        });
+        assert_eq!(
+            text,
+            "slice 3 of 6 (3v2), building; whole run 52% done, about 5 s left\n  \
+             1,234 of 2,126 stored positions (58%), 36,030 a second, about 0 s left"
+        );
+        assert_eq!(span(4_000.0), "1 h 6 min");
+        assert_eq!(span(200_000.0), "2 days 7 h");
+        assert_eq!(grouped(1_000_000), "1,000,000");
+    }
+
+    /// Issue 25, point 5: a step's counts are its own: right after slice 2v1 begins, the
+    /// line names 2v1 with none of 1v1's counts, and its first count starts it from zero
+    /// (the whole run's share carries the finished slice).
+    #[test]
+    fn each_slice_counts_under_its_own_name() {
+        let mut st = State {
+            step: Some(step("slice 1v1", 1, 0)),
+            ..State::default()
+        };
+        st.update(Phase::BUILDING, 0, Some(147));
+        let last = st.update(Phase::BUILDING, 147, Some(147));
+        assert!(last.starts_with("slice 1 of 6 (1v1), building"), "{last}");
+        assert!(
+            last.contains("147 of 147 stored positions (100%)"),
+            "{last}"
+        );
+        (st.step, st.now, st.step_done) = (Some(step("slice 2v1", 2, 147)), None, 0);
+        let next = st.update(Phase::BUILDING, 0, Some(714));
+        assert!(next.starts_with("slice 2 of 6 (2v1), building"), "{next}");
+        assert!(next.contains(" 0 of 714 stored positions"), "{next}");
+        assert!(!next.contains("147 of"), "{next}");
+        assert!(next.contains("whole run 1% done"), "{next}");
+        st.update(Phase::BUILDING, 714, Some(714));
+        // Its verification follows the build: the run counts both.
+        let v = st.update(Phase::VERIFYING, 300, Some(714));
+        assert!(v.contains("verifying; ") && v.contains("300 of 714"), "{v}");
+        assert!(v.contains("whole run 11% done"), "{v}");
+    }
+
+    /// A terminal in memory: every write and clear, in order.
+    #[derive(Debug, Clone)]
+    struct Screen(Arc<Mutex<Vec<String>>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(format!("up {n}"));
+            Ok(())
+        }
+        fn move_cursor_down(&self, _n: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _n: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _n: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(format!("line {s}"));
+            Ok(())
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(format!("str {s}"));
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.0.lock().unwrap().push("clear".into());
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Issue 25, point 5: the interruption message comes after the bar is cleared, and
+    /// nothing of the bar is drawn after it (on a terminal it used to be drawn over, erasing
+    /// the checkpoint's path and how to resume).
+    #[test]
+    fn the_interruption_message_stays_on_screen() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let screen = Screen(log.clone());
+        let said = log.clone();
+        let bar = Bar::with(
+            indicatif::ProgressDrawTarget::term_like(Box::new(screen)),
+            Arc::new(move |t: &str| said.lock().unwrap().push(format!("said {t}"))),
+        );
+        bar.begin(&step("slice 4v4", 6, 0));
+        bar.update(Phase::BUILDING, 10, Some(100));
+        bar.bar.tick();
+        bar.say_after("ordo: interrupted: kept in t.partial; the same command resumes there");
+        std::thread::sleep(Duration::from_millis(600));
+        let log = log.lock().unwrap();
+        let at = log.iter().position(|l| l.starts_with("said ")).unwrap();
+        assert!(
+            log[..at]
+                .iter()
+                .any(|l| l.contains("slice 6 of 6 (4v4), building")),
+            "the bar was never drawn: {log:?}"
+        );
+        assert!(log[..at].iter().any(|l| l == "clear"), "{log:?}");
+        assert_eq!(at, log.len() - 1, "drawn after the message: {log:?}");
+    }
+}

@@ -1,0 +1,86 @@
+//! `ordo tb checksums`: the content checksums of compact table files, and their check
+//! against a published list (issue 25, point 4; `crates/solve/src/compact/digest.rs`).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::solve::solve_error;
+use super::CliError;
+use crate::solve::compact::{content_checksum, parse_list};
+
+/// Run `ordo tb checksums`: list, or check against `check`; the exit status.
+pub fn run(dir: &Path, check: Option<&Path>, out: &mut String) -> Result<u8, CliError> {
+    match check {
+        None => list(dir, out),
+        Some(list) => compare(dir, list, out),
+    }
+}
+
+/// Every compact table file (`*.ordotb`) directly in `dir`, by name.
+fn table_files(dir: &Path) -> Result<Vec<String>, CliError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".ordotb") && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
+    let names = table_files(dir)?;
+    if names.is_empty() {
+        return Err(CliError(format!(
+            "{}: no table files (*.ordotb) to checksum",
+            dir.display()
+        )));
+    }
+    for name in names {
+        let sum = content_checksum(&dir.join(&name)).map_err(solve_error)?;
+        let _ = writeln!(out, "{}  {name}", sum.to_hex());
+    }
+    Ok(0)
+}
+
+fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
+    let text = std::fs::read_to_string(list)
+        .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
+    let listed =
+        parse_list(&text).map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
+    if listed.is_empty() {
+        return Err(CliError(format!(
+            "--check {}: no checksums listed",
+            list.display()
+        )));
+    }
+    let mut bad = 0;
+    for l in &listed {
+        let path = dir.join(&l.name);
+        let verdict = if !path.exists() {
+            "MISSING".to_string()
+        } else {
+            match content_checksum(&path) {
+                Ok(sum) if sum == l.checksum => "OK".to_string(),
+                Ok(sum) => format!(
+                    "FAILED (published {}, file {})",
+                    l.checksum.to_hex(),
+                    sum.to_hex()
+                ),
+                Err(e) => format!("FAILED ({e})"),
+            }
+        };
+        bad += usize::from(verdict != "OK");
+        let _ = writeln!(out, "{}: {verdict}", l.name);
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        match bad {
+            0 => format!("every one of the {} tables listed matches", listed.len()),
+            n => format!("{n} of the {} tables listed do not match", listed.len()),
+        }
+    );
+    Ok(u8::from(bad > 0))
+}
