@@ -1,9 +1,13 @@
-// End-to-end test of `ordo serve` in headless Chromium (run by tests/browser/run.sh, which starts
-// the server and passes its address in ORDO_URL). Exits non-zero on any failure.
+// End-to-end test of the dispute page in headless Chromium (run by tests/browser/run.sh, which
+// starts a server and passes its address in ORDO_URL and its kind in ORDO_KIND: `server` for
+// `ordo serve`, `static` for the static site under a plain file server, where the page judges
+// through WebAssembly and must never ask for /api/). Exits non-zero on any failure.
 //
 // 1. Classic start: click the piece on e3 and the illegal target e5; the page shows "illegal"
-//    and ORDO-4.3 (the connection rule), the clause linked to /rules#ORDO-4.3.
-// 2. The shareable link, opened in a new page, shows the same verdict and clauses.
+//    and ORDO-4.3 (the connection rule), the clause linked to the rules page's #ORDO-4.3.
+// 2. The shareable link, copied with its button and opened in a new page and in a fresh browser
+//    context (another profile: nothing shared but the link), shows the same verdict and clauses
+//    (issue 24, point 1).
 // 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
 //    which group stays and judges b3xb4/c4 legal.
@@ -16,6 +20,7 @@ import { chromium } from 'playwright-core';
 
 const BASE = process.env.ORDO_URL;
 const OUT = process.env.ORDO_ARTIFACTS || 'target/browser';
+const KIND = process.env.ORDO_KIND || 'server';
 if (!BASE) {
   console.error('e2e: ORDO_URL is not set (run tests/browser/run.sh)');
   process.exit(2);
@@ -62,22 +67,42 @@ async function disputeAndShare(context, problems) {
   check(v.verdict === 'illegal', `e3-e5 is judged illegal (got ${v.verdict})`);
   check(v.move === 'e3-e5', `the verdict names the move e3-e5 (got ${v.move})`);
   check(v.clauses.length === 1 && v.clauses[0] === 'ORDO-4.3', `the clause shown is ORDO-4.3 (got ${v.clauses})`);
-  check(v.hrefs[0] === '/rules#ORDO-4.3', 'the clause links to /rules#ORDO-4.3');
-  const link = await page.locator('#share-link').inputValue();
-  check(link.includes('move=e3-e5') && link.startsWith(BASE), `the shareable link is ${link}`);
+  check(v.hrefs[0] === 'rules#ORDO-4.3', 'the clause links to the rules page, rules#ORDO-4.3');
+  await page.locator('#copy-link').click();
+  await page.locator('.share .copied').filter({ hasText: 'Copied' }).waitFor();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  check(link === await page.locator('#share-link').inputValue(), 'the copy button copies the link shown');
+  check(link.includes('move=e3-e5') && link.startsWith(BASE + '/?'), `the shareable link is ${link}`);
   mkdirSync(OUT, { recursive: true });
-  await page.screenshot({ path: join(OUT, 'verdict.png'), fullPage: true });
+  await page.screenshot({ path: join(OUT, `verdict-${KIND}.png`), fullPage: true });
 
   const other = await context.newPage();
   other.on('pageerror', (e) => problems.push(`page error (shared link): ${e.message}`));
   await other.goto(link);
   const w = await verdictOf(other);
   check(JSON.stringify(w) === JSON.stringify(v), 'the shared link shows the same verdict, move and clauses');
+  await freshContext(link, v, problems);
   const rules = await context.newPage();
-  await rules.goto(new URL(v.hrefs[0], BASE).href);
+  await rules.goto(new URL(v.hrefs[0], BASE + '/').href);
   const title = await rules.locator('section.clause[id="ORDO-4.3"] h3').textContent();
   check(title.includes('ORDO-4.3'), `the rules page has the anchor of ORDO-4.3 ("${title.trim()}")`);
   await Promise.all([page.close(), other.close(), rules.close()]);
+}
+
+// The link opened by someone else: a new browser profile, nothing shared with the first.
+async function freshContext(link, v, problems) {
+  const profile = mkdtempSync(join(tmpdir(), 'ordo-e2e-fresh-'));
+  const context = await launch(profile);
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`page error (fresh context): ${e.message}`));
+    await page.goto(link);
+    const w = await verdictOf(page);
+    check(JSON.stringify(w) === JSON.stringify(v), `the link opened in a fresh browser context shows the same verdict (${w.move} ${w.verdict} ${w.clauses})`);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 async function ordoXTwoSteps(context) {
@@ -141,20 +166,29 @@ async function phoneScreenshot(context) {
   await verdictOf(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `the phone layout does not scroll sideways (width ${width})`);
-  await page.screenshot({ path: join(OUT, 'verdict-phone.png'), fullPage: true });
+  await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
   await page.close();
+}
+
+function launch(profile) {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 }
 
 async function main() {
   const profile = mkdtempSync(join(tmpdir(), 'ordo-e2e-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launch(profile);
   const problems = [];
+  // The static site judges in the browser: it never asks for the API.
+  const apiRequests = [];
+  context.on('request', (r) => { if (new URL(r.url()).pathname.includes('/api/')) apiRequests.push(r.url()); });
+  console.log(`e2e: the ${KIND} page at ${BASE}`);
   try {
     await disputeAndShare(context, problems);
     await ordoXTwoSteps(context);
@@ -162,6 +196,11 @@ async function main() {
     await keyboardOnly(context);
     await phoneScreenshot(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
+    if (KIND === 'static') {
+      check(apiRequests.length === 0, `the static page asked no server for an answer${apiRequests.length ? ': ' + apiRequests[0] : ''}`);
+    } else {
+      check(apiRequests.length > 0, `the served page asks the API (${apiRequests.length} requests)`);
+    }
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

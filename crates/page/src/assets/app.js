@@ -1,5 +1,6 @@
 // The Ordo rules judge: a board to click, verdicts from /api/explain, shareable links.
-// Plain JavaScript, no build step. The server draws the board (the SVG of `ordo render --svg`);
+// Plain JavaScript, no build step. The answers (and the board, the SVG of `ordo render --svg`)
+// come from the server's API or, in the static site, from the WebAssembly module;
 // this script adds the selection, the legal targets and the keyboard cursor on top of it.
 'use strict';
 
@@ -96,20 +97,67 @@ function shift(sq, dc, dr) {
   return sqName(p.c + dc, p.r + dr);
 }
 
-// ---- Server ----------------------------------------------------------------------------------
+// ---- Answers: the server's API, or the WebAssembly module of the static site ----------------
+
+// `server` under `ordo serve`; `wasm` in the static site (ordo site DIR), where the page judges
+// in the browser through crates/wasm: the same answers, routes and errors as the API.
+const BACKEND = (document.querySelector('meta[name="ordo-backend"]') || {}).content || 'server';
+
+let wasmModule = null;
+
+function loadWasm() {
+  if (!wasmModule) {
+    wasmModule = fetch('assets/ordo.wasm')
+      .then((res) => {
+        if (!res.ok) throw new Error(`cannot load assets/ordo.wasm (HTTP ${res.status})`);
+        return res.arrayBuffer();
+      })
+      .then((bytes) => WebAssembly.instantiate(bytes, {}))
+      .then((m) => m.instance.exports);
+  }
+  return wasmModule;
+}
+
+// One request to the module: the target's bytes in its memory, the reply read back.
+async function wasmRequest(target) {
+  const w = await loadWasm();
+  const bytes = new TextEncoder().encode(target);
+  const ptr = w.ordo_alloc(bytes.length);
+  new Uint8Array(w.memory.buffer, ptr, bytes.length).set(bytes);
+  const status = w.ordo_request(ptr, bytes.length);
+  const body = new TextDecoder().decode(new Uint8Array(w.memory.buffer, w.ordo_reply_ptr(), w.ordo_reply_len()));
+  return { ok: status >= 200 && status < 300, json: body.startsWith('{') || body.startsWith('['), body };
+}
+
+async function serverRequest(target) {
+  // Relative to the page, so that a page served under a path prefix asks its own server.
+  const res = await fetch(target.slice(1));
+  const type = res.headers.get('content-type') || '';
+  return { ok: res.ok, json: type.includes('json'), body: await res.text() };
+}
 
 async function api(path, params) {
-  const query = new URLSearchParams(params).toString();
-  const res = await fetch(path + '?' + query);
-  const type = res.headers.get('content-type') || '';
-  const body = type.includes('json') ? await res.json() : await res.text();
-  if (!res.ok) {
+  const target = path + '?' + new URLSearchParams(params).toString();
+  const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  const body = reply.json ? JSON.parse(reply.body) : reply.body;
+  if (!reply.ok) {
     const err = new Error(body.error || String(body));
     err.where = body.where || '';
     throw err;
   }
   return body;
 }
+
+// The address of a verdict for anyone: the link the answer gives when it is absolute (`ordo
+// serve --public-url`), else this page's own address with the link's query.
+function shareUrl(link) {
+  if (/^https?:/.test(link)) return link;
+  const query = link.slice(link.indexOf('?'));
+  return window.location.origin + window.location.pathname + query;
+}
+
+// A clause's page: the answers name `/rules#ID`; the rules page lies beside this one.
+function rulesHref(url) { return url.replace(/^\//, ''); }
 
 // ---- Board drawing ---------------------------------------------------------------------------
 
@@ -360,7 +408,7 @@ function sourceItem(s) {
 
 function clauseItem(c) {
   const head = el('h3', {},
-    el('a', { class: 'clause-id', href: c.url }, c.id), ' ', c.title);
+    el('a', { class: 'clause-id', href: rulesHref(c.url) }, c.id), ' ', c.title);
   const item = el('li', { class: 'clause', 'data-clause': c.id }, head);
   if (c.detail) item.append(el('p', { class: 'detail' }, c.detail));
   item.append(el('blockquote', {}, c.text));
@@ -391,7 +439,7 @@ function effectsList(e) {
 }
 
 function shareBox(link) {
-  const url = new URL(link, window.location.href).href;
+  const url = shareUrl(link);
   const input = el('input', { id: 'share-link', readonly: '', value: url, 'aria-label': 'Shareable link' });
   const button = el('button', { type: 'button', id: 'copy-link' }, 'Copy link');
   const status = el('span', { class: 'copied', role: 'status' });
@@ -458,7 +506,7 @@ async function judge(move) {
   showSvg(a.svg);
   showVerdict(a);
   say(a.legal ? `${a.move} is legal.` : `${a.move} is illegal: ${a.violated.map((c) => c.id).join(', ')}.`);
-  history.replaceState(null, '', a.link);
+  history.replaceState(null, '', a.link.slice(a.link.indexOf('?')));
   // On a narrow screen the verdict sits below the board: bring it into view.
   if (window.matchMedia('(max-width: 860px)').matches) {
     $('verdict').scrollIntoView({ block: 'start' });

@@ -296,13 +296,53 @@ pub fn encode_component(s: &str) -> String {
     out
 }
 
-/// The page's link to a position and a move.
+/// The address the page is published at, when links name it (`ordo serve --public-url`).
+static PUBLIC_URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Write every link with the address `url` (e.g. `https://ordo.example.org/judge/`), for a
+/// server that is reached under another name than the one it listens on. Set once, by the
+/// command line before serving; an address that is not `http://` or `https://` followed by a
+/// host, or holds spaces, quotes or angle brackets or a query or fragment, is refused.
+pub fn set_public_url(url: &str) -> Result<(), ApiError> {
+    let bad = |why: &str| {
+        let shown: String = url.chars().take(80).collect();
+        ApiError::bad("public-url", format!("'{shown}' {why}"))
+    };
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| bad("does not start with http:// or https://"))?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(bad("names no host"));
+    }
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`?#".contains(c))
+    {
+        return Err(bad("holds a space, quote, angle bracket, '?' or '#'"));
+    }
+    let url = if url.ends_with('/') {
+        url.to_string()
+    } else {
+        format!("{url}/")
+    };
+    PUBLIC_URL
+        .set(url)
+        .map_err(|_| bad("comes after another public address"))
+}
+
+/// The page's link to a position and a move: `/?position=…&move=…`, relative to the page's
+/// server, or under the address given to [`set_public_url`].
 pub fn share_link(position: &str, mv: &str) -> String {
-    format!(
-        "/?position={}&move={}",
+    let query = format!(
+        "?position={}&move={}",
         encode_component(position),
         encode_component(mv)
-    )
+    );
+    match PUBLIC_URL.get() {
+        Some(base) => format!("{base}{query}"),
+        None => format!("/{query}"),
+    }
 }
 
 /// `GET /api/explain`: the adjudicator's verdict on `mv` in `position`, clause by clause.
