@@ -12,6 +12,9 @@
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
 //    which group stays and judges b3xb4/c4 legal.
 // 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
+// 6. Issue 24, point 7: an unreadable position in the field leaves the board drawn; an ordo
+//    with no legal landing square says so; editing squares asks nothing until editing is done;
+//    the page has an icon that loads.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +78,9 @@ async function disputeAndShare(context, problems) {
   check(link.includes('move=e3-e5') && link.startsWith(BASE + '/?'), `the shareable link is ${link}`);
   mkdirSync(OUT, { recursive: true });
   await page.screenshot({ path: join(OUT, `verdict-${KIND}.png`), fullPage: true });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-desktop.png') });
+  }
 
   const other = await context.newPage();
   other.on('pageerror', (e) => problems.push(`page error (shared link): ${e.message}`));
@@ -158,6 +164,48 @@ async function keyboardOnly(context) {
   await page.close();
 }
 
+async function smallDefects(context) {
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (r) => { if (new URL(r.url()).pathname.includes('/api/')) asked.push(r.url()); });
+  await page.goto(BASE);
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await page.locator('#position').fill('not a position');
+  await page.locator('#position-form button[type="submit"]').click();
+  await page.locator('#verdict-body .error').waitFor();
+  check(await page.locator('#board circle.piece').count() === 40, 'an unreadable position leaves the board drawn (40 pieces)');
+  check(await page.locator('#position').inputValue() === 'not a position', 'the field keeps the text to fix');
+
+  await click(page, 'c1', true);
+  await page.locator('#choices .ordo-button').click();
+  await click(page, 'd1', true);
+  const prompt = await page.locator('#prompt').textContent();
+  check(/no legal landing square/.test(prompt), `an ordo with no legal landing square says so ("${prompt}")`);
+  await page.keyboard.press('Escape');
+
+  await page.locator('#edit-toggle').click();
+  await page.waitForFunction(() => /Editing/.test(document.getElementById('prompt').textContent));
+  await page.waitForLoadState('networkidle');
+  const before = asked.length;
+  await click(page, 'e3', true);  // White -> Black
+  await click(page, 'e5', false); // empty -> White
+  await click(page, 'e5', true);  // White -> Black
+  await click(page, 'f5', false); // empty -> White
+  check(asked.length === before, `editing four squares asked nothing (${asked.length - before} requests)`);
+  check(await page.locator('#board circle.piece.black[data-square="e3"]').count() === 1
+    && await page.locator('#board circle.piece.black[data-square="e5"]').count() === 1
+    && await page.locator('#board circle.piece.white[data-square="f5"]').count() === 1, 'the edits are drawn at once');
+  await page.locator('#edit-toggle').click();
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  const pos = await page.locator('#position').inputValue();
+  check(pos.startsWith('2BB2BB2/BBBBBBBBBB/BB2BB2BB/4BW4/10/WW2BW2WW/'), `done editing sets up the edited position (${pos})`);
+
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  const res = await page.request.get(new URL(icon, page.url()).href);
+  check(res.ok() && (res.headers()['content-type'] || '').includes('svg'), `the favicon ${icon} loads (${res.status()})`);
+  await page.close();
+}
+
 async function phoneScreenshot(context) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -166,7 +214,23 @@ async function phoneScreenshot(context) {
   await verdictOf(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `the phone layout does not scroll sideways (width ${width})`);
+  // Issue 24, point 4: squares of at least 44 CSS px, the board as wide as the screen allows,
+  // no label beside the board.
+  const m = await page.evaluate(() => {
+    const sq = document.querySelector('#board rect.square').getBoundingClientRect();
+    const board = document.getElementById('board').getBoundingClientRect();
+    return { sq: sq.width, board: board.width, labels: document.querySelectorAll('#board text.home-row-label').length };
+  });
+  check(m.sq >= 44, `on a 390 x 844 phone a square is ${m.sq.toFixed(1)} CSS px (at least 44)`);
+  check(m.board >= 360, `the board takes ${m.board.toFixed(0)} of the 390 px`);
+  check(m.labels === 0, 'no home-row label takes width beside the board');
+  await page.locator('#board').focus();
+  await page.keyboard.press('ArrowUp');
+  check(/a2: White piece/.test(await page.locator('#prompt').textContent()), 'the keyboard still works on the phone layout');
   await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
+  }
   await page.close();
 }
 
@@ -194,6 +258,7 @@ async function main() {
     await ordoXTwoSteps(context);
     await ordoXTie(context);
     await keyboardOnly(context);
+    await smallDefects(context);
     await phoneScreenshot(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
     if (KIND === 'static') {

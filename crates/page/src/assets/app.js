@@ -19,6 +19,7 @@ const state = {
   sel: null,        // {from, other} selected piece, or ordo ends
   ordoMode: false,  // the next own piece clicked is the ordo's other end
   editing: false,
+  edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
 };
@@ -169,8 +170,25 @@ function showSvg(svgText) {
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     svg.setAttribute('aria-hidden', 'true');
+    fitBoard(svg);
   }
   decorate();
+}
+
+// The board alone, as wide as the panel and never narrower than 44 CSS px a square (scrolling
+// sideways inside the panel when the screen is narrower): the home-row labels and the caption
+// beside and below it are dropped, the legend under the board says what the bands are
+// (issue 24, point 4).
+function fitBoard(svg) {
+  const frame = svg.querySelector('rect.frame');
+  const square = svg.querySelector('rect.square');
+  if (!frame || !square) return;
+  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+  const right = Number(frame.getAttribute('x')) + Number(frame.getAttribute('width')) + 4;
+  const bottom = Number(frame.getAttribute('y')) + Number(frame.getAttribute('height')) + 24;
+  svg.setAttribute('viewBox', `0 0 ${right} ${bottom}`);
+  const size = Number(square.getAttribute('width'));
+  svg.style.minWidth = `${Math.ceil((44 * right) / size)}px`;
 }
 
 async function drawBoard(position, move) {
@@ -328,7 +346,10 @@ async function clickSquare(sq) {
     if (sq === state.sel.from) { toggleOrdo(); return; }
     state.sel.other = sq;
     state.ordoMode = false;
-    say(`Ordo ${state.sel.from}–${sq}: click the square where ${state.sel.from} lands.`);
+    const n = legalTargets().length;
+    say(n
+      ? `Ordo ${state.sel.from}–${sq}: click the square where ${state.sel.from} lands (${n} legal landing square${n === 1 ? '' : 's'} marked).`
+      : `Ordo ${state.sel.from}–${sq}: no legal landing square (no ordo of these pieces is legal here); click a square anyway to hear why, or Cancel.`);
   } else if (sq === state.sel.from && !state.sel.other) {
     state.sel = null;
     say('Selection cleared. Click a piece.');
@@ -533,11 +554,17 @@ async function loadPosition(text, keepVerdict) {
     say(`${info.side_to_move} to move, ${info.game}, ${info.count} legal moves.${over}`);
     if (!keepVerdict) clearVerdict();
   } catch (e) {
+    showError(e);
+    if (!parsed && state.board) {
+      // Unreadable: the board keeps the last position (issue 24, point 7); the field keeps
+      // the text to fix.
+      say('That position cannot be read (see the verdict panel); the board still shows the last position.');
+      return;
+    }
     state.position = text;
     state.legal = [];
     state.board = parsed;
     state.shown = parsed;
-    showError(e);
     say('This position cannot be played from; fix it in the field below or edit the squares.');
   }
   syncControls();
@@ -565,12 +592,44 @@ function syncControls() {
   if (!clamp || clamp.c >= b.cols || clamp.r >= b.rows) state.cursor = 'a1';
 }
 
+// Editing changes the drawing in place: no request for the intermediate positions (issue 24,
+// point 7); the position is set up once, when editing is done.
 function editSquare(sq) {
   const b = state.board;
   if (!b) return;
   const next = { undefined: 'W', W: 'B', B: undefined }[b.cells[sq]];
   if (next) b.cells[sq] = next; else delete b.cells[sq];
-  loadPosition(formatPosition(b));
+  state.edited = true;
+  $('position').value = formatPosition(b);
+  drawPiece(sq, next);
+  say(`Editing: ${sq} ${next ? (next === 'W' ? 'White' : 'Black') : 'empty'}. Press Done editing to judge from this position.`);
+}
+
+// Put a piece of `color` ('W', 'B' or nothing) on `sq` of the drawn board, as the diagram does.
+function drawPiece(sq, color) {
+  const svg = $('board').querySelector('svg');
+  const rect = squareRect(sq);
+  if (!svg || !rect) return;
+  svg.querySelectorAll(`circle.piece[data-square="${sq}"]`).forEach((c) => c.remove());
+  if (!color) return;
+  let group = svg.querySelector('g.pieces');
+  if (!group) {
+    group = document.createElementNS(SVG_NS, 'g');
+    group.setAttribute('class', 'pieces');
+    svg.insertBefore(group, svg.querySelector('g.overlays'));
+  }
+  const w = Number(rect.getAttribute('width'));
+  const c = document.createElementNS(SVG_NS, 'circle');
+  const white = color === 'W';
+  c.setAttribute('class', 'piece ' + (white ? 'white' : 'black'));
+  c.setAttribute('data-square', sq);
+  c.setAttribute('cx', Number(rect.getAttribute('x')) + w / 2);
+  c.setAttribute('cy', Number(rect.getAttribute('y')) + w / 2);
+  c.setAttribute('r', (w * 2) / 5);
+  c.setAttribute('fill', white ? '#ffffff' : '#222222');
+  c.setAttribute('stroke', white ? '#222222' : '#000000');
+  c.setAttribute('stroke-width', 2);
+  group.appendChild(c);
 }
 
 function withBoard(change) {
@@ -588,8 +647,12 @@ function setEditing(on) {
   $('edit-tools').hidden = !on;
   $('board').classList.toggle('editing', on);
   if (on) {
+    state.edited = false;
     resetProposal();
     say('Editing: click a square to cycle empty, White, Black.');
+  } else if (state.board && state.edited) {
+    state.edited = false;
+    loadPosition(formatPosition(state.board));
   } else if (state.board) {
     say(`${sideName(state.board)} to move: click a piece.`);
   }
