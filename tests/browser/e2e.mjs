@@ -145,7 +145,10 @@ async function ordoXTie(context) {
   await choices.nth(1).click();
   const v = await verdictOf(page);
   check(v.verdict === 'legal' && v.move === 'b3xb4/c4', `the tie choice gives ${v.move} ${v.verdict}`);
-  check(v.clauses.includes('ORDOX-4.2'), 'the kept group is permitted by ORDOX-4.2');
+  check(v.clauses[0] === 'ORDOX-4.2', `the deciding clause, ORDOX-4.2, comes first (${v.clauses})`);
+  check(await page.locator('#verdict-body details.other-permits').count() === 1
+    && !(await page.locator('#verdict-body details.other-permits').getAttribute('open') !== null),
+  'the other permitting clauses are folded');
   await page.close();
 }
 

@@ -167,3 +167,25 @@ fn serve_writes_links_with_the_public_url_issue_24_point_1() {
     ]));
     assert!(err.contains("--public-url"), "{err}");
 }
+
+/// Issue 24, point 2: the deciding clause first. ORDOX-4.2 settles a tie choice; ORDO-10.1 a
+/// move that reaches the home row; the API, `explain --html` and `ordo explain` agree.
+#[test]
+fn the_deciding_clause_comes_first_issue_24_point_2() {
+    let tie = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
+    let ids: Vec<&str> = tie.permitted_by.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids[0], "ORDOX-4.2", "{ids:?}");
+    assert_eq!(ids[1], "ORDOX-4.1", "{ids:?}");
+    let html = ordo_serve::pages::verdict_page(&tie);
+    let first = |text: &str, a: &str, b: &str| text.find(a).unwrap() < text.find(b).unwrap();
+    assert!(first(&html, "ORDOX-4.2</a>", "ORDO-4.3</a>"));
+    let o = ordo_cmd(&["explain", "--position", "5/BBB2/1W3/5/5 w x", "b3xb4/c4"]);
+    let text = stdout(&o);
+    let permits = text.split("permitted by:\n").nth(1).unwrap();
+    assert!(
+        permits.starts_with("  ORDOX-4.2 Ties for largest"),
+        "{text}"
+    );
+    let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
+    assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
+}

@@ -141,7 +141,8 @@ pub struct ExplainAnswer {
     pub legal: bool,
     /// Every clause the move breaks, each with what breaks it (empty for a legal move).
     pub violated: Vec<Citation>,
-    /// The clauses that permit a legal move (empty for an illegal one).
+    /// The clauses that permit a legal move, the deciding one first ([`deciding_first`]; empty
+    /// for an illegal one).
     pub permitted_by: Vec<Citation>,
     /// The move's canonical spelling when it is legal.
     pub canonical: Option<String>,
@@ -345,6 +346,48 @@ pub fn share_link(position: &str, mv: &str) -> String {
     }
 }
 
+/// How decisive a permitting clause is for the question a legal move raises, most decisive
+/// first: the end of the game, the kept group of a tie (ORDOX-4.2), a removal (ORDOX-4.1), a
+/// capture (ORDO-6.4), a reconnecting or backward move (ORDO-9), an ordo (ORDO-7, ORDO-8.2,
+/// ORDOX-2.2), two steps (ORDOX-3); an id ending in `.` stands for its whole section.
+const DECISIVE: [&str; 10] = [
+    "ORDO-10.",
+    "ORDOX-4.2",
+    "ORDOX-4.1",
+    "ORDO-6.4",
+    "ORDO-9.",
+    "ORDO-7.",
+    "ORDO-8.2",
+    "ORDOX-2.2",
+    "ORDOX-3.",
+    "ORDOX-5.",
+];
+
+/// The clauses permitting a legal move in the order a verdict tells them (issue 24, point 2):
+/// the clause that settles the question first (the one that ends the game, when the move wins
+/// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
+/// the page, the API, `ordo explain` and `explain --html`.
+pub fn deciding_first(permits: &[&'static str], status_clause: Option<&str>) -> Vec<&'static str> {
+    let rank = |id: &str| {
+        if Some(id) == status_clause {
+            return 0;
+        }
+        DECISIVE
+            .iter()
+            .position(|d| {
+                if d.ends_with('.') {
+                    id.starts_with(d)
+                } else {
+                    id == *d
+                }
+            })
+            .map_or(DECISIVE.len() + 1, |i| i + 1)
+    };
+    let mut out = permits.to_vec();
+    out.sort_by_key(|id| rank(id));
+    out
+}
+
 /// `GET /api/explain`: the adjudicator's verdict on `mv` in `position`, clause by clause.
 pub fn explain(position: &str, mv: &str) -> Result<ExplainAnswer, ApiError> {
     let pos = read_position(position)?;
@@ -365,9 +408,12 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
                 .collect(),
             Vec::new(),
         ),
-        Verdict::Legal { permits, .. } => (
+        Verdict::Legal { permits, effects } => (
             Vec::new(),
-            permits.iter().map(|p| citation(p, None)).collect(),
+            deciding_first(permits, effects.status.clause())
+                .iter()
+                .map(|p| citation(p, None))
+                .collect(),
         ),
     };
     let effects = verdict.effects().map(|e| EffectsInfo {

@@ -488,8 +488,15 @@ function showVerdict(a) {
       parts.push(el('p', {}, 'Canonical spelling: ', el('code', {}, a.canonical)));
     }
     parts.push(effectsList(a.effects));
+    // The deciding clause first (the answer's order), the other permissions folded.
+    const [first, ...others] = a.permitted_by;
     parts.push(el('h3', { class: 'list-title' }, 'Permitted by'));
-    parts.push(el('ol', { class: 'clauses' }, ...a.permitted_by.map(clauseItem)));
+    if (first) parts.push(el('ol', { class: 'clauses deciding' }, clauseItem(first)));
+    if (others.length) {
+      parts.push(el('details', { class: 'other-permits' },
+        el('summary', {}, `Also permitted by ${others.length} more clause${others.length === 1 ? '' : 's'}: ${others.map((c) => c.id).join(', ')}`),
+        el('ol', { class: 'clauses' }, ...others.map(clauseItem))));
+    }
     const after = el('details', { class: 'after' }, el('summary', {}, 'Position after the move'));
     const fig = el('div', { class: 'after-board' });
     fig.innerHTML = a.effects.result_svg.replace(/^<\?xml[^>]*>\s*/, '');
