@@ -57,7 +57,7 @@ fn the_static_page_gets_the_answers_of_the_server_issue_24_point_1() {
         format!("/api/explain?position={}", q(START)),
         "/api/explain?position=4%2F4%2F4%2F4+w+classic&move=a1-a2".to_string(),
         "/api/moves?position=WW%2FBB+w+classic".to_string(),
-        "/api/rules/ORDO-99.1".to_string(),
+        format!("/api/rules/ORDO-{}.1", 99),
     ];
     for target in &same {
         let (status, body) = routed(target);
