@@ -147,7 +147,7 @@ fn write_legal(
     }
     write_effects(pos.to_move.opponent(), effects, out);
     let _ = writeln!(out, "permitted by:");
-    for p in permits {
+    for p in crate::serve::api::deciding_first(permits, effects.status.clause()) {
         let _ = writeln!(out, "  {}", headline(p));
     }
     let _ = writeln!(out, "result: {}", format_position(&effects.result));

@@ -15,6 +15,7 @@ mod perft;
 mod problem;
 mod render;
 mod serve;
+mod site;
 mod solve;
 mod tb;
 mod tb_checksums;
@@ -139,6 +140,9 @@ pub enum Command {
     /// Serve the web page for settling rule disputes: a board to click, verdicts with their
     /// clauses, shareable links, and a JSON API.
     Serve(serve::ServeArgs),
+    /// Write the dispute page as a static site into a folder: it judges in the browser
+    /// (WebAssembly), so any static host serves it and its links open for anyone.
+    Site(site::SiteArgs),
     /// Replay a game record (spec/game-record.md) and judge every move.
     CheckGame(check_game::CheckGameArgs),
     /// Conformance vectors (spec/conformance/): rebuild them from the reference, or check an
@@ -328,6 +332,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Explain(args) => explain::run(args, out),
         Command::Render(args) => render::run(args, out),
         Command::Serve(args) => serve::run(args, out),
+        Command::Site(args) => site::run(args, out),
         Command::CheckGame(args) => check_game::run(args, out),
         Command::Conformance(args) => conformance::run_conformance(args, out),
         Command::Engine(args) => conformance::run_engine(args, out),

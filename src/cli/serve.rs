@@ -1,5 +1,7 @@
-//! `ordo serve [--port N] [--bind ADDR]`: the web page for settling rule disputes
-//! (`crate::serve`). Prints the address it listens on, then serves until the process ends.
+//! `ordo serve [--port N] [--bind ADDR] [--public-url URL]`: the web page for settling rule
+//! disputes (`crate::serve`). Prints the address it listens on, then serves until the process
+//! ends. With `--public-url` the verdicts' links name that address (the one players reach the
+//! server at, behind a proxy or a domain name) instead of the address the page was opened at.
 
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
@@ -16,11 +18,19 @@ pub struct ServeArgs {
     /// Address to listen on; the default serves this machine only.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// The address players reach the page at (e.g. https://ordo.example.org/): shareable links
+    /// are written with it.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 /// Run `ordo serve`.
 pub fn run(args: &ServeArgs, _out: &mut String) -> Result<u8, CliError> {
     let addr = SocketAddr::new(args.bind, args.port);
+    if let Some(url) = &args.public_url {
+        serve::api::set_public_url(url)
+            .map_err(|e| CliError(format!("--public-url: {}", e.message)))?;
+    }
     serve::run(addr, Limits::default(), |bound| {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "ordo serve: listening on http://{bound}/");

@@ -1,13 +1,20 @@
-// End-to-end test of `ordo serve` in headless Chromium (run by tests/browser/run.sh, which starts
-// the server and passes its address in ORDO_URL). Exits non-zero on any failure.
+// End-to-end test of the dispute page in headless Chromium (run by tests/browser/run.sh, which
+// starts a server and passes its address in ORDO_URL and its kind in ORDO_KIND: `server` for
+// `ordo serve`, `static` for the static site under a plain file server, where the page judges
+// through WebAssembly and must never ask for /api/). Exits non-zero on any failure.
 //
 // 1. Classic start: click the piece on e3 and the illegal target e5; the page shows "illegal"
-//    and ORDO-4.3 (the connection rule), the clause linked to /rules#ORDO-4.3.
-// 2. The shareable link, opened in a new page, shows the same verdict and clauses.
+//    and ORDO-4.3 (the connection rule), the clause linked to the rules page's #ORDO-4.3.
+// 2. The shareable link, copied with its button and opened in a new page and in a fresh browser
+//    context (another profile: nothing shared but the link), shows the same verdict and clauses
+//    (issue 24, point 1).
 // 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
 //    which group stays and judges b3xb4/c4 legal.
 // 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
+// 6. Issue 24, point 7: an unreadable position in the field leaves the board drawn; an ordo
+//    with no legal landing square says so; editing squares asks nothing until editing is done;
+//    the page has an icon that loads.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +23,7 @@ import { chromium } from 'playwright-core';
 
 const BASE = process.env.ORDO_URL;
 const OUT = process.env.ORDO_ARTIFACTS || 'target/browser';
+const KIND = process.env.ORDO_KIND || 'server';
 if (!BASE) {
   console.error('e2e: ORDO_URL is not set (run tests/browser/run.sh)');
   process.exit(2);
@@ -62,22 +70,45 @@ async function disputeAndShare(context, problems) {
   check(v.verdict === 'illegal', `e3-e5 is judged illegal (got ${v.verdict})`);
   check(v.move === 'e3-e5', `the verdict names the move e3-e5 (got ${v.move})`);
   check(v.clauses.length === 1 && v.clauses[0] === 'ORDO-4.3', `the clause shown is ORDO-4.3 (got ${v.clauses})`);
-  check(v.hrefs[0] === '/rules#ORDO-4.3', 'the clause links to /rules#ORDO-4.3');
-  const link = await page.locator('#share-link').inputValue();
-  check(link.includes('move=e3-e5') && link.startsWith(BASE), `the shareable link is ${link}`);
+  check(v.hrefs[0] === 'rules#ORDO-4.3', 'the clause links to the rules page, rules#ORDO-4.3');
+  await page.locator('#copy-link').click();
+  await page.locator('.share .copied').filter({ hasText: 'Copied' }).waitFor();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  check(link === await page.locator('#share-link').inputValue(), 'the copy button copies the link shown');
+  check(link.includes('move=e3-e5') && link.startsWith(BASE + '/?'), `the shareable link is ${link}`);
   mkdirSync(OUT, { recursive: true });
-  await page.screenshot({ path: join(OUT, 'verdict.png'), fullPage: true });
+  await page.screenshot({ path: join(OUT, `verdict-${KIND}.png`), fullPage: true });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-desktop.png') });
+  }
 
   const other = await context.newPage();
   other.on('pageerror', (e) => problems.push(`page error (shared link): ${e.message}`));
   await other.goto(link);
   const w = await verdictOf(other);
   check(JSON.stringify(w) === JSON.stringify(v), 'the shared link shows the same verdict, move and clauses');
+  await freshContext(link, v, problems);
   const rules = await context.newPage();
-  await rules.goto(new URL(v.hrefs[0], BASE).href);
+  await rules.goto(new URL(v.hrefs[0], BASE + '/').href);
   const title = await rules.locator('section.clause[id="ORDO-4.3"] h3').textContent();
   check(title.includes('ORDO-4.3'), `the rules page has the anchor of ORDO-4.3 ("${title.trim()}")`);
   await Promise.all([page.close(), other.close(), rules.close()]);
+}
+
+// The link opened by someone else: a new browser profile, nothing shared with the first.
+async function freshContext(link, v, problems) {
+  const profile = mkdtempSync(join(tmpdir(), 'ordo-e2e-fresh-'));
+  const context = await launch(profile);
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`page error (fresh context): ${e.message}`));
+    await page.goto(link);
+    const w = await verdictOf(page);
+    check(JSON.stringify(w) === JSON.stringify(v), `the link opened in a fresh browser context shows the same verdict (${w.move} ${w.verdict} ${w.clauses})`);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 async function ordoXTwoSteps(context) {
@@ -114,7 +145,10 @@ async function ordoXTie(context) {
   await choices.nth(1).click();
   const v = await verdictOf(page);
   check(v.verdict === 'legal' && v.move === 'b3xb4/c4', `the tie choice gives ${v.move} ${v.verdict}`);
-  check(v.clauses.includes('ORDOX-4.2'), 'the kept group is permitted by ORDOX-4.2');
+  check(v.clauses[0] === 'ORDOX-4.2', `the deciding clause, ORDOX-4.2, comes first (${v.clauses})`);
+  check(await page.locator('#verdict-body details.other-permits').count() === 1
+    && !(await page.locator('#verdict-body details.other-permits').getAttribute('open') !== null),
+  'the other permitting clauses are folded');
   await page.close();
 }
 
@@ -133,6 +167,48 @@ async function keyboardOnly(context) {
   await page.close();
 }
 
+async function smallDefects(context) {
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (r) => { if (new URL(r.url()).pathname.includes('/api/')) asked.push(r.url()); });
+  await page.goto(BASE);
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await page.locator('#position').fill('not a position');
+  await page.locator('#position-form button[type="submit"]').click();
+  await page.locator('#verdict-body .error').waitFor();
+  check(await page.locator('#board circle.piece').count() === 40, 'an unreadable position leaves the board drawn (40 pieces)');
+  check(await page.locator('#position').inputValue() === 'not a position', 'the field keeps the text to fix');
+
+  await click(page, 'c1', true);
+  await page.locator('#choices .ordo-button').click();
+  await click(page, 'd1', true);
+  const prompt = await page.locator('#prompt').textContent();
+  check(/no legal landing square/.test(prompt), `an ordo with no legal landing square says so ("${prompt}")`);
+  await page.keyboard.press('Escape');
+
+  await page.locator('#edit-toggle').click();
+  await page.waitForFunction(() => /Editing/.test(document.getElementById('prompt').textContent));
+  await page.waitForLoadState('networkidle');
+  const before = asked.length;
+  await click(page, 'e3', true);  // White -> Black
+  await click(page, 'e5', false); // empty -> White
+  await click(page, 'e5', true);  // White -> Black
+  await click(page, 'f5', false); // empty -> White
+  check(asked.length === before, `editing four squares asked nothing (${asked.length - before} requests)`);
+  check(await page.locator('#board circle.piece.black[data-square="e3"]').count() === 1
+    && await page.locator('#board circle.piece.black[data-square="e5"]').count() === 1
+    && await page.locator('#board circle.piece.white[data-square="f5"]').count() === 1, 'the edits are drawn at once');
+  await page.locator('#edit-toggle').click();
+  await page.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  const pos = await page.locator('#position').inputValue();
+  check(pos.startsWith('2BB2BB2/BBBBBBBBBB/BB2BB2BB/4BW4/10/WW2BW2WW/'), `done editing sets up the edited position (${pos})`);
+
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  const res = await page.request.get(new URL(icon, page.url()).href);
+  check(res.ok() && (res.headers()['content-type'] || '').includes('svg'), `the favicon ${icon} loads (${res.status()})`);
+  await page.close();
+}
+
 async function phoneScreenshot(context) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -141,27 +217,58 @@ async function phoneScreenshot(context) {
   await verdictOf(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `the phone layout does not scroll sideways (width ${width})`);
-  await page.screenshot({ path: join(OUT, 'verdict-phone.png'), fullPage: true });
+  // Issue 24, point 4: squares of at least 44 CSS px, the board as wide as the screen allows,
+  // no label beside the board.
+  const m = await page.evaluate(() => {
+    const sq = document.querySelector('#board rect.square').getBoundingClientRect();
+    const board = document.getElementById('board').getBoundingClientRect();
+    return { sq: sq.width, board: board.width, labels: document.querySelectorAll('#board text.home-row-label').length };
+  });
+  check(m.sq >= 44, `on a 390 x 844 phone a square is ${m.sq.toFixed(1)} CSS px (at least 44)`);
+  check(m.board >= 360, `the board takes ${m.board.toFixed(0)} of the 390 px`);
+  check(m.labels === 0, 'no home-row label takes width beside the board');
+  await page.locator('#board').focus();
+  await page.keyboard.press('ArrowUp');
+  check(/a2: White piece/.test(await page.locator('#prompt').textContent()), 'the keyboard still works on the phone layout');
+  await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
+  }
   await page.close();
+}
+
+function launch(profile) {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 }
 
 async function main() {
   const profile = mkdtempSync(join(tmpdir(), 'ordo-e2e-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launch(profile);
   const problems = [];
+  // The static site judges in the browser: it never asks for the API.
+  const apiRequests = [];
+  context.on('request', (r) => { if (new URL(r.url()).pathname.includes('/api/')) apiRequests.push(r.url()); });
+  console.log(`e2e: the ${KIND} page at ${BASE}`);
   try {
     await disputeAndShare(context, problems);
     await ordoXTwoSteps(context);
     await ordoXTie(context);
     await keyboardOnly(context);
+    await smallDefects(context);
     await phoneScreenshot(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
+    if (KIND === 'static') {
+      check(apiRequests.length === 0, `the static page asked no server for an answer${apiRequests.length ? ': ' + apiRequests[0] : ''}`);
+    } else {
+      check(apiRequests.length > 0, `the served page asks the API (${apiRequests.length} requests)`);
+    }
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

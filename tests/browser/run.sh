@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end test of `ordo serve` in a real headless browser (Debian's chromium driven by
-# playwright-core). Installs what is missing, builds the release binary, starts the server on a
-# free loopback port, runs e2e.mjs, and stops the server on exit. Screenshots go to
-# target/browser/. Exit status: non-zero on any failure.
+# End-to-end test of the dispute page in a real headless browser (Debian's chromium driven by
+# playwright-core), twice: under `ordo serve` (answers from the JSON API), and as the static
+# site of scripts/build-site.sh served by a plain static file server (`python3 -m http.server`,
+# answers from the WebAssembly module, no ordo process). Installs what is missing, builds the
+# release binary and the site, starts both servers on free loopback ports, runs e2e.mjs against
+# each, and stops them on exit. Screenshots go to target/browser/. Exit status: non-zero on any
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -14,24 +17,35 @@ if [ ! -d tests/browser/node_modules/playwright-core ]; then
     (cd tests/browser && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
 fi
 cargo build --release --locked
+rm -rf target/browser/site
+bash scripts/build-site.sh target/browser/site
 
 mkdir -p target/browser
-log=target/browser/serve.log
-./target/release/ordo serve --bind 127.0.0.1 --port 0 >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done' EXIT
 
-url=""
-for _ in $(seq 1 100); do
-    url=$(grep -o 'http://[^ ]*' "$log" || true)
-    [ -n "$url" ] && break
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.1
-done
-if [ -z "$url" ]; then
-    echo "run.sh: ordo serve did not start:" >&2
+# Start a server (the command after the log file's name), wait for the address it prints.
+start() {
+    local log=$1
+    shift
+    "$@" >"$log" 2>&1 &
+    pids+=($!)
+    url=""
+    for _ in $(seq 1 100); do
+        url=$(grep -o 'http://[^ )]*' "$log" | head -n 1 || true)
+        [ -n "$url" ] && return 0
+        kill -0 "${pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "run.sh: $* did not start:" >&2
     cat "$log" >&2
     exit 1
-fi
+}
+
+start target/browser/serve.log ./target/release/ordo serve --bind 127.0.0.1 --port 0
 echo "run.sh: ordo serve at $url"
-ORDO_URL="${url%/}" ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
+ORDO_URL="${url%/}" ORDO_KIND=server ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
+
+start target/browser/static.log python3 -u -m http.server --bind 127.0.0.1 --directory target/browser/site 0
+echo "run.sh: the static site at $url"
+ORDO_URL="${url%/}" ORDO_KIND=static ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs

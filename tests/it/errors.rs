@@ -95,7 +95,7 @@ const FLAG_ALLOWED: [(&str, &str, &str); 2] = [
     // The game viewer's page tells its reader which command reproduces a finding (the move
     // is `ordo explain`'s argument, issue 26, so only the position is a flag).
     (
-        "crates/serve/src/pages.rs",
+        "crates/page/src/pages.rs",
         " --position",
         "a command line to copy",
     ),

@@ -35,6 +35,7 @@ mod game_record;
 mod habits;
 mod independence;
 mod notation;
+mod page;
 mod perft;
 mod problems;
 mod properties;

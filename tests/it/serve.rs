@@ -234,7 +234,7 @@ fn router_serves_the_api() {
 fn router_serves_the_page_and_the_rules() {
     let (code, ctype, body) = get("/");
     assert_eq!((code, ctype.as_str()), (200, "text/html; charset=utf-8"));
-    assert!(body.contains("/assets/app.js") && body.contains("id=\"board\""));
+    assert!(body.contains("\"assets/app.js\"") && body.contains("id=\"board\""));
     for (path, ctype) in [
         ("/assets/app.js", "text/javascript; charset=utf-8"),
         ("/assets/app.css", "text/css; charset=utf-8"),

@@ -7,11 +7,13 @@
 //!   clause registry of `spec/clauses.toml` (embedded);
 //! - [`notation`]: the position and move notation of `spec/notation.md`, game records and the
 //!   plain-text diagram;
+//! - [`render`]: diagrams (a Unicode board, SVG files) of a position and a move;
 //! - [`text`]: counts in words that agree with their number (`1 piece`, `2 pieces`).
 //!
 //! The three oracles (the reference engine, the bitboard engine and the adjudicator) are
 //! separate crates that depend on this one only, so the compiler keeps them independent.
 
 pub mod notation;
+pub mod render;
 pub mod rules;
 pub mod text;

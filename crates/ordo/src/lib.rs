@@ -34,7 +34,7 @@
 //! `ordo-solve`), re-exported once. The library has no features and no server, command-line
 //! or async dependency; the `ordo` command line is the `ordo-cli` package.
 
-pub mod render;
+pub use ordo_core::render;
 
 pub use ordo_adjudicate::{adjudicate as explain, Effects, Verdict, Violation};
 pub use ordo_core::notation::{
@@ -133,6 +133,3 @@ pub use ordo_solve::Value;
 /// The solver that builds the tables, solves small boards and proves problems (the
 /// `ordo-solve` crate; [`Tablebase`] and [`Value`] are its probe side, at the root).
 pub use ordo_solve as solve;
-
-// The diagrams name the vocabulary by its module paths, as every crate of the workspace does.
-use ordo_core::{notation, rules};

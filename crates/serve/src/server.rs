@@ -20,10 +20,7 @@ use super::pages;
 use super::work::{Lane, Peer, Pool, Tally};
 use crate::notation::echo;
 
-const INDEX_HTML: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
-const APP_CSS: &str = include_str!("assets/app.css");
-const ICON_SVG: &str = include_str!("assets/icon.svg");
+use super::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
 
 /// How much a client may send and how long it may take.
 #[derive(Clone, Debug)]

@@ -70,7 +70,7 @@ pub fn unicode(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> String
 ///
 /// ```
 /// assert_eq!(
-///     ordo::render::escape_markup(r#"<a href="x">Tom & Jerry's</a>"#),
+///     ordo_core::render::escape_markup(r#"<a href="x">Tom & Jerry's</a>"#),
 ///     "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;"
 /// );
 /// ```

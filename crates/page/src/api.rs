@@ -153,7 +153,8 @@ pub struct ExplainAnswer {
     pub legal: bool,
     /// Every clause the move breaks, each with what breaks it (empty for a legal move).
     pub violated: Vec<Citation>,
-    /// The clauses that permit a legal move (empty for an illegal one).
+    /// The clauses that permit a legal move, the deciding one first ([`deciding_first`]; empty
+    /// for an illegal one).
     pub permitted_by: Vec<Citation>,
     /// The move's canonical spelling when it is legal.
     pub canonical: Option<String>,
@@ -314,13 +315,95 @@ pub fn encode_component(s: &str) -> String {
     out
 }
 
-/// The page's link to a position and a move.
+/// The address the page is published at, when links name it (`ordo serve --public-url`).
+static PUBLIC_URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Write every link with the address `url` (e.g. `https://ordo.example.org/judge/`), for a
+/// server that is reached under another name than the one it listens on. Set once, by the
+/// command line before serving; an address that is not `http://` or `https://` followed by a
+/// host, or holds spaces, quotes or angle brackets or a query or fragment, is refused.
+pub fn set_public_url(url: &str) -> Result<(), ApiError> {
+    let bad = |why: &str| {
+        let shown: String = url.chars().take(80).collect();
+        ApiError::bad("public-url", format!("'{shown}' {why}"))
+    };
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| bad("does not start with http:// or https://"))?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(bad("names no host"));
+    }
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`?#".contains(c))
+    {
+        return Err(bad("holds a space, quote, angle bracket, '?' or '#'"));
+    }
+    let url = if url.ends_with('/') {
+        url.to_string()
+    } else {
+        format!("{url}/")
+    };
+    PUBLIC_URL
+        .set(url)
+        .map_err(|_| bad("comes after another public address"))
+}
+
+/// The page's link to a position and a move: `/?position=…&move=…`, relative to the page's
+/// server, or under the address given to [`set_public_url`].
 pub fn share_link(position: &str, mv: &str) -> String {
-    format!(
-        "/?position={}&move={}",
+    let query = format!(
+        "?position={}&move={}",
         encode_component(position),
         encode_component(mv)
-    )
+    );
+    match PUBLIC_URL.get() {
+        Some(base) => format!("{base}{query}"),
+        None => format!("/{query}"),
+    }
+}
+
+/// How decisive a permitting clause is for the question a legal move raises, most decisive
+/// first: the end of the game, the kept group of a tie (ORDOX-4.2), a removal (ORDOX-4.1), a
+/// capture (ORDO-6.4), a reconnecting or backward move (ORDO-9), an ordo (ORDO-7, ORDO-8.2,
+/// ORDOX-2.2), two steps (ORDOX-3); an id ending in `.` stands for its whole section.
+const DECISIVE: [&str; 10] = [
+    "ORDO-10.",
+    "ORDOX-4.2",
+    "ORDOX-4.1",
+    "ORDO-6.4",
+    "ORDO-9.",
+    "ORDO-7.",
+    "ORDO-8.2",
+    "ORDOX-2.2",
+    "ORDOX-3.",
+    "ORDOX-5.",
+];
+
+/// The clauses permitting a legal move in the order a verdict tells them (issue 24, point 2):
+/// the clause that settles the question first (the one that ends the game, when the move wins
+/// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
+/// the page, the API, `ordo explain` and `explain --html`.
+pub fn deciding_first(permits: &[&'static str], status_clause: Option<&str>) -> Vec<&'static str> {
+    let rank = |id: &str| {
+        if Some(id) == status_clause {
+            return 0;
+        }
+        DECISIVE
+            .iter()
+            .position(|d| {
+                if d.ends_with('.') {
+                    id.starts_with(d)
+                } else {
+                    id == *d
+                }
+            })
+            .map_or(DECISIVE.len() + 1, |i| i + 1)
+    };
+    let mut out = permits.to_vec();
+    out.sort_by_key(|id| rank(id));
+    out
 }
 
 /// `GET /api/explain`: the adjudicator's verdict on `mv` in `position`, clause by clause.
@@ -343,9 +426,12 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
                 .collect(),
             Vec::new(),
         ),
-        Verdict::Legal { permits, .. } => (
+        Verdict::Legal { permits, effects } => (
             Vec::new(),
-            permits.iter().map(|p| citation(p, None)).collect(),
+            deciding_first(permits, effects.status.clause())
+                .iter()
+                .map(|p| citation(p, None))
+                .collect(),
         ),
     };
     let effects = verdict.effects().map(|e| EffectsInfo {

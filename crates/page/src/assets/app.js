@@ -1,5 +1,6 @@
 // The Ordo rules judge: a board to click, verdicts from /api/explain, shareable links.
-// Plain JavaScript, no build step. The server draws the board (the SVG of `ordo render --svg`);
+// Plain JavaScript, no build step. The answers (and the board, the SVG of `ordo render --svg`)
+// come from the server's API or, in the static site, from the WebAssembly module;
 // this script adds the selection, the legal targets and the keyboard cursor on top of it.
 'use strict';
 
@@ -18,6 +19,7 @@ const state = {
   sel: null,        // {from, other} selected piece, or ordo ends
   ordoMode: false,  // the next own piece clicked is the ordo's other end
   editing: false,
+  edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
 };
@@ -96,20 +98,67 @@ function shift(sq, dc, dr) {
   return sqName(p.c + dc, p.r + dr);
 }
 
-// ---- Server ----------------------------------------------------------------------------------
+// ---- Answers: the server's API, or the WebAssembly module of the static site ----------------
+
+// `server` under `ordo serve`; `wasm` in the static site (ordo site DIR), where the page judges
+// in the browser through crates/wasm: the same answers, routes and errors as the API.
+const BACKEND = (document.querySelector('meta[name="ordo-backend"]') || {}).content || 'server';
+
+let wasmModule = null;
+
+function loadWasm() {
+  if (!wasmModule) {
+    wasmModule = fetch('assets/ordo.wasm')
+      .then((res) => {
+        if (!res.ok) throw new Error(`cannot load assets/ordo.wasm (HTTP ${res.status})`);
+        return res.arrayBuffer();
+      })
+      .then((bytes) => WebAssembly.instantiate(bytes, {}))
+      .then((m) => m.instance.exports);
+  }
+  return wasmModule;
+}
+
+// One request to the module: the target's bytes in its memory, the reply read back.
+async function wasmRequest(target) {
+  const w = await loadWasm();
+  const bytes = new TextEncoder().encode(target);
+  const ptr = w.ordo_alloc(bytes.length);
+  new Uint8Array(w.memory.buffer, ptr, bytes.length).set(bytes);
+  const status = w.ordo_request(ptr, bytes.length);
+  const body = new TextDecoder().decode(new Uint8Array(w.memory.buffer, w.ordo_reply_ptr(), w.ordo_reply_len()));
+  return { ok: status >= 200 && status < 300, json: body.startsWith('{') || body.startsWith('['), body };
+}
+
+async function serverRequest(target) {
+  // Relative to the page, so that a page served under a path prefix asks its own server.
+  const res = await fetch(target.slice(1));
+  const type = res.headers.get('content-type') || '';
+  return { ok: res.ok, json: type.includes('json'), body: await res.text() };
+}
 
 async function api(path, params) {
-  const query = new URLSearchParams(params).toString();
-  const res = await fetch(path + '?' + query);
-  const type = res.headers.get('content-type') || '';
-  const body = type.includes('json') ? await res.json() : await res.text();
-  if (!res.ok) {
+  const target = path + '?' + new URLSearchParams(params).toString();
+  const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  const body = reply.json ? JSON.parse(reply.body) : reply.body;
+  if (!reply.ok) {
     const err = new Error(body.error || String(body));
     err.where = body.where || '';
     throw err;
   }
   return body;
 }
+
+// The address of a verdict for anyone: the link the answer gives when it is absolute (`ordo
+// serve --public-url`), else this page's own address with the link's query.
+function shareUrl(link) {
+  if (/^https?:/.test(link)) return link;
+  const query = link.slice(link.indexOf('?'));
+  return window.location.origin + window.location.pathname + query;
+}
+
+// A clause's page: the answers name `/rules#ID`; the rules page lies beside this one.
+function rulesHref(url) { return url.replace(/^\//, ''); }
 
 // ---- Board drawing ---------------------------------------------------------------------------
 
@@ -121,8 +170,25 @@ function showSvg(svgText) {
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     svg.setAttribute('aria-hidden', 'true');
+    fitBoard(svg);
   }
   decorate();
+}
+
+// The board alone, as wide as the panel and never narrower than 44 CSS px a square (scrolling
+// sideways inside the panel when the screen is narrower): the home-row labels and the caption
+// beside and below it are dropped, the legend under the board says what the bands are
+// (issue 24, point 4).
+function fitBoard(svg) {
+  const frame = svg.querySelector('rect.frame');
+  const square = svg.querySelector('rect.square');
+  if (!frame || !square) return;
+  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+  const right = Number(frame.getAttribute('x')) + Number(frame.getAttribute('width')) + 4;
+  const bottom = Number(frame.getAttribute('y')) + Number(frame.getAttribute('height')) + 24;
+  svg.setAttribute('viewBox', `0 0 ${right} ${bottom}`);
+  const size = Number(square.getAttribute('width'));
+  svg.style.minWidth = `${Math.ceil((44 * right) / size)}px`;
 }
 
 async function drawBoard(position, move) {
@@ -280,7 +346,10 @@ async function clickSquare(sq) {
     if (sq === state.sel.from) { toggleOrdo(); return; }
     state.sel.other = sq;
     state.ordoMode = false;
-    say(`Ordo ${state.sel.from}–${sq}: click the square where ${state.sel.from} lands.`);
+    const n = legalTargets().length;
+    say(n
+      ? `Ordo ${state.sel.from}–${sq}: click the square where ${state.sel.from} lands (${n} legal landing square${n === 1 ? '' : 's'} marked).`
+      : `Ordo ${state.sel.from}–${sq}: no legal landing square (no ordo of these pieces is legal here); click a square anyway to hear why, or Cancel.`);
   } else if (sq === state.sel.from && !state.sel.other) {
     state.sel = null;
     say('Selection cleared. Click a piece.');
@@ -360,7 +429,7 @@ function sourceItem(s) {
 
 function clauseItem(c) {
   const head = el('h3', {},
-    el('a', { class: 'clause-id', href: c.url }, c.id), ' ', c.title);
+    el('a', { class: 'clause-id', href: rulesHref(c.url) }, c.id), ' ', c.title);
   const item = el('li', { class: 'clause', 'data-clause': c.id }, head);
   if (c.detail) item.append(el('p', { class: 'detail' }, c.detail));
   item.append(el('blockquote', {}, c.text));
@@ -391,7 +460,7 @@ function effectsList(e) {
 }
 
 function shareBox(link) {
-  const url = new URL(link, window.location.href).href;
+  const url = shareUrl(link);
   const input = el('input', { id: 'share-link', readonly: '', value: url, 'aria-label': 'Shareable link' });
   const button = el('button', { type: 'button', id: 'copy-link' }, 'Copy link');
   const status = el('span', { class: 'copied', role: 'status' });
@@ -419,8 +488,15 @@ function showVerdict(a) {
       parts.push(el('p', {}, 'Canonical spelling: ', el('code', {}, a.canonical)));
     }
     parts.push(effectsList(a.effects));
+    // The deciding clause first (the answer's order), the other permissions folded.
+    const [first, ...others] = a.permitted_by;
     parts.push(el('h3', { class: 'list-title' }, 'Permitted by'));
-    parts.push(el('ol', { class: 'clauses' }, ...a.permitted_by.map(clauseItem)));
+    if (first) parts.push(el('ol', { class: 'clauses deciding' }, clauseItem(first)));
+    if (others.length) {
+      parts.push(el('details', { class: 'other-permits' },
+        el('summary', {}, `Also permitted by ${others.length} more clause${others.length === 1 ? '' : 's'}: ${others.map((c) => c.id).join(', ')}`),
+        el('ol', { class: 'clauses' }, ...others.map(clauseItem))));
+    }
     const after = el('details', { class: 'after' }, el('summary', {}, 'Position after the move'));
     const fig = el('div', { class: 'after-board' });
     fig.innerHTML = a.effects.result_svg.replace(/^<\?xml[^>]*>\s*/, '');
@@ -458,7 +534,7 @@ async function judge(move) {
   showSvg(a.svg);
   showVerdict(a);
   say(a.legal ? `${a.move} is legal.` : `${a.move} is illegal: ${a.violated.map((c) => c.id).join(', ')}.`);
-  history.replaceState(null, '', a.link);
+  history.replaceState(null, '', a.link.slice(a.link.indexOf('?')));
   // On a narrow screen the verdict sits below the board: bring it into view.
   if (window.matchMedia('(max-width: 860px)').matches) {
     $('verdict').scrollIntoView({ block: 'start' });
@@ -485,11 +561,17 @@ async function loadPosition(text, keepVerdict) {
     say(`${info.side_to_move} to move, ${info.game}, ${info.count} legal moves.${over}`);
     if (!keepVerdict) clearVerdict();
   } catch (e) {
+    showError(e);
+    if (!parsed && state.board) {
+      // Unreadable: the board keeps the last position (issue 24, point 7); the field keeps
+      // the text to fix.
+      say('That position cannot be read (see the verdict panel); the board still shows the last position.');
+      return;
+    }
     state.position = text;
     state.legal = [];
     state.board = parsed;
     state.shown = parsed;
-    showError(e);
     say('This position cannot be played from; fix it in the field below or edit the squares.');
   }
   syncControls();
@@ -517,12 +599,44 @@ function syncControls() {
   if (!clamp || clamp.c >= b.cols || clamp.r >= b.rows) state.cursor = 'a1';
 }
 
+// Editing changes the drawing in place: no request for the intermediate positions (issue 24,
+// point 7); the position is set up once, when editing is done.
 function editSquare(sq) {
   const b = state.board;
   if (!b) return;
   const next = { undefined: 'W', W: 'B', B: undefined }[b.cells[sq]];
   if (next) b.cells[sq] = next; else delete b.cells[sq];
-  loadPosition(formatPosition(b));
+  state.edited = true;
+  $('position').value = formatPosition(b);
+  drawPiece(sq, next);
+  say(`Editing: ${sq} ${next ? (next === 'W' ? 'White' : 'Black') : 'empty'}. Press Done editing to judge from this position.`);
+}
+
+// Put a piece of `color` ('W', 'B' or nothing) on `sq` of the drawn board, as the diagram does.
+function drawPiece(sq, color) {
+  const svg = $('board').querySelector('svg');
+  const rect = squareRect(sq);
+  if (!svg || !rect) return;
+  svg.querySelectorAll(`circle.piece[data-square="${sq}"]`).forEach((c) => c.remove());
+  if (!color) return;
+  let group = svg.querySelector('g.pieces');
+  if (!group) {
+    group = document.createElementNS(SVG_NS, 'g');
+    group.setAttribute('class', 'pieces');
+    svg.insertBefore(group, svg.querySelector('g.overlays'));
+  }
+  const w = Number(rect.getAttribute('width'));
+  const c = document.createElementNS(SVG_NS, 'circle');
+  const white = color === 'W';
+  c.setAttribute('class', 'piece ' + (white ? 'white' : 'black'));
+  c.setAttribute('data-square', sq);
+  c.setAttribute('cx', Number(rect.getAttribute('x')) + w / 2);
+  c.setAttribute('cy', Number(rect.getAttribute('y')) + w / 2);
+  c.setAttribute('r', (w * 2) / 5);
+  c.setAttribute('fill', white ? '#ffffff' : '#222222');
+  c.setAttribute('stroke', white ? '#222222' : '#000000');
+  c.setAttribute('stroke-width', 2);
+  group.appendChild(c);
 }
 
 function withBoard(change) {
@@ -540,8 +654,12 @@ function setEditing(on) {
   $('edit-tools').hidden = !on;
   $('board').classList.toggle('editing', on);
   if (on) {
+    state.edited = false;
     resetProposal();
     say('Editing: click a square to cycle empty, White, Black.');
+  } else if (state.board && state.edited) {
+    state.edited = false;
+    loadPosition(formatPosition(state.board));
   } else if (state.board) {
     say(`${sideName(state.board)} to move: click a piece.`);
   }

@@ -1,0 +1,40 @@
+//! The dispute page without a server: everything `ordo serve` answers, as plain functions of
+//! text, and the page itself. No server, async or system-call dependency, so the crate also
+//! builds for WebAssembly (`crates/wasm`), where the static site judges in the browser.
+//!
+//! What this room owns:
+//! - [`api`]: the JSON answers (the verdict on a move, the legal moves, a clause, a diagram, the
+//!   position after one step) and [`api::ApiError`], the typed error every answer can fail with
+//!   (a 4xx status and a one-line JSON body `{"error": "...", "where": "..."}`);
+//! - [`answer`]: one request of the API given as its target (`/api/explain?position=…&move=…`)
+//!   answered with its status, content type and body: what the page's script asks the server,
+//!   or the WebAssembly module when there is no server;
+//! - [`pages`]: HTML rendered here: the rules page (one anchor per clause) and the
+//!   self-contained verdict file of `ordo explain --html` ([`pages::verdict_page`]);
+//! - [`assets`]: the page's HTML, CSS, JavaScript and icon, embedded (no build step);
+//! - [`site`]: the files of the static site (`ordo site DIR`), which any static host serves.
+//!
+//! It judges nothing itself: verdicts come from [`crate::adjudicate`], legal moves from the
+//! reference engine, diagrams from [`crate::render`], clause texts from the registry.
+//!
+//! ```
+//! let answer = ordo_page::api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
+//! assert_eq!(answer.verdict, "illegal");
+//! assert_eq!(answer.violated[0].id, "ORDO-7.2");
+//! let err = ordo_page::api::explain("4/1B2", "a2-a3").unwrap_err();
+//! assert_eq!((err.status(), err.place.as_str()), (400, "position"));
+//! let reply = ordo_page::answer("/api/rules/ORDO-7.2");
+//! assert_eq!((reply.status, reply.content_type), (200, "application/json"));
+//! ```
+
+use ordo_adjudicate as adjudicate;
+use ordo_core::{notation, render, rules};
+use ordo_reference as reference;
+
+pub mod api;
+pub mod assets;
+mod dispatch;
+pub mod pages;
+pub mod site;
+
+pub use dispatch::{answer, Answer};

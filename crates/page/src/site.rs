@@ -1,0 +1,86 @@
+//! The static site: the page, its assets, the WebAssembly module and the rules page as a
+//! folder of files that any static host serves (GitHub Pages, a web server's folder,
+//! `python3 -m http.server`). The page judges in the browser: its script calls the module
+//! (`crates/wasm`, the same [`crate::answer`] as the server), so nobody runs a server, and a
+//! link to a verdict (`…/?position=…&move=…`) opens to the same verdict for anyone.
+//!
+//! Written by `ordo site DIR --wasm FILE` (the command line writes the files) and by
+//! `scripts/build-site.sh DIR`, which also builds the module.
+
+use crate::{assets, pages};
+
+/// One file of the site: its path relative to the site's folder, and its contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    pub path: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// Where the page's script loads the module from, relative to the page.
+pub const WASM_PATH: &str = "assets/ordo.wasm";
+
+/// Why the site cannot be written.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SiteError {
+    #[error("the module is not WebAssembly (it does not start with \\0asm): build it with scripts/build-site.sh")]
+    NotWasm,
+}
+
+/// The page for the static site: answers from the module, no link to the server's API.
+pub fn static_index() -> String {
+    assets::INDEX_HTML
+        .replace(
+            r#"<meta name="ordo-backend" content="server">"#,
+            r#"<meta name="ordo-backend" content="wasm">"#,
+        )
+        .replace(r#"<a href="api/rules">API</a>"#, "")
+}
+
+/// Every file of the static site, the module `wasm` (the bytes of `ordo_wasm.wasm`) included.
+pub fn files(wasm: &[u8]) -> Result<Vec<File>, SiteError> {
+    if !wasm.starts_with(b"\0asm") {
+        return Err(SiteError::NotWasm);
+    }
+    let text = |path, s: &str| File {
+        path,
+        bytes: s.as_bytes().to_vec(),
+    };
+    Ok(vec![
+        text("index.html", &static_index()),
+        text("assets/app.js", assets::APP_JS),
+        text("assets/app.css", assets::APP_CSS),
+        text("assets/icon.svg", assets::ICON_SVG),
+        File {
+            path: WASM_PATH,
+            bytes: wasm.to_vec(),
+        },
+        // `rules` (the page's link) is this folder: static hosts answer it with its index.
+        text(
+            "rules/index.html",
+            &pages::rules_page().replace(r#"href="/""#, r#"href="../""#),
+        ),
+        // GitHub Pages: serve the files as they are.
+        text(".nojekyll", ""),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_static_page_uses_the_module_and_only_relative_addresses() {
+        let page = static_index();
+        assert!(page.contains(r#"content="wasm""#));
+        assert!(!page.contains("api/rules"));
+        assert!(
+            !page.contains("href=\"/") && !page.contains("src=\"/"),
+            "{page}"
+        );
+        let site = files(b"\0asm\x01\0\0\0").unwrap();
+        let rules = site.iter().find(|f| f.path == "rules/index.html").unwrap();
+        let rules = String::from_utf8_lossy(&rules.bytes);
+        assert!(rules.contains(r#"href="../""#) && !rules.contains(r#"href="/""#));
+        assert_eq!(files(b"<html>"), Err(SiteError::NotWasm));
+    }
+}

@@ -1,0 +1,108 @@
+//! The dispute page's answers as a WebAssembly module (`ordo_wasm.wasm`, built for
+//! `wasm32-unknown-unknown` by `scripts/build-site.sh`): the static site's page judges in the
+//! browser through it, with no server.
+//!
+//! The interface is plain `extern "C"` functions and bytes in linear memory, so the page needs
+//! no generated glue (no wasm-bindgen and its matching command-line tool):
+//!
+//! 1. `ordo_alloc(n)` reserves `n` bytes; the script writes the request there, UTF-8: the path
+//!    and query string of an API request, e.g. `/api/explain?position=…&move=…`;
+//! 2. `ordo_request(ptr, n)` answers it ([`ordo_page::answer`], the routes and errors of the
+//!    server's API), frees the request and returns the HTTP status (200, 400, 404);
+//! 3. `ordo_reply_ptr()` and `ordo_reply_len()` locate the reply body (JSON, or the SVG of
+//!    `/api/board`), valid until the next request.
+//!
+//! ```
+//! let (status, body) = ordo_wasm::request("/api/explain?position=4%2F1B2%2FWW2%2F2W1+w+classic&move=a2:b2-a3");
+//! assert_eq!(status, 200);
+//! assert!(body.contains(r#""verdict":"illegal""#));
+//! ```
+
+use std::cell::RefCell;
+
+thread_local! {
+    /// The body of the last reply.
+    static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Answer `target` (a request's path and query string): its status and body.
+pub fn request(target: &str) -> (u16, String) {
+    let a = ordo_page::answer(target);
+    (a.status, a.body)
+}
+
+/// Reserve `len` bytes of linear memory for a request; `ordo_request` frees them.
+#[no_mangle]
+pub extern "C" fn ordo_alloc(len: usize) -> *mut u8 {
+    let mut buf = Vec::<u8>::with_capacity(len.max(1));
+    let ptr = buf.as_mut_ptr();
+    std::mem::forget(buf);
+    ptr
+}
+
+/// Answer the request of `len` bytes at `ptr`, free them, keep the reply for
+/// [`ordo_reply_ptr`] and [`ordo_reply_len`], and return its HTTP status.
+///
+/// # Safety
+///
+/// `ptr` must come from `ordo_alloc(len)` with the same `len`, hold `len` initialised bytes,
+/// and not be used again.
+#[no_mangle]
+pub unsafe extern "C" fn ordo_request(ptr: *mut u8, len: usize) -> u32 {
+    // SAFETY: the caller passes a buffer of `ordo_alloc(len)` that it filled and gives up.
+    let bytes = unsafe { Vec::from_raw_parts(ptr, len, len.max(1)) };
+    let (status, body) = match std::str::from_utf8(&bytes) {
+        Ok(target) => request(target),
+        Err(_) => (
+            400,
+            r#"{"error":"the request is not UTF-8","where":"request"}"#.to_string(),
+        ),
+    };
+    REPLY.with(|r| *r.borrow_mut() = body.into_bytes());
+    u32::from(status)
+}
+
+/// Where the last reply's body starts.
+#[no_mangle]
+pub extern "C" fn ordo_reply_ptr() -> *const u8 {
+    REPLY.with(|r| r.borrow().as_ptr())
+}
+
+/// How many bytes the last reply's body has.
+#[no_mangle]
+pub extern "C" fn ordo_reply_len() -> usize {
+    REPLY.with(|r| r.borrow().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 24, point 1: the exports answer as the server's API does, bad bytes included.
+    fn call(bytes: &[u8]) -> (u32, String) {
+        let ptr = ordo_alloc(bytes.len());
+        // SAFETY: `ptr` has room for `bytes.len()` bytes, and is given up to `ordo_request`.
+        let status = unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
+            ordo_request(ptr, bytes.len())
+        };
+        // SAFETY: the reply lives until the next request.
+        let body =
+            unsafe { std::slice::from_raw_parts(ordo_reply_ptr(), ordo_reply_len()) }.to_vec();
+        (status, String::from_utf8(body).unwrap())
+    }
+
+    #[test]
+    fn the_exports_answer_requests_as_the_api_does_issue_24_point_1() {
+        let target = "/api/explain?position=4%2F1B2%2FWW2%2F2W1+w+classic&move=a2:b2-a3";
+        let (status, body) = call(target.as_bytes());
+        assert_eq!(
+            (status, body.clone()),
+            (200, ordo_page::answer(target).body)
+        );
+        assert!(body.contains("ORDO-7.2"), "{body}");
+        assert_eq!(call(b"/api/moves?position=4%2F4").0, 400);
+        assert_eq!(call(b"").0, 404);
+        assert_eq!(call(b"/api/\xff").0, 400);
+    }
+}

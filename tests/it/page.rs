@@ -1,0 +1,191 @@
+//! Issue 24, point 1: the page without a server. The dispatcher the WebAssembly module calls
+//! (`ordo_serve::answer`, from ordo-page) answers as the server's router does; `ordo site`
+//! writes the static site; `ordo serve --public-url` writes links with the public address.
+//! The page itself, served both ways, is driven in a browser by tests/browser/.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::Request;
+use ordo_serve::api::encode_component as q;
+use ordo_serve::{answer, router, Limits};
+use tower::ServiceExt;
+
+use crate::common::{assert_refused, ordo_cmd, scratch, stdout};
+
+const START: &str = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic";
+
+/// One GET through the router: status and body.
+fn routed(target: &str) -> (u16, String) {
+    let req = Request::builder()
+        .uri(target)
+        .body(Body::empty())
+        .expect("request");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let res = router(&Limits::default())
+            .oneshot(req)
+            .await
+            .expect("infallible");
+        let status = res.status().as_u16();
+        let bytes = axum::body::to_bytes(res.into_body(), 1 << 24)
+            .await
+            .expect("body");
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    })
+}
+
+/// ORDO-4.3, ORDOX-4.2, ORDO-2.3: every route gives the same status and body through the
+/// dispatcher of the static page as through the server (errors: the same status and place).
+#[test]
+fn the_static_page_gets_the_answers_of_the_server_issue_24_point_1() {
+    let x = "5/BBB2/1W3/5/5 w x";
+    let same = [
+        format!("/api/explain?position={}&move=e3-e5", q(START)),
+        format!("/api/explain?position={}&move=b3xb4%2Fc4", q(x)),
+        format!("/api/moves?position={}", q(x)),
+        format!("/api/step?position={}&step=b3xb4", q(x)),
+        format!("/api/board?position={}&move=e3-e4", q(START)),
+        "/api/rules".to_string(),
+        "/api/rules/ORDOX-4.2".to_string(),
+        format!("/api/explain?position={}", q(START)),
+        "/api/explain?position=4%2F4%2F4%2F4+w+classic&move=a1-a2".to_string(),
+        "/api/moves?position=WW%2FBB+w+classic".to_string(),
+        format!("/api/rules/ORDO-{}.1", 99),
+    ];
+    for target in &same {
+        let (status, body) = routed(target);
+        let a = answer(target);
+        assert_eq!((a.status, &a.body), (status, &body), "{target}");
+    }
+    // Malformed queries and unknown routes: the same status and place, worded on their own.
+    for target in [
+        "/api/moves?position=a&colour=w",
+        "/api/nowhere",
+        "/api/step?position=%ZZ",
+    ] {
+        let (status, body) = routed(target);
+        let a = answer(target);
+        assert_eq!(a.status, status, "{target}: {body} / {}", a.body);
+        let place =
+            |b: &str| serde_json::from_str::<serde_json::Value>(b).unwrap()["where"].clone();
+        assert_eq!(place(&a.body), place(&body), "{target}");
+    }
+}
+
+/// `ordo site DIR --wasm FILE` writes the page (answers from the module), its assets, the
+/// module and the rules page; a file that is not WebAssembly is refused in one line.
+#[test]
+fn ordo_site_writes_a_static_site_issue_24_point_1() {
+    let dir = scratch("site");
+    let wasm = dir.join("module.wasm");
+    std::fs::write(&wasm, b"\0asm\x01\0\0\0").unwrap();
+    let site = dir.join("site");
+    let (site_arg, wasm_arg) = (site.to_str().unwrap(), wasm.to_str().unwrap());
+    let o = ordo_cmd(&["site", site_arg, "--wasm", wasm_arg]);
+    assert!(
+        stdout(&o).starts_with("wrote 7 files into"),
+        "{}",
+        stdout(&o)
+    );
+    for file in [
+        "index.html",
+        "assets/app.js",
+        "assets/app.css",
+        "assets/icon.svg",
+        "rules/index.html",
+    ] {
+        assert!(site.join(file).is_file(), "{file}");
+    }
+    assert_eq!(
+        std::fs::read(site.join("assets/ordo.wasm")).unwrap(),
+        b"\0asm\x01\0\0\0"
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains(r#"<meta name="ordo-backend" content="wasm">"#));
+    assert!(
+        index.contains(r#"<link rel="icon" href="assets/icon.svg""#),
+        "a favicon"
+    );
+    let err = assert_refused(&ordo_cmd(&["site", site_arg, "--wasm", "Cargo.toml"]));
+    assert!(err.contains("not WebAssembly"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ordo serve --public-url URL`: the verdicts' links name the public address; an address that
+/// is not http(s) is refused before serving.
+#[test]
+fn serve_writes_links_with_the_public_url_issue_24_point_1() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--public-url",
+            "https://ordo.example.org/judge",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("ordo serve: listening on http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let request = format!(
+        "GET /api/explain?position={}&move=e3-e5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        q(START)
+    );
+    s.write_all(request.as_bytes()).unwrap();
+    let mut reply = String::new();
+    let _ = s.read_to_string(&mut reply);
+    let _ = child.kill();
+    let _ = child.wait();
+    let link = format!(
+        r#""link":"https://ordo.example.org/judge/?position={}&move=e3-e5""#,
+        q(START)
+    );
+    assert!(reply.contains(&link), "{reply}");
+    let err = assert_refused(&ordo_cmd(&[
+        "serve",
+        "--port",
+        "0",
+        "--public-url",
+        "ordo.example.org",
+    ]));
+    assert!(err.contains("--public-url"), "{err}");
+}
+
+/// Issue 24, point 2: the deciding clause first. ORDOX-4.2 settles a tie choice; ORDO-10.1 a
+/// move that reaches the home row; the API, `explain --html` and `ordo explain` agree.
+#[test]
+fn the_deciding_clause_comes_first_issue_24_point_2() {
+    let tie = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
+    let ids: Vec<&str> = tie.permitted_by.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids[0], "ORDOX-4.2", "{ids:?}");
+    assert_eq!(ids[1], "ORDOX-4.1", "{ids:?}");
+    let html = ordo_serve::pages::verdict_page(&tie);
+    let first = |text: &str, a: &str, b: &str| text.find(a).unwrap() < text.find(b).unwrap();
+    assert!(first(&html, "ORDOX-4.2</a>", "ORDO-4.3</a>"));
+    let o = ordo_cmd(&["explain", "--position", "5/BBB2/1W3/5/5 w x", "b3xb4/c4"]);
+    let text = stdout(&o);
+    let permits = text.split("permitted by:\n").nth(1).unwrap();
+    assert!(
+        permits.starts_with("  ORDOX-4.2 Ties for largest"),
+        "{text}"
+    );
+    let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
+    assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
+}
