@@ -18,7 +18,7 @@ use tokio::net::TcpListener;
 use super::api::{self, ApiError, ErrorKind};
 use super::pages;
 use super::work::{Lane, Peer, Pool, Tally};
-use crate::notation::echo;
+use ordo_core::notation::echo;
 
 use super::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
 

@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
 
 use super::api::{ApiError, ErrorKind};
-use crate::notation::parse_position;
-use crate::rules::Engine;
+use ordo_core::notation::parse_position;
+use ordo_core::rules::Engine;
 
 /// The address a request came from (a request extension set by the accept loop; absent when
 /// the router is called without a socket, as in the unit tests).
@@ -183,7 +183,7 @@ impl Pool {
         let Ok(pos) = parse_position(position) else {
             return Ok(Lane::Light);
         };
-        let Ok(engine) = ordo::Bitboard::from_position(&pos) else {
+        let Ok(engine) = ordo_bitboard::Bitboard::from_position(&pos) else {
             return Ok(Lane::Light);
         };
         let n = engine.legal_moves().len();
