@@ -56,13 +56,8 @@ impl SolveError {
                 limit,
                 after,
             } if limit.source == Source::Asked => {
-                let need = need.map(|n| format!(" {}, over", n.describe(asked)));
-                format!(
-                    "{before}{} the memory limit of {} ({}){after}",
-                    need.unwrap_or_default(),
-                    asked(limit.bytes),
-                    names.asked_limit
-                )
+                let limit = format!("{} ({})", asked(limit.bytes), names.asked_limit);
+                over_memory(before, need, &limit, after, asked)
             }
             other => other.render(names),
         }
@@ -77,12 +72,7 @@ impl SolveError {
                 need,
                 limit,
                 after,
-            } => format!(
-                "{before}{} the memory limit of {}{after}",
-                need.map(|n| format!(" {}, over", n.describe(&human)))
-                    .unwrap_or_default(),
-                limit.describe(names)
-            ),
+            } => over_memory(before, need, &limit.describe(names), after, &human),
             SolveError::RetroTable { path, held } => format!(
                 "{path}: an old retro-solver table (format 2), which this build no longer reads; build {} again (the compact solver writes format 4)",
                 held.describe().unwrap_or_else(|| "the table".into())
@@ -103,4 +93,19 @@ impl SolveError {
             other => other.to_string(),
         }
     }
+}
+
+/// The text of a [`SolveError::OverMemory`]: the need (when sized) written by `size`, then
+/// the limit as the caller words it.
+fn over_memory(
+    before: &str,
+    need: &Option<crate::memory::Need>,
+    limit: &str,
+    after: &str,
+    size: &dyn Fn(u64) -> String,
+) -> String {
+    let need = need
+        .map(|n| format!(" {}, over", n.describe(size)))
+        .unwrap_or_default();
+    format!("{before}{need} the memory limit of {limit}{after}")
 }
