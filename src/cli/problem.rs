@@ -53,6 +53,9 @@ pub enum ProblemCommand {
         /// One JSON report per problem.
         #[arg(long)]
         json: bool,
+        /// Prove only the problem with this id (repeat it for several).
+        #[arg(long = "id", value_name = "ID")]
+        ids: Vec<String>,
     },
     /// Compose problems from a built slice: one winning first move, longest wins first.
     Compose {
@@ -84,9 +87,11 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
             engine,
             json,
             max_nodes,
+            ids,
         } => {
             let dir = (*method == MethodArg::Auto).then_some(tables.as_path());
-            verify(file, dir, *engine, *json, *max_nodes, out)
+            let chosen = Chosen { ids, json: *json };
+            verify(file, dir, *engine, chosen, *max_nodes, out)
         }
         ProblemCommand::Compose {
             variant,
@@ -110,14 +115,16 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
 
 /// `ordo problem verify`: prove every problem of `file` (with the tables in `tables`, if
 /// given), each report as text or JSON; exit status 1 if a claim fails.
-fn verify(
-    file: &Path,
-    tables: Option<&Path>,
-    engine: EngineArg,
+/// Which problems of the file `problem verify` proves (`--id`; none given: all), and how it
+/// reports them.
+struct Chosen<'a> {
+    ids: &'a [String],
     json: bool,
-    max_nodes: u64,
-    out: &mut String,
-) -> Result<u8, CliError> {
+}
+
+/// The problems of `file` that `chosen` names, in the file's order; an id the file does not
+/// hold is an error naming it.
+fn chosen_problems(file: &Path, chosen: &Chosen) -> Result<Vec<problem::Problem>, CliError> {
     let text =
         std::fs::read_to_string(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     let parsed =
@@ -128,8 +135,35 @@ fn verify(
             file.display()
         )));
     }
+    if let Some(id) = chosen
+        .ids
+        .iter()
+        .find(|id| !parsed.problems.iter().any(|p| &p.id == *id))
+    {
+        let cut = crate::notation::echo(id);
+        return Err(CliError(format!(
+            "--id {cut}: {} holds no problem with this id",
+            file.display()
+        )));
+    }
+    Ok(parsed
+        .problems
+        .into_iter()
+        .filter(|p| chosen.ids.is_empty() || chosen.ids.contains(&p.id))
+        .collect())
+}
+
+fn verify(
+    file: &Path,
+    tables: Option<&Path>,
+    engine: EngineArg,
+    chosen: Chosen,
+    max_nodes: u64,
+    out: &mut String,
+) -> Result<u8, CliError> {
+    let json = chosen.json;
     let mut all_sound = true;
-    for p in &parsed.problems {
+    for p in &chosen_problems(file, &chosen)? {
         let clock = super::clock::Clock::start();
         let r = match engine {
             EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),

@@ -8,6 +8,7 @@
 //! group), ORDO-9.1 (a split side to move), ORDOX-5.1 (an Ordo X turn is one move).
 
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::common::{assert_ok, assert_refused, ordo_cmd, stdout};
 use ordo_bitboard::Bitboard;
@@ -91,7 +92,43 @@ fn verify<E: Engine>(
 }
 
 /// Build the slices of `kind` up to `max` in `dir`; the tables.
+/// The slices of `kind` up to `max`, built in `dir`. Each set is solved once per test run, in a
+/// folder of its own, and its files copied into `dir` before the build, which then loads them
+/// (a build keeps the slice files it finds): the tests share the solving, not the folders.
 fn build(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
+    type Once = Arc<OnceLock<std::path::PathBuf>>;
+    static BUILT: Mutex<Vec<(String, Once)>> = Mutex::new(Vec::new());
+    let key = format!(
+        "{kind:?}-{}-{board}-{}v{}",
+        variant.name(),
+        max.white,
+        max.black
+    );
+    let once: Once = {
+        let mut built = BUILT.lock().unwrap();
+        match built.iter().find(|(k, _)| *k == key) {
+            Some((_, o)) => o.clone(),
+            None => {
+                built.push((key.clone(), Once::default()));
+                built.last().unwrap().1.clone()
+            }
+        }
+    };
+    let solved = once.get_or_init(|| {
+        let shared = scratch(&format!("shared-{key}"));
+        build_in(kind, &shared, variant, board, max);
+        shared
+    });
+    std::fs::create_dir_all(dir).unwrap();
+    for f in std::fs::read_dir(solved).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    build_in(kind, dir, variant, board, max)
+}
+
+/// The slices of `kind` up to `max`, built in (or loaded from) `dir`.
+fn build_in(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Material) -> Tables {
     let dims: Dims = board.parse().unwrap();
     let opts = BuildOptions::default();
     match kind {
@@ -557,6 +594,57 @@ fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
         assert_eq!(r.proof_nodes, number(&row[6]), "{}", p.id);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// ORDO-10.1, ORDOX-5.1: every saved problem is sound by exact search alone (no table), with
+/// the same key as its table proof: what `ordo problem verify analysis/problems/composed.toml
+/// --method search` prints for the whole file (the guide shows it for one problem, `--id`).
+#[test]
+#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+fn ordo_10_1_saved_problems_are_sound_by_search() {
+    let file = saved_dir().join("composed.toml");
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        file.to_str().unwrap(),
+        "--method",
+        "search",
+    ]);
+    let text = stdout(&o);
+    assert_ok(&o);
+    for p in saved_problems() {
+        let key = format!("{}: sound (search proof,", p.id);
+        assert!(text.contains(&key), "{key}:\n{text}");
+        let keys = format!("winning first moves: {}", p.keys.join(", "));
+        assert!(text.contains(&keys), "{keys}:\n{text}");
+    }
+}
+
+/// `problem verify --id` proves only the named problems; an id the file does not hold is a
+/// one-line error naming it (exit status 2).
+#[test]
+fn problem_verify_id_chooses_and_names_an_unknown_id() {
+    let file = saved_dir().join("composed.toml");
+    let f = file.to_str().unwrap();
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        f,
+        "--method",
+        "search",
+        "--id",
+        "classic-10x8-2v2-1",
+    ]);
+    let text = stdout(&o);
+    assert_ok(&o);
+    assert!(text.starts_with("classic-10x8-2v2-1: sound"), "{text}");
+    assert_eq!(text.matches(": sound").count(), 1, "{text}");
+    let o = ordo_cmd(&["problem", "verify", f, "--id", "no-such"]);
+    let err = assert_refused(&o);
+    assert!(
+        err.contains("--id no-such") && err.contains("composed.toml"),
+        "{err}"
+    );
 }
 
 /// ORDO-4.3: a position whose player who just moved is split cannot arise after a move and

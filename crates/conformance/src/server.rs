@@ -754,7 +754,7 @@ mod tests {
     fn bad_bytes_and_long_lines() {
         let mut s = Server::new(EngineChoice::Reference);
         let mut input = b"ordo 1\n\xff\xfe\n".to_vec();
-        input.extend(std::iter::repeat(b'a').take(MAX_REQUEST + 10));
+        input.extend(std::iter::repeat_n(b'a', MAX_REQUEST + 10));
         input.extend(b"\nstatus\n");
         let mut out = Vec::new();
         serve(&mut s, &input[..], &mut out).unwrap();

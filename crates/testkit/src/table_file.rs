@@ -304,7 +304,7 @@ pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let newlines: Vec<usize> = bytes
         .iter()
         .enumerate()
-        .filter(|(_, &b)| b == b'\n')
+        .filter(|&(_, &b)| b == b'\n')
         .map(|(i, _)| i)
         .take(3)
         .collect();

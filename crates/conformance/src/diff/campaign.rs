@@ -97,7 +97,7 @@ pub fn run_campaign<A: Engine, B: Engine>(
     let working = || {
         !stop.load(Ordering::Relaxed)
             && !found_one.load(Ordering::Relaxed)
-            && deadline.map_or(true, |d| Instant::now() < d)
+            && deadline.is_none_or(|d| Instant::now() < d)
     };
     let found: Vec<Divergence> = pool.install(|| {
         (0..threads as u64)

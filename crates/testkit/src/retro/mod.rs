@@ -326,7 +326,7 @@ impl Tables for RetroTablebase {
         Ok(values
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c != NO_POSITION)
+            .filter(|&(_, &c)| c != NO_POSITION)
             .map(|(i, &c)| (i, Value::from_code(c)))
             .collect())
     }
