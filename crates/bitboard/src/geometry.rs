@@ -66,8 +66,6 @@ macro_rules! with_dir {
         }
     };
 }
-#[cfg(test)]
-pub(crate) use with_dir;
 
 /// Run `$body` with the const generic `$D` bound to each direction whose bit is set in the
 /// `u8` mask `$mask`, in increasing order: eight tests of the mask instead of a jump through
