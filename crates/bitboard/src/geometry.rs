@@ -403,7 +403,8 @@ impl Geo {
         }
     }
 
-    /// [`Geo::slide`] for a direction fixed at compile time: no test of the offset's sign.
+    /// The slide of one singleton (`Geo::slide`, kept for the tests) for a direction fixed at
+    /// compile time: no test of the offset's sign.
     #[inline(always)]
     pub fn slide_dir<const D: usize>(&self, s: u32, occ: u128) -> u128 {
         let ray = self.rays[s as usize][D];
