@@ -7,7 +7,7 @@ use crate::rules::{Color, Variant};
 
 use super::conn::{split_groups, Info, RunConn};
 use super::encoding;
-use super::geometry::{bit, headings, shl, shr, squares, with_dir, Geo, E, N, POSITIVE, S, W};
+use super::geometry::{bit, for_each_dir, headings, shl, shr, squares, Geo, E, N, POSITIVE, S, W};
 
 /// Which directions a step may take (ORDO-8.1, ORDO-8.2, ORDO-9.2, ORDOX-1.2, ORDOX-2.1,
 /// ORDOX-2.2, ORDOX-3.1).
@@ -50,8 +50,9 @@ pub(crate) trait Visit {
     /// Singleton steps from `from` to every square of `dests` (captures where `dests` meets
     /// the opponent).
     fn singles(&mut self, side: &Side, from: u32, dests: u128);
-    /// One ordo step: the run of `len` pieces from `first` (lower end) lands `first` on `to`.
-    fn ordo(&mut self, side: &Side, first: u32, len: u32, vertical: bool, to: u32);
+    /// One ordo step, if `legal`: the run of `len` pieces from `first` (lower end) lands
+    /// `first` on `to`. (The verdict is passed in so that counting needs no branch on it.)
+    fn ordo(&mut self, legal: bool, first: u32, len: u32, vertical: bool, to: u32);
 }
 
 /// Counts steps, tie choices included (ORDOX-4.2).
@@ -68,8 +69,8 @@ impl Visit for Count {
         }
     }
     #[inline(always)]
-    fn ordo(&mut self, _side: &Side, _first: u32, _len: u32, _vertical: bool, _to: u32) {
-        self.0 += 1;
+    fn ordo(&mut self, legal: bool, _first: u32, _len: u32, _vertical: bool, _to: u32) {
+        self.0 += legal as u64;
     }
 }
 
@@ -114,8 +115,10 @@ impl Visit for Push<'_> {
         }
     }
     #[inline(always)]
-    fn ordo(&mut self, _side: &Side, first: u32, len: u32, vertical: bool, to: u32) {
-        self.push(encoding::ordo(first, len, vertical, to));
+    fn ordo(&mut self, legal: bool, first: u32, len: u32, vertical: bool, to: u32) {
+        if legal {
+            self.push(encoding::ordo(first, len, vertical, to));
+        }
     }
 }
 
@@ -210,12 +213,8 @@ impl<'g, 'c> Side<'g, 'c> {
         let fast = self.info.liftable;
         let (e1, e2) = (self.info.e1, self.info.e2);
         let empty = g.board & !self.occ;
-        let mut dirs = single_dirs;
-        while dirs != 0 {
-            let d = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
-            let (reach, near) =
-                with_dir!(d, D => (g.slide_all::<D>(fast, empty), g.step::<D>(fast)));
+        for_each_dir!(single_dirs, D => {
+            let (reach, near) = (g.slide_all::<D>(fast, empty), g.step::<D>(fast));
             let (reach, near) = (reach & !self.own, near & !self.own);
             let legal = (near & e2) | (reach & !near & e1);
             c.0 += legal.count_ones() as u64;
@@ -224,7 +223,7 @@ impl<'g, 'c> Side<'g, 'c> {
                     c.0 += self.capture_choices(t) - 1;
                 }
             }
-        }
+        });
         self.walk_singles(self.own & !fast, single_dirs, &mut c);
         self.walk_all_runs(h_dirs, v_dirs, &mut c);
         c.0
@@ -245,12 +244,7 @@ impl<'g, 'c> Side<'g, 'c> {
         let g = self.g;
         for s in squares(pieces) {
             let mut reach = 0;
-            let mut dirs = single_dirs;
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                reach |= g.slide(s, d, self.occ);
-            }
+            for_each_dir!(single_dirs, D => reach |= g.slide_dir::<D>(s, self.occ));
             reach &= !self.own;
             if reach == 0 {
                 continue;
@@ -304,12 +298,7 @@ impl<'g, 'c> Side<'g, 'c> {
             has_next,
             has_prev,
         };
-        let mut m = dirs;
-        while m != 0 {
-            let d = m.trailing_zeros() as usize;
-            m &= m - 1;
-            with_dir!(d, D => self.runs_dir::<VERTICAL, D, V>(&lines, v));
-        }
+        for_each_dir!(dirs, D => self.runs_dir::<VERTICAL, D, V>(&lines, v));
     }
 
     /// The ordo steps of one orientation in direction `D`.
@@ -419,15 +408,8 @@ impl<'g, 'c> Side<'g, 'c> {
                     RunConn::Many => g.connected(rest | t),
                 }
             };
-            if legal {
-                v.ordo(
-                    self,
-                    first,
-                    len,
-                    vertical,
-                    (first as i32 + k * g.delta[D]) as u32,
-                );
-            }
+            let to = (first as i32 + k * g.delta[D]) as u32;
+            v.ordo(legal, first, len, vertical, to);
             if t & !g.src[D] != 0 {
                 break;
             }

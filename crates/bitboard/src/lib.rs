@@ -280,10 +280,26 @@ impl Bitboard {
         }
     }
 
+    /// [`Bitboard::gen_turns`] out of line: the one copy of the generic code that
+    /// `legal_moves`, `successors` and the portable perft share (only the x86 perft inlines
+    /// its own, compiled for its target features).
+    #[inline(never)]
+    fn gen_turns_shared(&self, out: &mut Vec<u64>, cache: &mut Cache) {
+        self.gen_turns(out, cache)
+    }
+
+    /// [`Bitboard::count_turns`] out of line (see [`Bitboard::gen_turns_shared`]).
+    #[inline(never)]
+    fn count_turns_shared(&self, scratch: &mut Vec<u64>, cache: &mut Cache) -> u64 {
+        self.count_turns(scratch, cache)
+    }
+
     /// One perft node: nothing below a decided game (ORDO-10.5), bulk counting at the last
-    /// ply, otherwise every turn made and `recurse`d into.
+    /// ply, otherwise every turn made and `recurse`d into. `SHARED`: generate and count with
+    /// the out-of-line copies instead of inlining them (a call per node costs nothing next
+    /// to the node's work, and the crate compiles one copy fewer).
     #[inline(always)]
-    fn perft_node(
+    fn perft_node<const SHARED: bool>(
         &self,
         depth: u32,
         work: &mut Work,
@@ -293,10 +309,18 @@ impl Bitboard {
             return 0;
         }
         if depth == 1 {
-            return self.count_turns(&mut work.stack, &mut work.cache);
+            return if SHARED {
+                self.count_turns_shared(&mut work.stack, &mut work.cache)
+            } else {
+                self.count_turns(&mut work.stack, &mut work.cache)
+            };
         }
         let start = work.stack.len();
-        self.gen_turns(&mut work.stack, &mut work.cache);
+        if SHARED {
+            self.gen_turns_shared(&mut work.stack, &mut work.cache);
+        } else {
+            self.gen_turns(&mut work.stack, &mut work.cache);
+        }
         let end = work.stack.len();
         let mut n = 0;
         for i in start..end {
@@ -308,7 +332,7 @@ impl Bitboard {
     }
 
     fn perft_plain(&self, depth: u32, work: &mut Work) -> u64 {
-        self.perft_node(depth, work, |b, d, w| b.perft_plain(d, w))
+        self.perft_node::<true>(depth, work, |b, d, w| b.perft_plain(d, w))
     }
 
     /// The same search compiled for processors with POPCNT, LZCNT, BMI1 and BMI2: the
@@ -320,7 +344,7 @@ impl Bitboard {
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
     unsafe fn perft_x86(&self, depth: u32, work: &mut Work) -> u64 {
         // SAFETY: this function only runs where the features are present.
-        self.perft_node(depth, work, |b, d, w| unsafe { b.perft_x86(d, w) })
+        self.perft_node::<false>(depth, work, |b, d, w| unsafe { b.perft_x86(d, w) })
     }
 
     /// Perft below this position (`depth >= 1`), with the fastest code the processor runs.
@@ -516,7 +540,7 @@ impl Engine for Bitboard {
             return Vec::new();
         }
         let mut turns = Vec::new();
-        with_work(|work| self.gen_turns(&mut turns, &mut work.cache));
+        with_work(|work| self.gen_turns_shared(&mut turns, &mut work.cache));
         let dims = self.geo.dims();
         turns
             .into_iter()
@@ -558,7 +582,7 @@ impl Engine for Bitboard {
                 reason,
             };
         }
-        if with_work(|work| self.count_turns(&mut work.stack, &mut work.cache)) > 0 {
+        if with_work(|work| self.count_turns_shared(&mut work.stack, &mut work.cache)) > 0 {
             return Status::Ongoing;
         }
         let reason = if self.split[me as usize] {
@@ -620,7 +644,7 @@ impl Engine for Bitboard {
         }
         with_work(|work| {
             let start = work.stack.len();
-            self.gen_turns(&mut work.stack, &mut work.cache);
+            self.gen_turns_shared(&mut work.stack, &mut work.cache);
             out.extend(work.stack[start..].iter().map(|&t| self.apply_turn(t)));
             work.stack.truncate(start);
         });
