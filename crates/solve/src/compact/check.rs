@@ -99,6 +99,28 @@ impl CompactTables {
         log: Option<&Path>,
         run: RunWork,
     ) -> Result<Verification, SolveError> {
+        self.verify_run::<E>(progress, log, run, false)
+    }
+
+    /// [`Self::verify_all_run`] after a build: a slice these tables built whole counts with
+    /// the verdict of the check made in its build's sweep ([`Self::build_check`]); the others
+    /// (loaded, or resumed from a checkpoint) are verified.
+    pub fn verify_built_run<E: Engine>(
+        &self,
+        progress: &dyn Progress,
+        log: Option<&Path>,
+        run: RunWork,
+    ) -> Result<Verification, SolveError> {
+        self.verify_run::<E>(progress, log, run, true)
+    }
+
+    fn verify_run<E: Engine>(
+        &self,
+        progress: &dyn Progress,
+        log: Option<&Path>,
+        run: RunWork,
+        use_checks: bool,
+    ) -> Result<Verification, SolveError> {
         let mut log = log
             .map(|p| VerifyLog::open(p, self.fingerprint()))
             .transpose()?;
@@ -115,7 +137,14 @@ impl CompactTables {
         };
         for (m, step) in self.verify_steps(run.before, run.total) {
             progress.begin(&step);
-            let v = self.verify_chunks::<E>(m, progress, log.as_mut())?;
+            let v = match self.build_check(m).filter(|_| use_checks) {
+                Some(v) => {
+                    let len = self.slices.get(&m).map_or(0, |s| s.values.len() as u64);
+                    progress.update(Phase::VERIFYING, len, Some(len));
+                    v.clone()
+                }
+                None => self.verify_chunks::<E>(m, progress, log.as_mut())?,
+            };
             all.checked += v.checked;
             all.mismatches += v.mismatches;
             all.examples

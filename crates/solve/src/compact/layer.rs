@@ -15,12 +15,16 @@
 //! graph of the stored images, and a move into an image counts once however many moves
 //! reach it.
 
+use crate::notation::format_position;
 use crate::rules::Engine;
 use crate::value::Value;
-use crate::SolveError;
+use crate::{SolveError, Verification};
 
 use super::index::Layer;
 use super::{decode, Building, SliceStats};
+
+/// The number of mismatches a layer's verdict describes.
+const EXAMPLES: usize = 5;
 
 /// Where a successor lies.
 enum Succ {
@@ -30,12 +34,53 @@ enum Succ {
     Known(Value),
 }
 
-/// A position's moves as the first pass sums them up.
-struct Summary {
-    /// Distinct successors inside the layer, plus one if the position can never be lost.
-    remaining: u32,
-    /// Slowest win of the opponent among the successors outside.
+/// The values of a position's successors folded as [`Value::from_successors`] folds them:
+/// first those outside the layer (as the first pass generates them), then, once the layer
+/// is settled, those inside it (the in-sweep check of the retrograde equation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Tally {
+    /// Quickest loss of the opponent (`u16::MAX`: none).
+    quickest: u16,
+    /// Slowest win of the opponent (0: none; a win is at least 1 ply away).
     slowest: u16,
+    /// Whether a successor is a draw, and whether there is any successor.
+    draw: bool,
+    any: bool,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            quickest: u16::MAX,
+            slowest: 0,
+            draw: false,
+            any: false,
+        }
+    }
+}
+
+impl Tally {
+    /// Fold the value of one more successor.
+    pub(super) fn fold(&mut self, v: Value) {
+        self.any = true;
+        match v {
+            Value::Loss(d) => self.quickest = self.quickest.min(d),
+            Value::Win(d) => self.slowest = self.slowest.max(d),
+            Value::Draw => self.draw = true,
+        }
+    }
+
+    /// The value the successors folded so far give the side to move (ORDO-3.3: what no
+    /// distance reaches is a draw).
+    pub(super) fn value(self) -> Value {
+        match self {
+            Tally { any: false, .. } => Value::Loss(0),
+            Tally { quickest, .. } if quickest != u16::MAX => Value::Win(quickest + 1),
+            Tally { draw: true, .. } => Value::Draw,
+            Tally { slowest: 0, .. } => Value::Draw,
+            Tally { slowest, .. } => Value::Loss(slowest + 1),
+        }
+    }
 }
 
 impl<E: Engine> Building<'_, E> {
@@ -75,16 +120,14 @@ impl<E: Engine> Building<'_, E> {
         buf: &mut Vec<E>,
         edges: &mut Vec<u32>,
         seeds: &mut Vec<(u16, u32)>,
-    ) -> Result<Summary, SolveError> {
+    ) -> Result<(u32, Tally), SolveError> {
         e.successors(buf);
         let start = edges.len();
-        let (mut quickest, mut slowest, mut draw) = (None::<u16>, 0u16, false);
+        let mut tally = Tally::default();
         for s in buf.iter() {
             match self.classify(layer, s)? {
                 Succ::Local(j) => edges.push(j),
-                Succ::Known(Value::Loss(d)) => quickest = Some(quickest.map_or(d, |q| q.min(d))),
-                Succ::Known(Value::Win(d)) => slowest = slowest.max(d),
-                Succ::Known(Value::Draw) => draw = true,
+                Succ::Known(v) => tally.fold(v),
             }
         }
         edges[start..].sort_unstable();
@@ -97,36 +140,34 @@ impl<E: Engine> Building<'_, E> {
         }
         edges.truncate(kept);
         let inside = (kept - start) as u32;
-        let can_lose = quickest.is_none() && !draw;
-        if let Some(q) = quickest {
-            seeds.push((q + 1, i));
+        let can_lose = tally.quickest == u16::MAX && !tally.draw;
+        if tally.quickest != u16::MAX {
+            seeds.push((tally.quickest + 1, i));
         }
         if buf.is_empty() {
             seeds.push((0, i));
         } else if inside == 0 && can_lose {
-            seeds.push((slowest + 1, i));
+            seeds.push((tally.slowest + 1, i));
         }
-        Ok(Summary {
-            remaining: inside + u32::from(!can_lose),
-            slowest,
-        })
+        // The remaining count: distinct successors inside, plus one if it can never be lost.
+        Ok((inside + u32::from(!can_lose), tally))
     }
 
     /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
-    /// material it moves into.
+    /// material it moves into, and the in-sweep check of them ([`check_layer`]).
     /// What it reports counts the core positions the layer's entries answer for (mirror
     /// images and colour twins included) and the moves as generated, as one layer.
     pub(super) fn solve_layer(
         &self,
         layer: Layer,
         out: &mut [u8],
-    ) -> Result<SliceStats, SolveError> {
+    ) -> Result<(SliceStats, Verification), SolveError> {
         let n = layer.len();
         let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);
         let mut remaining = vec![0u32; n];
-        let mut slowest = vec![0u16; n];
+        let mut tallies = vec![Tally::default(); n];
         let mut solved = SliceStats {
             layers: 1,
             ..SliceStats::default()
@@ -135,8 +176,7 @@ impl<E: Engine> Building<'_, E> {
             let e = E::from_occupancy(self.tables.dims, self.tables.variant, entry.stm, entry.occ)
                 .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
             let s = self.first_pass(layer, (i as u32, &e), &mut buf, &mut edges, &mut seeds)?;
-            remaining[i] = s.remaining;
-            slowest[i] = s.slowest;
+            (remaining[i], tallies[i]) = s;
             solved.moves += buf.len() as u64;
             offsets.push(edges.len() as u32);
         }
@@ -150,10 +190,12 @@ impl<E: Engine> Building<'_, E> {
             &pred_off,
             &preds,
             &mut remaining,
-            &slowest,
+            &tallies,
         )?;
-        for ((o, c), entry) in out.iter_mut().zip(codes).zip(self.index.entries(layer)) {
-            *o = u8::try_from(c).map_err(|_| {
+        drop(remaining);
+        let bad = check_layer(&codes, &mut tallies, &pred_off, &preds);
+        for ((o, c), entry) in out.iter_mut().zip(&codes).zip(self.index.entries(layer)) {
+            *o = u8::try_from(*c).map_err(|_| {
                 SolveError::TooLarge(format!(
                     "a distance of {} plies; one byte holds at most 254",
                     c - 1
@@ -161,8 +203,70 @@ impl<E: Engine> Building<'_, E> {
             })?;
             solved.count(decode(*o), u64::from(entry.images));
         }
-        Ok(solved)
+        Ok((solved, self.verdict(layer, &codes, &tallies, bad)))
     }
+
+    /// The verdict of the in-sweep check of `layer`: its positions checked, the mismatches
+    /// `bad` (local indices) counted and the first few described.
+    fn verdict(
+        &self,
+        layer: Layer,
+        codes: &[u16],
+        tallies: &[Tally],
+        bad: Vec<u32>,
+    ) -> Verification {
+        let entries: Vec<_> = match bad.is_empty() {
+            true => Vec::new(),
+            false => self.index.entries(layer).collect(),
+        };
+        let examples = bad
+            .iter()
+            .take(EXAMPLES)
+            .map(|&i| {
+                let entry = entries[i as usize];
+                let (stm, occ) = (entry.stm, entry.occ);
+                let e = E::from_occupancy(self.tables.dims, self.tables.variant, stm, occ);
+                let at = e.map_or_else(
+                    |_| format!("{occ:x?}"),
+                    |e| format_position(&e.to_position()),
+                );
+                let (stored, want) = (
+                    Value::from_code(codes[i as usize]),
+                    tallies[i as usize].value(),
+                );
+                format!("{at}: stored {stored}, successors give {want} (in the build's sweep)")
+            })
+            .collect();
+        Verification {
+            checked: layer.len() as u64,
+            mismatches: bad.len() as u64,
+            examples,
+        }
+    }
+}
+
+/// The in-sweep check of a settled layer: every position's code is recomputed by the
+/// retrograde equation ([`Tally::value`], the fold of [`Value::from_successors`]) from the
+/// values of its successors, those outside the layer as the first pass folded them into
+/// `tallies` and those inside it from `codes` (through the predecessor lists: each settled
+/// value is folded into its predecessors). Independent of [`settle`]'s buckets and counts:
+/// a wrong distance, a missed seed or a draw that hid a win gives a mismatch. The local
+/// indices whose code disagrees.
+pub(super) fn check_layer(
+    codes: &[u16],
+    tallies: &mut [Tally],
+    pred_off: &[u32],
+    preds: &[u32],
+) -> Vec<u32> {
+    for (p, &code) in codes.iter().enumerate() {
+        let v = Value::from_code(code);
+        for &q in &preds[pred_off[p] as usize..pred_off[p + 1] as usize] {
+            tallies[q as usize].fold(v);
+        }
+    }
+    (0..codes.len() as u32)
+        .filter(|&q| tallies[q as usize].value().code() != codes[q as usize])
+        .collect()
 }
 
 /// The predecessors of each local index (compressed rows).
@@ -175,14 +279,17 @@ fn reverse(offsets: &[u32], edges: &[u32]) -> (Vec<u32>, Vec<u32>) {
     for k in 1..=n {
         pred_off[k] += pred_off[k - 1];
     }
-    let mut fill = pred_off.clone();
+    // Each row filled from its start, which then moves on to the next row's start: shifted
+    // back by one row at the end (no second array of starts).
     let mut preds = vec![0u32; edges.len()];
     for i in 0..n {
         for &j in &edges[offsets[i] as usize..offsets[i + 1] as usize] {
-            preds[fill[j as usize] as usize] = i as u32;
-            fill[j as usize] += 1;
+            preds[pred_off[j as usize] as usize] = i as u32;
+            pred_off[j as usize] += 1;
         }
     }
+    pred_off.copy_within(0..n, 1);
+    pred_off[0] = 0;
     (pred_off, preds)
 }
 
@@ -194,7 +301,7 @@ fn settle(
     pred_off: &[u32],
     preds: &[u32],
     remaining: &mut [u32],
-    slowest: &[u16],
+    tallies: &[Tally],
 ) -> Result<(), SolveError> {
     let mut buckets: Vec<Vec<u32>> = Vec::new();
     let put = |buckets: &mut Vec<Vec<u32>>, d: u16, i: u32| {
@@ -228,7 +335,11 @@ fn settle(
                 } else {
                     remaining[q as usize] -= 1;
                     if remaining[q as usize] == 0 {
-                        put(&mut buckets, (d as u16).max(slowest[q as usize]) + 1, q);
+                        put(
+                            &mut buckets,
+                            (d as u16).max(tallies[q as usize].slowest) + 1,
+                            q,
+                        );
                     }
                 }
             }
@@ -236,4 +347,83 @@ fn settle(
         d += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A layer of five positions: 0 → 1 → 2, 2 with one move out of the layer to a position
+    /// lost in 0 (so 2 wins in 1), and 3 ⇄ 4 with no other move (a draw, ORDO-3.3); settled,
+    /// then the codes and the folded tallies, as the build's sweep has them.
+    fn settled() -> (Vec<u16>, Vec<Tally>, Vec<u32>, Vec<u32>) {
+        let (offsets, edges) = (vec![0u32, 1, 2, 2, 3, 4], vec![1u32, 2, 4, 3]);
+        let mut tallies = vec![Tally::default(); 5];
+        tallies[2].fold(Value::Loss(0));
+        let mut remaining = vec![1u32, 1, 0, 1, 1];
+        let (pred_off, preds) = reverse(&offsets, &edges);
+        let mut codes = vec![0u16; 5];
+        let seeds = vec![(1, 2)];
+        settle(
+            &mut codes,
+            seeds,
+            &pred_off,
+            &preds,
+            &mut remaining,
+            &tallies,
+        )
+        .unwrap();
+        (codes, tallies, pred_off, preds)
+    }
+
+    /// Issue 25 (verification at no cost beyond the build): the retrograde equation checked
+    /// in the build's sweep passes a settled layer and catches a planted wrong distance (in
+    /// the position and in its predecessor, whose best reply it changes) and a planted win
+    /// in a drawn cycle.
+    #[test]
+    fn the_in_sweep_check_catches_a_planted_wrong_value() {
+        let (codes, tallies, pred_off, preds) = settled();
+        let want = [
+            Value::Win(3),
+            Value::Loss(2),
+            Value::Win(1),
+            Value::Draw,
+            Value::Draw,
+        ];
+        assert_eq!(codes, want.map(Value::code));
+        assert!(check_layer(&codes, &mut tallies.clone(), &pred_off, &preds).is_empty());
+        let mut wrong = codes.clone();
+        wrong[1] = Value::Loss(4).code();
+        assert_eq!(
+            check_layer(&wrong, &mut tallies.clone(), &pred_off, &preds),
+            [0, 1]
+        );
+        let mut wrong = codes;
+        wrong[3] = Value::Win(1).code();
+        assert_eq!(
+            check_layer(&wrong, &mut tallies.clone(), &pred_off, &preds),
+            [3, 4]
+        );
+    }
+
+    /// The fold of [`Tally`] is [`Value::from_successors`] for every mix of successors.
+    #[test]
+    fn a_tally_folds_as_the_value_of_successors() {
+        let kinds = [
+            Value::Loss(0),
+            Value::Loss(4),
+            Value::Win(1),
+            Value::Win(7),
+            Value::Draw,
+        ];
+        for mask in 0u32..32 {
+            let vals: Vec<Value> = (0..5)
+                .filter(|k| mask >> k & 1 == 1)
+                .map(|k| kinds[k])
+                .collect();
+            let mut t = Tally::default();
+            vals.iter().for_each(|&v| t.fold(v));
+            assert_eq!(t.value(), Value::from_successors(vals.clone()), "{vals:?}");
+        }
+    }
 }

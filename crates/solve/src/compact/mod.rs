@@ -58,7 +58,7 @@ pub const CHECKPOINT_SECONDS: std::time::Duration = std::time::Duration::from_se
 
 use super::material::Material;
 use super::value::Value;
-use super::{Outcome, Phase, Progress, Setup, SolveError};
+use super::{Outcome, Phase, Progress, Setup, SolveError, Verification};
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Engine, Variant};
 
@@ -107,6 +107,9 @@ pub struct CompactTables {
     sets: HashMap<(Color, u32), Arc<Sets>>,
     /// Shell values computed lately, sized for the largest slice indexed.
     shell: ShellCache,
+    /// The verdicts of the in-sweep check of the slices built whole by these tables (not
+    /// resumed from a checkpoint, not loaded): see [`CompactTables::build_check`].
+    checks: BTreeMap<Material, Verification>,
 }
 
 /// A slice being built: the tables below it and the layers solved so far.
@@ -130,7 +133,18 @@ impl CompactTables {
             slices: BTreeMap::new(),
             sets: HashMap::new(),
             shell: ShellCache::default(),
+            checks: BTreeMap::new(),
         }
+    }
+
+    /// The verdict of the in-sweep check of slice `m` (every stored value recomputed by the
+    /// retrograde equation from its successors' values as the build generated them, once its
+    /// layer is settled: `layer::check_layer`), if these tables built it whole. It checks the
+    /// distance settling at no cost beyond the build; it does not check the move generation
+    /// against [`Engine::legal_moves`], nor values changed after the build: the verification
+    /// pass ([`CompactTables::verify_slice`], `ordo tb verify`) does.
+    pub fn build_check(&self, m: Material) -> Option<&Verification> {
+        self.checks.get(&m)
     }
 
     fn sets(&mut self, color: Color, k: u32) -> Arc<Sets> {
@@ -256,6 +270,12 @@ impl CompactTables {
         };
         let mut values = vec![0u8; index.len()];
         let mut kept = self.resume(&of, checkpoint, &mut values, progress);
+        let whole = kept.groups == 0;
+        let mut check = Verification {
+            checked: 0,
+            mismatches: 0,
+            examples: Vec::new(),
+        };
         let total = index.len() as u64;
         let (mut saved, mut cost) = (std::time::Instant::now(), std::time::Duration::ZERO);
         progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
@@ -264,8 +284,11 @@ impl CompactTables {
                 return Err(self.stop(&of, checkpoint, &kept, &values));
             }
             let group = &groups[kept.groups];
-            for s in self.solve_group::<E>(m, &index, &mut values, group)? {
+            for (s, v) in self.solve_group::<E>(m, &index, &mut values, group)? {
                 kept.stats.add(&s);
+                check.checked += v.checked;
+                check.mismatches += v.mismatches;
+                check.examples.extend(v.examples);
             }
             kept.groups += 1;
             progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
@@ -278,6 +301,12 @@ impl CompactTables {
             }
         }
         self.slices.insert(m, Slice { index, values });
+        check.examples.truncate(5);
+        if whole {
+            self.checks.insert(m, check);
+        } else {
+            self.checks.remove(&m);
+        }
         Ok(kept.stats)
     }
 
@@ -356,7 +385,7 @@ impl CompactTables {
         index: &CoreIndex,
         values: &mut [u8],
         group: &[Layer],
-    ) -> Result<Vec<SliceStats>, SolveError> {
+    ) -> Result<Vec<(SliceStats, Verification)>, SolveError> {
         let (start, end) = (group[0].start, group[group.len() - 1].end);
         let (done, rest) = values.split_at_mut(start);
         let b = Building::<E> {

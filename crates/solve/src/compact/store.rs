@@ -199,6 +199,7 @@ impl CompactTables {
         }
         for (s, slice) in slices {
             check_counts(s, &slice.values).map_err(fault)?;
+            self.checks.remove(&s.material);
             self.slices.insert(s.material, slice);
         }
         Ok(header)
