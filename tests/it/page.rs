@@ -189,3 +189,95 @@ fn the_deciding_clause_comes_first_issue_24_point_2() {
     let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
     assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
 }
+
+/// Issue 24, point 2 (show, don't list), ORDO-4.3: the verdict on a disconnecting move draws the
+/// mover's groups on the board as written (a `split` frame), instead of only listing squares.
+#[test]
+fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
+    let a = ordo_serve::api::explain(START, "e3-e5").expect("answer");
+    assert_eq!(a.violated[0].id, "ORDO-4.3");
+    assert_eq!(a.frames.len(), 1, "{:?}", a.frames);
+    let f = &a.frames[0];
+    assert_eq!(f.kind, "as-written");
+    assert_eq!(f.groups.len(), 2);
+    assert!(f.groups.iter().all(|g| g.role == "split"));
+    assert!(
+        f.groups.iter().any(|g| g.squares == ["e5"]),
+        "{:?}",
+        f.groups
+    );
+    assert_eq!(f.groups.iter().map(|g| g.squares.len()).sum::<usize>(), 20);
+    assert!(f.svg.contains(r#"data-square="e5""#));
+    // A legal move that splits nothing has one board after it and no groups.
+    let a = ordo_serve::api::explain(START, "e3-e4").expect("answer");
+    assert_eq!(a.frames.len(), 1);
+    assert_eq!((a.frames[0].kind, a.frames[0].groups.len()), ("after", 0));
+    assert!(a.frames[0]
+        .position
+        .starts_with("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/4W5/"));
+}
+
+/// Issue 24, point 2, ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1: an Ordo X capture is shown in two
+/// boards (the capture with the pieces to remove marked and the groups by role, then the
+/// removal); a two-step turn has a board after each step.
+#[test]
+fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
+    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
+    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["capture", "after"]);
+    let capture = &a.frames[0];
+    assert_eq!(capture.removed, ["a4"]);
+    assert!(
+        capture.position.starts_with("5/BWB2/5/"),
+        "{}",
+        capture.position
+    );
+    let roles: Vec<(&str, Vec<String>)> = capture
+        .groups
+        .iter()
+        .map(|g| (g.role, g.squares.clone()))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("removed", vec!["a4".to_string()]),
+            ("kept", vec!["c4".to_string()])
+        ]
+    );
+    assert!(capture.svg.contains(r#"class="removed""#));
+    assert_eq!(
+        a.frames[1].position,
+        a.effects.as_ref().unwrap().result.replace(" b ", " w ")
+    );
+    let start = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w x";
+    let two = ordo_serve::api::explain(start, "b3-c3,c3-d4").expect("answer");
+    let labels: Vec<&str> = two.frames.iter().map(|f| f.label.as_str()).collect();
+    assert_eq!(labels, ["After step 1: b3-c3", "After step 2: c3-d4"]);
+    assert!(
+        two.frames[0].position.contains("/10/10/W1W1WW2WW/"),
+        "{}",
+        two.frames[0].position
+    );
+    assert!(
+        two.frames[1].position.contains("/10/3W6/W3WW2WW/"),
+        "{}",
+        two.frames[1].position
+    );
+}
+
+/// Issue 24, point 2, ORDOX-4.2: the step answer previews the board after each choice of a tie
+/// before the user picks, each named by its kept group.
+#[test]
+fn a_tie_previews_each_choice_issue_24_point_2() {
+    let s = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
+    let steps: Vec<&str> = s.tie_choices.iter().map(|c| c.step.as_str()).collect();
+    assert_eq!(steps, ["b3xb4/a4", "b3xb4/c4"]);
+    assert_eq!(s.tie_choices[0].after, "5/BW3/5/5/5 w x");
+    assert_eq!(s.tie_choices[1].after, "5/1WB2/5/5/5 w x");
+    assert!(s
+        .tie_choices
+        .iter()
+        .all(|c| c.svg.starts_with("<svg") || c.svg.starts_with("<?xml")));
+    let none = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
+    assert!(none.tie_choices.is_empty());
+}

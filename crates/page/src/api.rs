@@ -11,6 +11,7 @@ use crate::notation::{echo, format_move, format_position, parse_move, parse_posi
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Engine, Move, Position, Square, Status, Step, Variant};
+use crate::show::{Frame, TieChoice};
 
 /// What kind of failure an [`ApiError`] is; each maps to one HTTP status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +169,11 @@ pub struct ExplainAnswer {
     pub svg: String,
     /// The page's shareable link, relative to the server: `/?position=…&move=…`.
     pub link: String,
+    /// The boards after the move's diagram `svg` (issue 24, point 2): for a legal move each
+    /// step, an Ordo X capture's removal on a board of its own, the groups a capture leaves
+    /// drawn; for a move that breaks the connection rule, the move as written with the
+    /// mover's groups drawn (ORDO-4.3, ORDO-9.1, ORDOX-3.2). Else empty.
+    pub frames: Vec<Frame>,
 }
 
 /// The legal moves of a position (`GET /api/moves`).
@@ -197,6 +203,9 @@ pub struct StepAnswer {
     /// When the step is a capture that leaves the opponent's largest groups tied in size
     /// (ORDOX-4.2, Ordo X): those groups, each as its squares in row-major order. Else empty.
     pub tied_groups: Vec<Vec<String>>,
+    /// For each tied group, the board after the capture keeping it (issue 24, point 2: a
+    /// preview of each choice before the user picks). Empty when there is no tie.
+    pub tie_choices: Vec<TieChoice>,
 }
 
 /// A position from its notation, checked to be one that can be set up (ORDO-2.3, ORDO-1.5).
@@ -449,6 +458,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         result_svg: render::svg(&e.result, None, &Annotations::default()),
     });
     ExplainAnswer {
+        frames: crate::show::frames(pos, mv, &verdict),
         link: share_link(&position, &mv_text),
         svg: verdict_svg(pos, mv, &verdict),
         position,
@@ -557,12 +567,18 @@ pub fn step(position: &str, step: &str) -> Result<StepAnswer, ApiError> {
         step: format_move(&mv),
         after: format_position(&after),
         tied_groups: tied_groups(&pos, &mv.first),
+        tie_choices: crate::show::tie_choices(&pos, &mv.first),
     })
 }
 
 /// The opponent's largest groups after the capture `step`, when more than one has the largest
 /// size and the game is Ordo X (ORDOX-4.2).
 fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
+    tied_squares(pos, step).iter().map(|g| names(g)).collect()
+}
+
+/// [`tied_groups`] as squares.
+pub(crate) fn tied_squares(pos: &Position, step: &Step) -> Vec<Vec<Square>> {
     if pos.variant != Variant::X {
         return Vec::new();
     }
@@ -570,11 +586,7 @@ fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
         return Vec::new();
     };
     let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
-    let tied: Vec<Vec<String>> = groups
-        .iter()
-        .filter(|g| g.len() == largest)
-        .map(|g| names(g))
-        .collect();
+    let tied: Vec<Vec<Square>> = groups.into_iter().filter(|g| g.len() == largest).collect();
     if tied.len() > 1 {
         tied
     } else {
