@@ -208,6 +208,110 @@ pub struct StepAnswer {
     pub tie_choices: Vec<TieChoice>,
 }
 
+/// How a game ends at best play, for one side: a win or a loss in so many plies, or a draw
+/// (from the endgame tables, `ordo tb build`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(u32),
+    Loss(u32),
+    Draw,
+}
+
+impl Outcome {
+    fn word(self) -> &'static str {
+        match self {
+            Outcome::Win(_) => "win",
+            Outcome::Loss(_) => "loss",
+            Outcome::Draw => "draw",
+        }
+    }
+
+    fn plies(self) -> Option<u32> {
+        match self {
+            Outcome::Win(n) | Outcome::Loss(n) => Some(n),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// `wins in 3 plies`, `loses in 1 ply`, `draws`.
+    fn text(self) -> String {
+        let plies = |n: u32| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
+        match self {
+            Outcome::Win(n) => format!("wins in {}", plies(n)),
+            Outcome::Loss(0) => "has lost: the game is over".to_string(),
+            Outcome::Loss(n) => format!("loses in {}", plies(n)),
+            Outcome::Draw => "draws".to_string(),
+        }
+    }
+}
+
+/// One legal move with its endgame value for the side that plays it (`GET /api/values`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveValue {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `win`, `loss` or `draw` for the mover, and the plies to the end at best play.
+    pub outcome: &'static str,
+    pub plies: Option<u32>,
+    /// In words: `wins in 3 plies`, `loses in 2 plies`, `draws`.
+    pub text: String,
+    /// The position after the move.
+    pub after: String,
+}
+
+/// The endgame value of a position and of each legal move, best first (`GET /api/values`,
+/// answered by `ordo serve --tables DIR`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ValuesAnswer {
+    pub position: String,
+    pub side_to_move: String,
+    /// The value for the side to move: `win`, `loss` or `draw`, the plies, and in words
+    /// (`White to move wins in 3 plies`).
+    pub outcome: &'static str,
+    pub plies: Option<u32>,
+    pub text: String,
+    pub moves: Vec<MoveValue>,
+}
+
+/// The answer of `/api/values` from the tables' value of `pos` and of each move (for the
+/// mover), in the tables' order (best first).
+pub fn values_answer(pos: &Position, value: Outcome, moves: &[(Move, Outcome)]) -> ValuesAnswer {
+    let engine = Reference::from_position(pos).ok();
+    let after = |m: &Move| {
+        engine
+            .as_ref()
+            .map(|e| format_position(&e.apply(m).to_position()))
+            .unwrap_or_default()
+    };
+    ValuesAnswer {
+        position: format_position(pos),
+        side_to_move: pos.to_move.to_string(),
+        outcome: value.word(),
+        plies: value.plies(),
+        text: format!("{} to move {}", pos.to_move, value.text()),
+        moves: moves
+            .iter()
+            .map(|(m, v)| MoveValue {
+                mv: format_move(m),
+                outcome: v.word(),
+                plies: v.plies(),
+                text: v.text(),
+                after: after(m),
+            })
+            .collect(),
+    }
+}
+
+/// The answer of `/api/values` where no tables are loaded: the static site, or `ordo serve`
+/// without `--tables DIR` (404, naming `tables`).
+pub fn no_tables() -> ApiError {
+    ApiError::new(
+        ErrorKind::NotFound,
+        "tables",
+        "no endgame tables here: endgame values need `ordo serve --tables DIR` with tables built by `ordo tb build`",
+    )
+}
+
 /// A position from its notation, checked to be one that can be set up (ORDO-2.3, ORDO-1.5).
 pub fn read_position(text: &str) -> Result<Position, ApiError> {
     let pos = parse_position(text).map_err(|e| ApiError::bad("position", e.to_string()))?;
