@@ -231,22 +231,7 @@ fn capture_frame(
         .into_iter()
         .filter(|&q| after.get(q) != Some(them))
         .collect();
-    let roles: Vec<GroupInfo> = if gs.len() < 2 {
-        Vec::new()
-    } else if before.variant == Variant::Classic {
-        group_list("left", &gs)
-    } else {
-        gs.iter()
-            .map(|g| GroupInfo {
-                role: if g.iter().any(|q| removed.contains(q)) {
-                    "removed"
-                } else {
-                    "kept"
-                },
-                squares: names(g),
-            })
-            .collect()
-    };
+    let roles = opponent_roles(before.variant, &gs, &removed);
     let kept_after: Vec<GroupInfo> = roles
         .iter()
         .filter(|g| g.role != "removed")
@@ -265,6 +250,27 @@ fn capture_frame(
     let label = format!("{step_name}{} {what}", format_move(&Move::single(*step)));
     let f = frame("capture", label, &captured, (vec![], removed), roles);
     Some((f, kept_after))
+}
+
+/// The opponent's groups right after a capture, by role: `left` in classic Ordo (ORDO-9.3),
+/// `kept` or `removed` in Ordo X (ORDOX-4.1, ORDOX-4.2); none when the capture splits nothing.
+fn opponent_roles(variant: Variant, gs: &[Vec<Square>], removed: &[Square]) -> Vec<GroupInfo> {
+    if gs.len() < 2 {
+        return Vec::new();
+    }
+    if variant == Variant::Classic {
+        return group_list("left", gs);
+    }
+    gs.iter()
+        .map(|g| GroupInfo {
+            role: if g.iter().any(|q| removed.contains(q)) {
+                "removed"
+            } else {
+                "kept"
+            },
+            squares: names(g),
+        })
+        .collect()
 }
 
 /// The boards after each choice of a tie the capture `step` leaves (ORDOX-4.2): empty unless

@@ -82,7 +82,7 @@ pub fn files_for_api(api: &str) -> Result<Vec<File>, SiteError> {
     let rest = api
         .strip_prefix("https://")
         .or_else(|| api.strip_prefix("http://"));
-    let bad = rest.is_none_or(|r| r.is_empty() || r.starts_with('/'))
+    let bad = !rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
         || api
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`?#&".contains(c));

@@ -344,7 +344,14 @@ async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
             ),
         )),
     };
-    let headers = response.headers_mut();
+    secure(response.headers_mut(), api);
+    response
+}
+
+/// The headers of every answer: the page's content security policy, no type sniffing, no
+/// caching; on the API's answers, which are public and take no credentials, any origin may
+/// read them (a page written by `ordo site DIR --api URL` asks from another origin).
+fn secure(headers: &mut axum::http::HeaderMap, api: bool) {
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
@@ -357,14 +364,11 @@ async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if api {
-        // The answers are public and take no credentials: a page written by `ordo site DIR
-        // --api URL` asks them from another origin.
         headers.insert(
             header::ACCESS_CONTROL_ALLOW_ORIGIN,
             HeaderValue::from_static("*"),
         );
     }
-    response
 }
 
 /// The whole application: the page, the rules page, the API, JSON errors for anything else,
