@@ -1,7 +1,8 @@
-//! `ordo serve [--port N] [--bind ADDR] [--public-url URL]`: the web page for settling rule
+//! `ordo serve [--port N] [--bind ADDR] [--public-url URL] [--tables DIR]`: the web page for settling rule
 //! disputes (`crate::serve`). Prints the address it listens on, then serves until the process
 //! ends. With `--public-url` the verdicts' links name that address (the one players reach the
 //! server at, behind a proxy or a domain name) instead of the address the page was opened at.
+//! With `--tables DIR` the page shows endgame values from the tables in DIR.
 
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
@@ -22,6 +23,10 @@ pub struct ServeArgs {
     /// are written with it.
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// A folder of endgame tables (`ordo tb build --dir DIR`): the page shows each legal move's
+    /// value for positions they cover (`GET /api/values`).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
 }
 
 /// Run `ordo serve`.
@@ -31,7 +36,14 @@ pub fn run(args: &ServeArgs, _out: &mut String) -> Result<u8, CliError> {
         serve::api::set_public_url(url)
             .map_err(|e| CliError(format!("--public-url: {}", e.message)))?;
     }
-    serve::run(addr, Limits::default(), |bound| {
+    let tables = match &args.tables {
+        Some(dir) => Some(std::sync::Arc::new(
+            serve::Tablebase::open(dir)
+                .map_err(|e| CliError(format!("--tables {}: {e}", dir.display())))?,
+        )),
+        None => None,
+    };
+    serve::run_with(addr, Limits::default(), tables, |bound| {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "ordo serve: listening on http://{bound}/");
         let _ = stdout.flush();

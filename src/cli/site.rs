@@ -1,7 +1,9 @@
 //! `ordo site DIR --wasm FILE`: write the static dispute page into the folder DIR, a site any
 //! static host serves (`crate::serve::site`): the page, its assets, the WebAssembly module
 //! FILE (`ordo_wasm.wasm`, built by `scripts/build-site.sh`, which then runs this command) and
-//! the rules page. Each file is written atomically; the folder is created when missing.
+//! the rules page. `ordo site DIR --api URL` (what an installed `ordo`, which carries no
+//! module, can write) gives a page that asks the `ordo serve` at URL instead. Each file is
+//! written atomically; the folder is created when missing.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -14,17 +16,34 @@ use crate::serve::site;
 pub struct SiteArgs {
     /// The folder to write the site into (created when missing).
     pub dir: PathBuf,
-    /// The WebAssembly module of crates/wasm (target/wasm32-unknown-unknown/release/ordo_wasm.wasm).
-    #[arg(long, value_name = "FILE")]
-    pub wasm: PathBuf,
+    /// The WebAssembly module of crates/wasm (target/wasm32-unknown-unknown/release/ordo_wasm.wasm):
+    /// the page judges in the browser.
+    #[arg(long, value_name = "FILE", conflicts_with = "api")]
+    pub wasm: Option<PathBuf>,
+    /// Without a module: the address of an `ordo serve` the page asks for its answers (e.g.
+    /// https://ordo.example.org/).
+    #[arg(long, value_name = "URL")]
+    pub api: Option<String>,
+}
+
+/// The site's files: with the module of `--wasm`, or asking the server of `--api`.
+fn site_files(args: &SiteArgs) -> Result<Vec<site::File>, CliError> {
+    match (&args.wasm, &args.api) {
+        (Some(wasm), _) => {
+            let bytes = std::fs::read(wasm)
+                .map_err(|e| CliError(format!("--wasm: cannot read {}: {e}", wasm.display())))?;
+            site::files(&bytes).map_err(|e| CliError(format!("--wasm {}: {e}", wasm.display())))
+        }
+        (None, Some(api)) => site::files_for_api(api).map_err(|e| CliError(format!("--api: {e}"))),
+        (None, None) => Err(CliError(
+            "ordo site needs --wasm FILE (the module scripts/build-site.sh builds: an installed ordo carries none) or --api URL (an ordo serve the page asks, e.g. --api https://ordo.example.org/)".into(),
+        )),
+    }
 }
 
 /// Run `ordo site`.
 pub fn run(args: &SiteArgs, out: &mut String) -> Result<u8, CliError> {
-    let wasm = std::fs::read(&args.wasm)
-        .map_err(|e| CliError(format!("--wasm: cannot read {}: {e}", args.wasm.display())))?;
-    let files =
-        site::files(&wasm).map_err(|e| CliError(format!("--wasm {}: {e}", args.wasm.display())))?;
+    let files = site_files(args)?;
     for f in &files {
         let path = args.dir.join(f.path);
         if let Some(parent) = path.parent() {

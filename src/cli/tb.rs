@@ -94,6 +94,10 @@ pub enum TbCommand {
         /// Folder of the slice files.
         #[arg(long, default_value = "tables")]
         dir: PathBuf,
+        /// Print only the legal moves, one `MOVE<TAB>OUTCOME` line each (`wins in 3 plies`,
+        /// `draws`, `loses in 2 plies`, for the mover), best first.
+        #[arg(long)]
+        moves: bool,
     },
 }
 
@@ -133,7 +137,7 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
             verify_new,
         } => super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out),
         TbCommand::Verify { slices } => super::tb_compact::verify(slices, out),
-        TbCommand::Probe { at, dir } => probe(at, dir, out),
+        TbCommand::Probe { at, dir, moves } => probe(at, dir, *moves, out),
         TbCommand::Checksums { dir, check } => super::tb_checksums::run(dir, check.as_deref(), out),
         TbCommand::Job(a) => super::tbjob::job(a, out),
         TbCommand::Plan(a) => super::tbjob::plan(a, out),
@@ -206,7 +210,12 @@ pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
 /// `ordo tb probe`: the value and every move's outcome, from the slices in `dir` (a position
 /// whose side to move is split is valued from its successors; a finished game is lost for
 /// the side to move, whatever ended it).
-fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError> {
+fn probe(
+    at: &PositionArgs,
+    dir: &Path,
+    only_moves: bool,
+    out: &mut String,
+) -> Result<u8, CliError> {
     if at.position.is_none() {
         // A standard start (20 against 20) is beyond every table: probing it only lists
         // missing slices (issue 25, point 5).
@@ -219,7 +228,13 @@ fn probe(at: &PositionArgs, dir: &Path, out: &mut String) -> Result<u8, CliError
         EngineArg::Bitboard => probe_with::<Bitboard>(dir, &pos)?,
         EngineArg::Reference => probe_with::<Reference>(dir, &pos)?,
     };
-    write_probe(pos.to_move, value, &moves, out);
+    if only_moves {
+        for (m, v) in &moves {
+            let _ = writeln!(out, "{m}\t{}", after(*v));
+        }
+    } else {
+        write_probe(pos.to_move, value, &moves, out);
+    }
     Ok(0)
 }
 

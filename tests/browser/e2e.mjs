@@ -15,6 +15,14 @@
 // 6. Issue 24, point 7: an unreadable position in the field leaves the board drawn; an ordo
 //    with no legal landing square says so; editing squares asks nothing until editing is done;
 //    the page has an icon that loads.
+// 7. Issue 24, point 2: after a verdict the board shows the move done, Back/Forward and [ ] step
+//    between the boards; ORDO-4.3's split groups are outlined; an ORDOX-4.2 tie outlines the
+//    tied groups and previews the board after each choice.
+// 8. Issue 24, point 3: under `ordo serve --tables` (ORDO_TABLES=yes) each legal move with its
+//    endgame value, a click plays it; elsewhere the panel says no tables cover the position.
+// 9. Issue 24, point 4: at 390 x 844 nothing overflows sideways; a 10x8 board scales to the
+//    width, an 8x8 one keeps squares of 44 CSS px or more.
+// ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +64,11 @@ async function click(page, square, piece) {
 async function disputeAndShare(context, problems) {
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  // A 404 from /api/values is the documented answer for a position no table covers (the
+  // browser logs it as a failed load); any other console error is a problem.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(m.location().url || '').includes('/api/values')) problems.push(`console: ${m.text()} (${m.location().url})`);
+  });
   await page.goto(BASE);
   await page.locator('#board svg').waitFor();
   check(await page.locator('#board circle.piece').count() === 40, 'the standard start is drawn with 40 pieces');
@@ -71,6 +83,19 @@ async function disputeAndShare(context, problems) {
   check(v.move === 'e3-e5', `the verdict names the move e3-e5 (got ${v.move})`);
   check(v.clauses.length === 1 && v.clauses[0] === 'ORDO-4.3', `the clause shown is ORDO-4.3 (got ${v.clauses})`);
   check(v.hrefs[0] === 'rules#ORDO-4.3', 'the clause links to the rules page, rules#ORDO-4.3');
+  // Issue 24, point 2: the split groups drawn on the board as written, not listed.
+  const split = await page.locator('#board .overlay.group[data-role="split"]').evaluateAll(
+    (rs) => ({ squares: rs.length, groups: new Set(rs.map((r) => r.getAttribute('data-group'))).size,
+      e5: rs.filter((r) => r.getAttribute('data-square') === 'e5').length }));
+  check(split.squares === 20 && split.groups === 2 && split.e5 === 1,
+    `ORDO-4.3: the board outlines White's 2 split groups (${split.groups} groups, ${split.squares} squares, e5 alone)`);
+  check(/would form 2 groups/.test(await page.locator('#verdict-body .frame-note').textContent()), 'the verdict points to the groups on the board');
+  check(await page.locator('#board circle.piece.white[data-square="e5"]').count() === 1, 'the board shows the move as written (a White piece on e5)');
+  await page.keyboard.press('[');
+  check(await page.locator('#board circle.piece.white[data-square="e3"]').count() === 1
+    && /^1\/2/.test(await page.locator('#frame-label').textContent()), '[ steps back to the board before the move');
+  await page.keyboard.press(']');
+  check(/^2\/2/.test(await page.locator('#frame-label').textContent()), '] steps forward again');
   await page.locator('#copy-link').click();
   await page.locator('.share .copied').filter({ hasText: 'Copied' }).waitFor();
   const link = await page.evaluate(() => navigator.clipboard.readText());
@@ -142,8 +167,29 @@ async function ordoXTie(context) {
   await choices.first().waitFor();
   const labels = await choices.allTextContents();
   check(JSON.stringify(labels) === JSON.stringify(['Keep a4', 'Keep c4']), `the tie offers ${labels}`);
+  // Issue 24, point 2: the tied groups outlined, and the board after each choice beside it.
+  check(await page.locator('#board .overlay.group[data-role="tied"]').count() === 2, 'the two tied groups are outlined on the board');
+  const previews = await page.locator('#choices figure.tie-preview').evaluateAll((fs) => fs.map((f) => ({
+    keep: f.getAttribute('data-keep'),
+    black: [...f.querySelectorAll('svg circle.piece.black')].map((c) => c.getAttribute('data-square')).join(' '),
+  })));
+  check(JSON.stringify(previews) === JSON.stringify([{ keep: 'a4', black: 'a4' }, { keep: 'c4', black: 'c4' }]),
+    `each choice previews its board: ${JSON.stringify(previews)}`);
   await choices.nth(1).click();
   const v = await verdictOf(page);
+  // The boards of the turn: before, the capture (a4 marked for removal), after the removal.
+  await page.locator('#frames:not([hidden])').waitFor();
+  check(/^3\/3/.test(await page.locator('#frame-label').textContent())
+    && await page.locator('#board circle.piece').count() === 2, 'after the verdict the board shows the turn done (2 pieces left)');
+  await page.locator('#frame-back').click();
+  check(await page.locator('#board circle.removed[data-square="a4"]').count() === 1
+    && await page.locator('#board .overlay.group[data-role="removed"][data-square="a4"]').count() === 1
+    && await page.locator('#board .overlay.group[data-role="kept"][data-square="c4"]').count() === 1,
+  'Back shows the capture with a4 marked for removal and the kept group c4');
+  await page.locator('#frame-back').click();
+  check(await page.locator('#board circle.piece').count() === 4 && await page.locator('#frame-back').isDisabled(), 'Back again: the board before the move');
+  await page.locator('#frame-next').click();
+  check(/^2\/3/.test(await page.locator('#frame-label').textContent()), 'Forward steps to the capture');
   check(v.verdict === 'legal' && v.move === 'b3xb4/c4', `the tie choice gives ${v.move} ${v.verdict}`);
   check(v.clauses[0] === 'ORDOX-4.2', `the deciding clause, ORDOX-4.2, comes first (${v.clauses})`);
   check(await page.locator('#verdict-body details.other-permits').count() === 1
@@ -209,24 +255,67 @@ async function smallDefects(context) {
   await page.close();
 }
 
+// Issue 24, point 3: each legal move with its endgame value, best first; a click plays it. With
+// no tables (the static site), or none covering the position, the panel says so.
+async function endgameValues(context) {
+  const page = await context.newPage();
+  await page.goto(`${BASE}/?position=${encodeURIComponent('BB2/4/4/WW2 w classic')}`);
+  const body = page.locator('#values-body');
+  if (process.env.ORDO_TABLES !== 'yes') {
+    await body.locator('[data-values="none"]').waitFor();
+    const text = await body.textContent();
+    check(/no endgame tables here/.test(text), `without tables the values panel says so ("${text.trim()}")`);
+    await page.close();
+    return;
+  }
+  await body.locator('ol.values li').first().waitFor();
+  const head = await body.locator('.value-head').textContent();
+  const rows = await body.locator('button.value-move').evaluateAll((bs) => bs.map((b) => [b.getAttribute('data-move'), b.querySelector('.value-text').textContent]));
+  check(head === 'White to move wins in 3 plies', `the panel gives the position's value ("${head}")`);
+  check(JSON.stringify(rows[0]) === JSON.stringify(['a1:b1-a3', 'wins in 3 plies']) && rows.some(([, t]) => t === 'draws')
+    && rows.some(([, t]) => /^loses in/.test(t)), `each legal move with its value, best first (${rows.length} moves, first ${rows[0]})`);
+  await body.locator('button.value-move').first().click();
+  await page.waitForFunction(() => document.getElementById('position').value === 'BB2/WW2/4/4 b classic');
+  await page.waitForFunction(() => /^Black to move/.test((document.querySelector('#values-body .value-head') || {}).textContent || ''));
+  check(/^Black to move loses in 2 plies/.test(await body.locator('.value-head').textContent()), 'clicking a move plays it and shows the values after it');
+  await page.goto(BASE);
+  await body.locator('[data-values="none"]').waitFor();
+  check(/no endgame table covers this position: the classic 10x8 slice/.test(await body.textContent()),
+    'the start position: the panel says plainly that no table covers it, naming the slice');
+  await page.close();
+}
+
 async function phoneScreenshot(context) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
   const pos = '2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic';
   await page.goto(`${BASE}/?position=${encodeURIComponent(pos)}&move=e3-e5`);
   await verdictOf(page);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  check(width <= 390, `the phone layout does not scroll sideways (width ${width})`);
-  // Issue 24, point 4: squares of at least 44 CSS px, the board as wide as the screen allows,
-  // no label beside the board.
-  const m = await page.evaluate(() => {
+  // Issue 24, point 4: the 10x8 board scales to the width: nothing scrolls sideways, neither
+  // the page nor the board, and no label takes width beside the board.
+  const measure = () => page.evaluate(() => {
     const sq = document.querySelector('#board rect.square').getBoundingClientRect();
-    const board = document.getElementById('board').getBoundingClientRect();
-    return { sq: sq.width, board: board.width, labels: document.querySelectorAll('#board text.home-row-label').length };
+    const board = document.getElementById('board');
+    const svg = board.querySelector('svg').getBoundingClientRect();
+    return { page: document.documentElement.scrollWidth, inner: window.innerWidth, sq: sq.width,
+      board: svg.width, boardScroll: board.scrollWidth - board.clientWidth,
+      labels: document.querySelectorAll('#board text.home-row-label').length };
   });
-  check(m.sq >= 44, `on a 390 x 844 phone a square is ${m.sq.toFixed(1)} CSS px (at least 44)`);
-  check(m.board >= 360, `the board takes ${m.board.toFixed(0)} of the 390 px`);
+  const m = await measure();
+  check(m.page <= m.inner, `the phone page has no horizontal overflow (scrollWidth ${m.page} <= innerWidth ${m.inner})`);
+  check(m.boardScroll <= 0, `the 10x8 board fits the width without scrolling (overflow ${m.boardScroll} px)`);
+  check(m.board >= 370 && m.sq >= 36, `the 10x8 board takes ${m.board.toFixed(0)} of the 390 px (a square ${m.sq.toFixed(1)} CSS px)`);
   check(m.labels === 0, 'no home-row label takes width beside the board');
+  const eight = '1BB2BB1/BBBBBBBB/B2BB2B/8/8/W2WW2W/WWWWWWWW/1WW2WW1 w classic';
+  const small = await page.context().newPage();
+  await small.setViewportSize({ width: 390, height: 844 });
+  await small.goto(`${BASE}/?position=${encodeURIComponent(eight)}`);
+  await small.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await small.locator('#board rect.square').first().waitFor();
+  const m8 = await small.evaluate(() => ({ sq: document.querySelector('#board rect.square').getBoundingClientRect().width,
+    page: document.documentElement.scrollWidth }));
+  check(m8.sq >= 44 && m8.page <= 390, `on a 390 x 844 phone an 8x8 square is ${m8.sq.toFixed(1)} CSS px (at least 44), no overflow`);
+  await small.close();
   await page.locator('#board').focus();
   await page.keyboard.press('ArrowUp');
   check(/a2: White piece/.test(await page.locator('#prompt').textContent()), 'the keyboard still works on the phone layout');
@@ -262,9 +351,13 @@ async function main() {
     await ordoXTie(context);
     await keyboardOnly(context);
     await smallDefects(context);
+    await endgameValues(context);
     await phoneScreenshot(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
-    if (KIND === 'static') {
+    if (KIND === 'remote') {
+      const own = apiRequests.filter((u) => u.startsWith(BASE));
+      check(apiRequests.length > 0 && own.length === 0, `the --api page asks the other server (${apiRequests.length} requests, none to its own host)`);
+    } else if (KIND === 'static') {
       check(apiRequests.length === 0, `the static page asked no server for an answer${apiRequests.length ? ': ' + apiRequests[0] : ''}`);
     } else {
       check(apiRequests.length > 0, `the served page asks the API (${apiRequests.length} requests)`);

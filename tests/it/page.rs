@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::Request;
 use ordo_serve::api::encode_component as q;
-use ordo_serve::{answer, router, Limits};
+use ordo_serve::{answer, Limits};
 use tower::ServiceExt;
 
 use crate::common::{assert_refused, ordo_cmd, scratch, stdout};
@@ -20,6 +20,13 @@ const START: &str = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2W
 
 /// One GET through the router: status and body.
 fn routed(target: &str) -> (u16, String) {
+    routed_with(target, None)
+}
+
+/// One GET through the router with the endgame tables `tables`: status and body.
+fn routed_with(target: &str, tables: Option<&std::path::Path>) -> (u16, String) {
+    let tables =
+        tables.map(|d| std::sync::Arc::new(ordo_serve::Tablebase::open(d).expect("tables")));
     let req = Request::builder()
         .uri(target)
         .body(Body::empty())
@@ -29,7 +36,7 @@ fn routed(target: &str) -> (u16, String) {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let res = router(&Limits::default())
+        let res = ordo_serve::router_with(&Limits::default(), tables)
             .oneshot(req)
             .await
             .expect("infallible");
@@ -188,4 +195,232 @@ fn the_deciding_clause_comes_first_issue_24_point_2() {
     );
     let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
     assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
+}
+
+/// Issue 24, point 2 (show, don't list), ORDO-4.3: the verdict on a disconnecting move draws the
+/// mover's groups on the board as written (a `split` frame), instead of only listing squares.
+#[test]
+fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
+    let a = ordo_serve::api::explain(START, "e3-e5").expect("answer");
+    assert_eq!(a.violated[0].id, "ORDO-4.3");
+    assert_eq!(a.frames.len(), 1, "{:?}", a.frames);
+    let f = &a.frames[0];
+    assert_eq!(f.kind, "as-written");
+    assert_eq!(f.groups.len(), 2);
+    assert!(f.groups.iter().all(|g| g.role == "split"));
+    assert!(
+        f.groups.iter().any(|g| g.squares == ["e5"]),
+        "{:?}",
+        f.groups
+    );
+    assert_eq!(f.groups.iter().map(|g| g.squares.len()).sum::<usize>(), 20);
+    assert!(f.svg.contains(r#"data-square="e5""#));
+    // A legal move that splits nothing has one board after it and no groups.
+    let a = ordo_serve::api::explain(START, "e3-e4").expect("answer");
+    assert_eq!(a.frames.len(), 1);
+    assert_eq!((a.frames[0].kind, a.frames[0].groups.len()), ("after", 0));
+    assert!(a.frames[0]
+        .position
+        .starts_with("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/4W5/"));
+}
+
+/// Issue 24, point 2, ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1: an Ordo X capture is shown in two
+/// boards (the capture with the pieces to remove marked and the groups by role, then the
+/// removal); a two-step turn has a board after each step.
+#[test]
+fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
+    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
+    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["capture", "after"]);
+    let capture = &a.frames[0];
+    assert_eq!(capture.removed, ["a4"]);
+    assert!(
+        capture.position.starts_with("5/BWB2/5/"),
+        "{}",
+        capture.position
+    );
+    let roles: Vec<(&str, Vec<String>)> = capture
+        .groups
+        .iter()
+        .map(|g| (g.role, g.squares.clone()))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("removed", vec!["a4".to_string()]),
+            ("kept", vec!["c4".to_string()])
+        ]
+    );
+    assert!(capture.svg.contains(r#"class="removed""#));
+    assert_eq!(
+        a.frames[1].position,
+        a.effects.as_ref().unwrap().result.replace(" b ", " w ")
+    );
+    let start = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w x";
+    let two = ordo_serve::api::explain(start, "b3-c3,c3-d4").expect("answer");
+    let labels: Vec<&str> = two.frames.iter().map(|f| f.label.as_str()).collect();
+    assert_eq!(labels, ["After step 1: b3-c3", "After step 2: c3-d4"]);
+    assert!(
+        two.frames[0].position.contains("/10/10/W1W1WW2WW/"),
+        "{}",
+        two.frames[0].position
+    );
+    assert!(
+        two.frames[1].position.contains("/10/3W6/W3WW2WW/"),
+        "{}",
+        two.frames[1].position
+    );
+}
+
+/// Issue 24, point 2, ORDOX-4.2: the step answer previews the board after each choice of a tie
+/// before the user picks, each named by its kept group.
+#[test]
+fn a_tie_previews_each_choice_issue_24_point_2() {
+    let s = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
+    let steps: Vec<&str> = s.tie_choices.iter().map(|c| c.step.as_str()).collect();
+    assert_eq!(steps, ["b3xb4/a4", "b3xb4/c4"]);
+    assert_eq!(s.tie_choices[0].after, "5/BW3/5/5/5 w x");
+    assert_eq!(s.tie_choices[1].after, "5/1WB2/5/5/5 w x");
+    assert!(s
+        .tie_choices
+        .iter()
+        .all(|c| c.svg.starts_with("<svg") || c.svg.starts_with("<?xml")));
+    let none = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
+    assert!(none.tie_choices.is_empty());
+}
+
+/// Issue 24, point 3: `/api/values` under `ordo serve --tables DIR` gives the position's value
+/// and each legal move's for the mover, best first, with the position after it (the values of
+/// `ordo tb probe`, ORDO-10 ends); without tables (the server without `--tables`, the static
+/// page's dispatcher) or with none covering the position, a 404 naming `tables`; a bad
+/// position a 400 naming `position`.
+#[test]
+fn endgame_values_answer_per_move_issue_24_point_3() {
+    let dir = scratch("values");
+    let tb = dir.join("tb");
+    let o = ordo_cmd(&[
+        "tb",
+        "build",
+        "--board",
+        "4x4",
+        "--max-pieces",
+        "2,2",
+        "--dir",
+        tb.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let target = format!("/api/values?position={}", q("BB2/4/4/WW2 w classic"));
+    let (status, body) = routed_with(&target, Some(&tb));
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["text"], "White to move wins in 3 plies");
+    assert_eq!(
+        (v["outcome"].as_str(), v["plies"].as_u64()),
+        (Some("win"), Some(3))
+    );
+    let first = &v["moves"][0];
+    assert_eq!(first["move"], "a1:b1-a3");
+    assert_eq!(first["text"], "wins in 3 plies");
+    assert_eq!(first["after"], "BB2/WW2/4/4 b classic");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert!(moves
+        .iter()
+        .any(|m| m["outcome"] == "draw" && m["plies"].is_null()));
+    // The same values as `ordo tb probe --moves`, line by line.
+    let probe = ordo_cmd(&[
+        "tb",
+        "probe",
+        "--moves",
+        "--dir",
+        tb.to_str().unwrap(),
+        "--position",
+        "BB2/4/4/WW2 w classic",
+    ]);
+    let lines: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\t{}",
+                m["move"].as_str().unwrap(),
+                m["text"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(stdout(&probe), lines.join("\n") + "\n");
+    // A position beyond the tables: 404 naming the slice, no server folder named.
+    let (status, body) = routed_with(&format!("/api/values?position={}", q(START)), Some(&tb));
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body.contains("the classic 10x8 slice 1v1 and 209 more (up to 20v20)"),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#""where":"tables""#) && !body.contains(tb.to_str().unwrap()),
+        "{body}"
+    );
+    let (status, body) = routed_with("/api/values?position=bad", Some(&tb));
+    assert_eq!(
+        (status, body.contains(r#""where":"position""#)),
+        (400, true),
+        "{body}"
+    );
+    // No tables: the server without --tables and the static page answer alike.
+    for (status, body) in [routed(&target), {
+        let a = answer(&target);
+        (a.status, a.body)
+    }] {
+        assert_eq!(status, 404, "{body}");
+        assert!(
+            body.contains("no endgame tables here") && body.contains(r#""where":"tables""#),
+            "{body}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The leftover of issue 24: an installed `ordo` has no WebAssembly module, so `ordo site DIR`
+/// without `--wasm` either writes a page that asks an `ordo serve` (`--api URL`, which the
+/// server allows across origins) or is refused in one line naming both options.
+#[test]
+fn ordo_site_without_a_module_asks_a_server_issue_24() {
+    let dir = scratch("site-api");
+    let site = dir.join("site");
+    let site_arg = site.to_str().unwrap();
+    let err = assert_refused(&ordo_cmd(&["site", site_arg]));
+    assert!(
+        err.contains("--wasm FILE") && err.contains("--api URL"),
+        "{err}"
+    );
+    let err = assert_refused(&ordo_cmd(&["site", site_arg, "--api", "ordo.example.org"]));
+    assert!(err.contains("--api:"), "{err}");
+    let o = ordo_cmd(&["site", site_arg, "--api", "https://ordo.example.org"]);
+    assert!(
+        stdout(&o).starts_with("wrote 6 files into"),
+        "{}",
+        stdout(&o)
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains(r#"<meta name="ordo-backend" content="remote">"#));
+    assert!(index.contains(r#"<meta name="ordo-api" content="https://ordo.example.org/">"#));
+    assert!(!site.join("assets/ordo.wasm").exists());
+    // The server lets such a page, on another origin, read the API's answers (only those).
+    let allowed = |target: &str| {
+        let req = Request::builder()
+            .uri(target)
+            .body(Body::empty())
+            .expect("request");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let res = runtime.block_on(ordo_serve::router(&Limits::default()).oneshot(req));
+        let res = res.expect("infallible");
+        res.headers()
+            .get("access-control-allow-origin")
+            .map(|v| v.to_str().unwrap_or("").to_string())
+    };
+    assert_eq!(allowed("/api/rules/ORDO-4.3").as_deref(), Some("*"));
+    assert_eq!(allowed("/"), None);
+    let _ = std::fs::remove_dir_all(&dir);
 }

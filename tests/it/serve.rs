@@ -482,7 +482,7 @@ fn readme_section_snippets_hold() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 5, "snippets checked");
+    assert_eq!(checked, 6, "snippets checked");
 }
 
 fn check_snippet(cmd: &str, expected: &[&str]) {
@@ -493,7 +493,9 @@ fn check_snippet(cmd: &str, expected: &[&str]) {
             Some(prefix) => assert!(body.starts_with(prefix), "{cmd}\n{body}"),
             None => assert_eq!(body, want, "{cmd}"),
         }
-    } else if cmd == "cargo run --release -- serve" {
+    } else if cmd == "cargo run --release -- serve"
+        || cmd == "cargo run --release -- serve --tables tables"
+    {
         assert_eq!(
             expected,
             ["ordo serve: listening on http://127.0.0.1:8080/"]
@@ -504,6 +506,7 @@ fn check_snippet(cmd: &str, expected: &[&str]) {
             .unwrap();
         let help = String::from_utf8_lossy(&help.stdout);
         assert!(help.contains("[default: 8080]") && help.contains("[default: 127.0.0.1]"));
+        assert!(help.contains("--tables <DIR>"), "{help}");
     } else {
         let args = cmd.strip_prefix("cargo run --release -- ").expect(cmd);
         let dir = std::env::temp_dir().join(format!("ordo-readme-{}", std::process::id()));

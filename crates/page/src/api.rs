@@ -11,6 +11,7 @@ use crate::notation::{echo, format_move, format_position, parse_move, parse_posi
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{clauses, Engine, Move, Position, Square, Status, Step, Variant};
+use crate::show::{Frame, TieChoice};
 
 /// What kind of failure an [`ApiError`] is; each maps to one HTTP status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +169,11 @@ pub struct ExplainAnswer {
     pub svg: String,
     /// The page's shareable link, relative to the server: `/?position=…&move=…`.
     pub link: String,
+    /// The boards after the move's diagram `svg` (issue 24, point 2): for a legal move each
+    /// step, an Ordo X capture's removal on a board of its own, the groups a capture leaves
+    /// drawn; for a move that breaks the connection rule, the move as written with the
+    /// mover's groups drawn (ORDO-4.3, ORDO-9.1, ORDOX-3.2). Else empty.
+    pub frames: Vec<Frame>,
 }
 
 /// The legal moves of a position (`GET /api/moves`).
@@ -197,6 +203,113 @@ pub struct StepAnswer {
     /// When the step is a capture that leaves the opponent's largest groups tied in size
     /// (ORDOX-4.2, Ordo X): those groups, each as its squares in row-major order. Else empty.
     pub tied_groups: Vec<Vec<String>>,
+    /// For each tied group, the board after the capture keeping it (issue 24, point 2: a
+    /// preview of each choice before the user picks). Empty when there is no tie.
+    pub tie_choices: Vec<TieChoice>,
+}
+
+/// How a game ends at best play, for one side: a win or a loss in so many plies, or a draw
+/// (from the endgame tables, `ordo tb build`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(u32),
+    Loss(u32),
+    Draw,
+}
+
+impl Outcome {
+    fn word(self) -> &'static str {
+        match self {
+            Outcome::Win(_) => "win",
+            Outcome::Loss(_) => "loss",
+            Outcome::Draw => "draw",
+        }
+    }
+
+    fn plies(self) -> Option<u32> {
+        match self {
+            Outcome::Win(n) | Outcome::Loss(n) => Some(n),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// `wins in 3 plies`, `loses in 1 ply`, `draws`.
+    fn text(self) -> String {
+        let plies = |n: u32| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
+        match self {
+            Outcome::Win(n) => format!("wins in {}", plies(n)),
+            Outcome::Loss(0) => "has lost: the game is over".to_string(),
+            Outcome::Loss(n) => format!("loses in {}", plies(n)),
+            Outcome::Draw => "draws".to_string(),
+        }
+    }
+}
+
+/// One legal move with its endgame value for the side that plays it (`GET /api/values`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveValue {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `win`, `loss` or `draw` for the mover, and the plies to the end at best play.
+    pub outcome: &'static str,
+    pub plies: Option<u32>,
+    /// In words: `wins in 3 plies`, `loses in 2 plies`, `draws`.
+    pub text: String,
+    /// The position after the move.
+    pub after: String,
+}
+
+/// The endgame value of a position and of each legal move, best first (`GET /api/values`,
+/// answered by `ordo serve --tables DIR`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ValuesAnswer {
+    pub position: String,
+    pub side_to_move: String,
+    /// The value for the side to move: `win`, `loss` or `draw`, the plies, and in words
+    /// (`White to move wins in 3 plies`).
+    pub outcome: &'static str,
+    pub plies: Option<u32>,
+    pub text: String,
+    pub moves: Vec<MoveValue>,
+}
+
+/// The answer of `/api/values` from the tables' value of `pos` and of each move (for the
+/// mover), in the tables' order (best first).
+pub fn values_answer(pos: &Position, value: Outcome, moves: &[(Move, Outcome)]) -> ValuesAnswer {
+    let engine = Reference::from_position(pos).ok();
+    let after = |m: &Move| {
+        engine
+            .as_ref()
+            .map(|e| format_position(&e.apply(m).to_position()))
+            .unwrap_or_default()
+    };
+    ValuesAnswer {
+        position: format_position(pos),
+        side_to_move: pos.to_move.to_string(),
+        outcome: value.word(),
+        plies: value.plies(),
+        text: format!("{} to move {}", pos.to_move, value.text()),
+        moves: moves
+            .iter()
+            .map(|(m, v)| MoveValue {
+                mv: format_move(m),
+                outcome: v.word(),
+                plies: v.plies(),
+                text: v.text(),
+                after: after(m),
+            })
+            .collect(),
+    }
+}
+
+/// The answer of `/api/values` where no tables are loaded: the static site, or `ordo serve`
+/// without `--tables DIR` (404, naming `tables`).
+pub fn no_tables() -> ApiError {
+    ApiError::new(
+        ErrorKind::NotFound,
+        "tables",
+        "no endgame tables here: endgame values need `ordo serve --tables DIR` with tables built by `ordo tb build`",
+    )
 }
 
 /// A position from its notation, checked to be one that can be set up (ORDO-2.3, ORDO-1.5).
@@ -449,6 +562,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         result_svg: render::svg(&e.result, None, &Annotations::default()),
     });
     ExplainAnswer {
+        frames: crate::show::frames(pos, mv, &verdict),
         link: share_link(&position, &mv_text),
         svg: verdict_svg(pos, mv, &verdict),
         position,
@@ -557,12 +671,18 @@ pub fn step(position: &str, step: &str) -> Result<StepAnswer, ApiError> {
         step: format_move(&mv),
         after: format_position(&after),
         tied_groups: tied_groups(&pos, &mv.first),
+        tie_choices: crate::show::tie_choices(&pos, &mv.first),
     })
 }
 
 /// The opponent's largest groups after the capture `step`, when more than one has the largest
 /// size and the game is Ordo X (ORDOX-4.2).
 fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
+    tied_squares(pos, step).iter().map(|g| names(g)).collect()
+}
+
+/// [`tied_groups`] as squares.
+pub(crate) fn tied_squares(pos: &Position, step: &Step) -> Vec<Vec<Square>> {
     if pos.variant != Variant::X {
         return Vec::new();
     }
@@ -570,11 +690,7 @@ fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
         return Vec::new();
     };
     let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
-    let tied: Vec<Vec<String>> = groups
-        .iter()
-        .filter(|g| g.len() == largest)
-        .map(|g| names(g))
-        .collect();
+    let tied: Vec<Vec<Square>> = groups.into_iter().filter(|g| g.len() == largest).collect();
     if tied.len() > 1 {
         tied
     } else {

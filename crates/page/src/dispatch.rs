@@ -105,7 +105,8 @@ fn required(params: &[(String, String)], name: &str) -> Result<String, ApiError>
 
 /// Answer the API request `target` (a path and query string, e.g.
 /// `/api/explain?position=…&move=…`): `/api/explain`, `/api/moves`, `/api/step`, `/api/board`
-/// (an SVG), `/api/rules` and `/api/rules/<ID>`, with the JSON errors of the server (400 for
+/// (an SVG), `/api/rules`, `/api/rules/<ID>` and `/api/values` (always a 404 naming `tables`
+/// here: the tables live with `ordo serve --tables DIR`), with the JSON errors of the server (400 for
 /// bad input naming the parameter, 404 for anything else). Never panics.
 pub fn answer(target: &str) -> Answer {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -137,6 +138,12 @@ fn route(path: &str, query: &str) -> Result<Answer, ApiError> {
                 content_type: "image/svg+xml",
                 body: svg,
             })
+        }
+        "/api/values" => {
+            // No tables in the page itself: `ordo serve --tables DIR` answers this route.
+            let p = params(query, &["position"])?;
+            api::read_position(&required(&p, "position")?)?;
+            Err(api::no_tables())
         }
         "/api/rules" => Ok(Answer::json(&api::all_rules())),
         _ => match path.strip_prefix("/api/rules/") {

@@ -35,6 +35,7 @@ pub mod api;
 pub mod assets;
 mod dispatch;
 pub mod pages;
+pub mod show;
 pub mod site;
 
 pub use dispatch::{answer, Answer};

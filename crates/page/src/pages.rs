@@ -247,6 +247,7 @@ pub fn verdict_page(a: &ExplainAnswer) -> String {
         "<figure class=\"board\">{}</figure>",
         inline_svg(&a.svg)
     );
+    frame_figures(a, &mut body);
     verdict_sections(a, &link, &mut body);
     body.push_str("<h2>The clauses cited</h2>\n");
     for clause in cited.iter().filter_map(|id| clauses::get(id)) {
@@ -262,6 +263,30 @@ pub fn verdict_page(a: &ExplainAnswer) -> String {
         escape(&a.mv)
     );
     document(&format!("Ordo verdict: {} {}", a.mv, a.verdict), &body)
+}
+
+/// The boards after each step (issue 24, point 2), each captioned with what it shows and the
+/// groups that decide the verdict, by role.
+fn frame_figures(a: &ExplainAnswer, body: &mut String) {
+    for f in &a.frames {
+        let groups: Vec<String> = f
+            .groups
+            .iter()
+            .map(|g| format!("{{{}}} ({})", g.squares.join(" "), g.role))
+            .collect();
+        let groups = if groups.is_empty() {
+            String::new()
+        } else {
+            format!("; groups: {}", groups.join(", "))
+        };
+        let _ = writeln!(
+            body,
+            "<figure class=\"board step\">{}<figcaption>{}{}</figcaption></figure>",
+            inline_svg(&f.svg),
+            escape(&f.label),
+            escape(&groups)
+        );
+    }
 }
 
 /// The verdict's own sections: the violated clauses, or what the move does and what permits it.

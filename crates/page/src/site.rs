@@ -5,7 +5,9 @@
 //! link to a verdict (`…/?position=…&move=…`) opens to the same verdict for anyone.
 //!
 //! Written by `ordo site DIR --wasm FILE` (the command line writes the files) and by
-//! `scripts/build-site.sh DIR`, which also builds the module.
+//! `scripts/build-site.sh DIR`, which also builds the module. An installed `ordo` carries no
+//! module: `ordo site DIR --api URL` writes the page without it, asking the `ordo serve` at URL
+//! ([`files_for_api`]).
 
 use crate::{assets, pages};
 
@@ -24,6 +26,8 @@ pub const WASM_PATH: &str = "assets/ordo.wasm";
 pub enum SiteError {
     #[error("the module is not WebAssembly (it does not start with \\0asm): build it with scripts/build-site.sh")]
     NotWasm,
+    #[error("'{0}' is not an address the page can ask: give http:// or https://, a host, no quotes, spaces or '?'")]
+    BadApi(String),
 }
 
 /// The page for the static site: answers from the module, no link to the server's API.
@@ -36,24 +40,70 @@ pub fn static_index() -> String {
         .replace(r#"<a href="api/rules">API</a>"#, "")
 }
 
+/// The page for a site whose answers come from the `ordo serve` at `api` (an address ending
+/// in `/`): the page asks `{api}api/explain?…` across origins.
+pub fn remote_index(api: &str) -> String {
+    assets::INDEX_HTML
+        .replace(
+            r#"<meta name="ordo-backend" content="server">"#,
+            &format!(
+                r#"<meta name="ordo-backend" content="remote">
+<meta name="ordo-api" content="{api}">"#
+            ),
+        )
+        .replace(r#"<a href="api/rules">API</a>"#, "")
+}
+
+fn text(path: &'static str, s: &str) -> File {
+    File {
+        path,
+        bytes: s.as_bytes().to_vec(),
+    }
+}
+
 /// Every file of the static site, the module `wasm` (the bytes of `ordo_wasm.wasm`) included.
 pub fn files(wasm: &[u8]) -> Result<Vec<File>, SiteError> {
     if !wasm.starts_with(b"\0asm") {
         return Err(SiteError::NotWasm);
     }
-    let text = |path, s: &str| File {
-        path,
-        bytes: s.as_bytes().to_vec(),
+    let mut out = shared_files(&static_index());
+    out.push(File {
+        path: WASM_PATH,
+        bytes: wasm.to_vec(),
+    });
+    Ok(out)
+}
+
+/// The files of a site without the module, whose page asks the `ordo serve` at `api` (e.g.
+/// `https://ordo.example.org/`) for its answers: what an installed `ordo`, which carries no
+/// WebAssembly module, can write (`ordo site DIR --api URL`). The server answers other
+/// origins (it sends `Access-Control-Allow-Origin: *` on the API).
+pub fn files_for_api(api: &str) -> Result<Vec<File>, SiteError> {
+    let rest = api
+        .strip_prefix("https://")
+        .or_else(|| api.strip_prefix("http://"));
+    let bad = !rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
+        || api
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`?#&".contains(c));
+    if bad {
+        return Err(SiteError::BadApi(api.chars().take(80).collect()));
+    }
+    let api = if api.ends_with('/') {
+        api.to_string()
+    } else {
+        format!("{api}/")
     };
-    Ok(vec![
-        text("index.html", &static_index()),
+    Ok(shared_files(&remote_index(&api)))
+}
+
+/// The page `index`, its assets and the rules page.
+fn shared_files(index: &str) -> Vec<File> {
+    vec![
+        text("index.html", index),
         text("assets/app.js", assets::APP_JS),
         text("assets/app.css", assets::APP_CSS),
         text("assets/icon.svg", assets::ICON_SVG),
-        File {
-            path: WASM_PATH,
-            bytes: wasm.to_vec(),
-        },
         // `rules` (the page's link) is this folder: static hosts answer it with its index.
         text(
             "rules/index.html",
@@ -61,7 +111,7 @@ pub fn files(wasm: &[u8]) -> Result<Vec<File>, SiteError> {
         ),
         // GitHub Pages: serve the files as they are.
         text(".nojekyll", ""),
-    ])
+    ]
 }
 
 #[cfg(test)]
@@ -82,5 +132,11 @@ mod tests {
         let rules = String::from_utf8_lossy(&rules.bytes);
         assert!(rules.contains(r#"href="../""#) && !rules.contains(r#"href="/""#));
         assert_eq!(files(b"<html>"), Err(SiteError::NotWasm));
+        let remote = files_for_api("https://ordo.example.org").unwrap();
+        let index = String::from_utf8_lossy(&remote[0].bytes).into_owned();
+        assert!(index.contains(r#"<meta name="ordo-api" content="https://ordo.example.org/">"#));
+        assert!(!remote.iter().any(|f| f.path == WASM_PATH));
+        assert!(files_for_api("ordo.example.org").is_err());
+        assert!(files_for_api("https://x/\"><script>").is_err());
     }
 }

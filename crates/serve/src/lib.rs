@@ -3,7 +3,9 @@
 //! What this room owns:
 //! - `server`: the HTTP side: the [`router`] (routes, limits on request size and time, JSON
 //!   errors for unknown routes and methods) and the accept loop ([`run`]), which bounds the time
-//!   a client may take to send its request head and the number of open connections.
+//!   a client may take to send its request head and the number of open connections;
+//! - `values`: `/api/values`, the endgame value of a position and of each legal move from the
+//!   tables of `ordo serve --tables DIR` ([`router_with`], [`run_with`]).
 //!
 //! What it serves comes from `ordo-page`, re-exported here: [`api`] (the JSON answers, built
 //! from text input and testable without a socket, and [`api::ApiError`], the typed error every
@@ -23,6 +25,8 @@
 pub use ordo_page::{answer, api, assets, pages, site, Answer};
 
 mod server;
+mod values;
 mod work;
 
-pub use server::{router, run, serve, Limits, ServeError};
+pub use ordo_solve::Tablebase;
+pub use server::{router, router_with, run, run_with, serve, serve_with, Limits, ServeError};

@@ -19,6 +19,7 @@ use super::api::{self, ApiError, ErrorKind};
 use super::pages;
 use super::work::{Lane, Peer, Pool, Tally};
 use ordo_core::notation::echo;
+use ordo_solve::Tablebase;
 
 use super::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
 
@@ -119,10 +120,11 @@ fn internal_error(what: &str) -> Response {
         .into_response()
 }
 
-/// What every handler shares: the limits and the work pool.
+/// What every handler shares: the limits, the work pool and the endgame tables, if any.
 struct App {
     limits: Limits,
     pool: Pool,
+    tables: Option<Arc<Tablebase>>,
 }
 
 type Shared = State<Arc<App>>;
@@ -222,6 +224,33 @@ async fn step_h(
     run().await.map_or_else(|e| e, |a| json_response(&a))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionQuery {
+    position: Option<String>,
+}
+
+/// `GET /api/values?position=P`: the endgame value of P and of each legal move, from the
+/// tables of `ordo serve --tables DIR` (issue 24, point 3); 404 naming `tables` without them,
+/// or naming the slices missing for P's material.
+async fn values_h(
+    State(app): Shared,
+    peer: Client,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> Response {
+    let run = || async {
+        let q = query(q).map_err(bad)?;
+        let p = required(q.position, "position").map_err(bad)?;
+        let pos = api::read_position(&p).map_err(bad)?;
+        let tables = app.tables.clone().ok_or_else(|| bad(api::no_tables()))?;
+        blocking(&app, peer, Lane::Light, move || {
+            crate::values::probe(&tables, &pos)
+        })
+        .await
+    };
+    run().await.map_or_else(|e| e, |a| json_response(&a))
+}
+
 async fn board_h(
     State(app): Shared,
     peer: Client,
@@ -303,6 +332,7 @@ async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
             ),
         ));
     }
+    let api = req.uri().path().starts_with("/api/");
     let mut response = match tokio::time::timeout(limits.request_timeout, next.run(req)).await {
         Ok(r) => r,
         Err(_) => error_response(&ApiError::new(
@@ -314,7 +344,14 @@ async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
             ),
         )),
     };
-    let headers = response.headers_mut();
+    secure(response.headers_mut(), api);
+    response
+}
+
+/// The headers of every answer: the page's content security policy, no type sniffing, no
+/// caching; on the API's answers, which are public and take no credentials, any origin may
+/// read them (a page written by `ordo site DIR --api URL` asks from another origin).
+fn secure(headers: &mut axum::http::HeaderMap, api: bool) {
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
@@ -326,13 +363,24 @@ async fn guard(State(app): Shared, req: Request, next: Next) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
+    if api {
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
 }
 
 /// The whole application: the page, the rules page, the API, JSON errors for anything else,
 /// every request bounded by `limits`. Callable without a socket (tower's `oneshot`).
 pub fn router(limits: &Limits) -> Router {
+    router_with(limits, None)
+}
+
+/// [`router`] with the endgame tables of `tables` behind `/api/values` (`ordo serve --tables`).
+pub fn router_with(limits: &Limits, tables: Option<Arc<Tablebase>>) -> Router {
     let app = Arc::new(App {
+        tables,
         limits: limits.clone(),
         pool: Pool::new(
             limits.workers,
@@ -372,6 +420,7 @@ pub fn router(limits: &Limits) -> Router {
         .route("/api/moves", get(moves_h))
         .route("/api/step", get(step_h))
         .route("/api/board", get(board_h))
+        .route("/api/values", get(values_h))
         .route("/api/rules", get(rules_list_h))
         .route("/api/rules/{id}", get(rule_h))
         .fallback(not_found)
@@ -387,7 +436,16 @@ pub fn router(limits: &Limits) -> Router {
 /// most `limits.max_connections_per_address` from one address (further ones get a 503 and
 /// are closed, so that one client cannot take every connection).
 pub async fn serve(listener: TcpListener, limits: Limits) -> Result<(), ServeError> {
-    let app = router(&limits);
+    serve_with(listener, limits, None).await
+}
+
+/// [`serve`] with the endgame tables of `tables` behind `/api/values`.
+pub async fn serve_with(
+    listener: TcpListener,
+    limits: Limits,
+    tables: Option<Arc<Tablebase>>,
+) -> Result<(), ServeError> {
+    let app = router_with(&limits, tables);
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     let per_address = Arc::new(Tally::default());
     let mut failures = 0u32;
@@ -473,6 +531,16 @@ pub fn run(
     limits: Limits,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
+    run_with(addr, limits, None, ready)
+}
+
+/// [`run`] with the endgame tables of `tables` behind `/api/values` (`ordo serve --tables`).
+pub fn run_with(
+    addr: SocketAddr,
+    limits: Limits,
+    tables: Option<Arc<Tablebase>>,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -484,6 +552,6 @@ pub fn run(
             .map_err(|source| ServeError::Bind { addr, source })?;
         let bound = listener.local_addr().map_err(ServeError::Accept)?;
         ready(bound);
-        serve(listener, limits).await
+        serve_with(listener, limits, tables).await
     })
 }

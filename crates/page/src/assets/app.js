@@ -22,6 +22,9 @@ const state = {
   edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
+  frames: [],       // the boards of the verdict: before, then each step (issue 24, point 2)
+  frame: 0,         // the board of `frames` on display
+  groups: [],       // groups outlined on the board: [{role, squares}]
 };
 
 const $ = (id) => document.getElementById(id);
@@ -130,9 +133,13 @@ async function wasmRequest(target) {
   return { ok: status >= 200 && status < 300, json: body.startsWith('{') || body.startsWith('['), body };
 }
 
+// `remote`: a site written by `ordo site DIR --api URL` asks the `ordo serve` at URL.
+const API_BASE = BACKEND === 'remote'
+  ? ((document.querySelector('meta[name="ordo-api"]') || {}).content || '') : '';
+
 async function serverRequest(target) {
   // Relative to the page, so that a page served under a path prefix asks its own server.
-  const res = await fetch(target.slice(1));
+  const res = await fetch(API_BASE + target.slice(1));
   const type = res.headers.get('content-type') || '';
   return { ok: res.ok, json: type.includes('json'), body: await res.text() };
 }
@@ -175,23 +182,26 @@ function showSvg(svgText) {
   decorate();
 }
 
-// The board alone, as wide as the panel and never narrower than 44 CSS px a square (scrolling
-// sideways inside the panel when the screen is narrower): the home-row labels and the caption
-// beside and below it are dropped, the legend under the board says what the bands are
-// (issue 24, point 4).
+// The board alone, scaled to the panel's width with no sideways scrolling (issue 24, point 4):
+// the home-row labels and the caption beside and below it are dropped (the legend under the
+// board says what the bands are), the row numbers moved close to the board. On a 390 px phone
+// an 8-wide board keeps squares of at least 44 CSS px; a 10-wide one shrinks to fit the width.
 function fitBoard(svg) {
   const frame = svg.querySelector('rect.frame');
-  const square = svg.querySelector('rect.square');
-  if (!frame || !square) return;
+  if (!frame || !svg.querySelector('rect.square')) return;
   svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
-  const right = Number(frame.getAttribute('x')) + Number(frame.getAttribute('width')) + 4;
-  const bottom = Number(frame.getAttribute('y')) + Number(frame.getAttribute('height')) + 24;
-  svg.setAttribute('viewBox', `0 0 ${right} ${bottom}`);
-  const size = Number(square.getAttribute('width'));
-  svg.style.minWidth = `${Math.ceil((44 * right) / size)}px`;
+  const x = Number(frame.getAttribute('x'));
+  const y = Number(frame.getAttribute('y'));
+  svg.querySelectorAll('text.coord.row').forEach((t) => t.setAttribute('x', x - 8));
+  const left = Math.max(0, x - 16);
+  const top = Math.max(0, y - 4);
+  const right = x + Number(frame.getAttribute('width')) + 2;
+  const bottom = y + Number(frame.getAttribute('height')) + 24;
+  svg.setAttribute('viewBox', `${left} ${top} ${right - left} ${bottom - top}`);
 }
 
 async function drawBoard(position, move) {
+  state.groups = [];
   const params = { position };
   if (move) params.move = move;
   showSvg(await api('/api/board', params));
@@ -227,6 +237,22 @@ function overlayShape(group, sq, kind) {
   group.appendChild(el);
 }
 
+// The groups that decide a verdict, each outlined square by square in its role's colour
+// (`split` and `left` groups in turns of four colours).
+function drawGroups(g) {
+  state.groups.forEach((group, i) => {
+    const cls = group.role === 'split' || group.role === 'left' ? `${group.role}-${i % 4}` : group.role;
+    for (const sq of group.squares) {
+      overlayShape(g, sq, 'group');
+      const shape = g.lastChild;
+      if (!shape || shape.getAttribute('data-square') !== sq) continue;
+      shape.setAttribute('class', `overlay group ${cls}`);
+      shape.setAttribute('data-role', group.role);
+      shape.setAttribute('data-group', String(i));
+    }
+  });
+}
+
 // Selection, legal targets and the keyboard cursor, drawn over the server's SVG.
 function decorate() {
   const svg = $('board').querySelector('svg');
@@ -235,6 +261,7 @@ function decorate() {
   const g = document.createElementNS(SVG_NS, 'g');
   g.setAttribute('class', 'overlays');
   svg.appendChild(g);
+  drawGroups(g);
   if (state.sel) {
     overlayShape(g, state.sel.from, 'selected');
     if (state.sel.other) overlayShape(g, state.sel.other, 'selected');
@@ -316,8 +343,44 @@ function toggleOrdo() {
   decorate();
 }
 
+// ---- The boards of a verdict: before, after each step (issue 24, point 2) -------------------
+
+function setFrames(frames, at) {
+  state.frames = frames;
+  $('frames').hidden = frames.length < 2;
+  showFrame(at);
+}
+
+function showFrame(i) {
+  if (!state.frames.length) return;
+  state.frame = Math.max(0, Math.min(state.frames.length - 1, i));
+  const f = state.frames[state.frame];
+  showSvg(f.svg);
+  state.groups = f.groups || [];
+  decorate();
+  $('frame-label').textContent = `${state.frame + 1}/${state.frames.length}: ${f.label}`;
+  $('frame-back').disabled = state.frame === 0;
+  $('frame-next').disabled = state.frame === state.frames.length - 1;
+}
+
+function clearFrames() {
+  state.frames = [];
+  state.groups = [];
+  $('frames').hidden = true;
+}
+
+// `[` and `]` step through the boards of a verdict, wherever the focus is but in a field.
+function onFrameKey(ev) {
+  if (!state.frames.length || ev.target.closest('input, select, textarea')) return;
+  if (ev.key === '[') showFrame(state.frame - 1);
+  else if (ev.key === ']') showFrame(state.frame + 1);
+  else return;
+  ev.preventDefault();
+}
+
 // Back to the board of the position, nothing selected.
 async function resetProposal() {
+  clearFrames();
   state.steps = [];
   state.sel = null;
   state.ordoMode = false;
@@ -382,15 +445,17 @@ async function proposeStep(step) {
     } catch (e) {
       return showError(e);
     }
-    if (info.tied_groups.length > 1 && !s.keep) return chooseGroup(step, info.tied_groups);
+    if (info.tied_groups.length > 1 && !s.keep) return chooseGroup(step, info.tied_groups, info.tie_choices);
     if (state.steps.length === 0 && s.dr === 0) return awaitSecondStep(step, info.after);
   }
   const move = [...state.steps, step].join(',');
   return judge(move);
 }
 
-function chooseGroup(step, groups) {
-  say(`${step} leaves the opponent in ${groups.length} equally large groups: which group stays (ORDOX-4.2)?`);
+// A tie (ORDOX-4.2): the tied groups outlined on the board, and beside each choice the board
+// after it, before the user picks (issue 24, point 2).
+function chooseGroup(step, groups, choices) {
+  say(`${step} leaves the opponent in ${groups.length} equally large groups: which group stays (ORDOX-4.2)? Each choice shows the board after it.`);
   const buttons = groups.map((g) => [
     `Keep ${g.join(' ')}`,
     () => { setChoices([]); proposeStep(`${step}/${g[0]}`); },
@@ -398,6 +463,18 @@ function chooseGroup(step, groups) {
   ]);
   buttons.push(['Cancel', resetProposal]);
   setChoices(buttons);
+  state.groups = groups.map((squares) => ({ role: 'tied', squares }));
+  decorate();
+  const box = $('choices');
+  (choices || []).forEach((c, i) => {
+    const button = box.children[i];
+    if (!button) return;
+    const fig = el('figure', { class: 'tie-preview', 'data-keep': c.keep });
+    const board = el('div', { class: 'preview-board', 'aria-hidden': 'true' });
+    board.innerHTML = c.svg.replace(/^<\?xml[^>]*>\s*/, '');
+    box.replaceChild(fig, button);
+    fig.append(board, button, el('figcaption', { class: 'visually-hidden' }, `After ${c.step}: ${c.after}`));
+  });
 }
 
 async function awaitSecondStep(step, afterText) {
@@ -504,6 +581,11 @@ function showVerdict(a) {
     parts.push(after);
   } else {
     const n = a.violated.length;
+    const split = a.frames.find((f) => f.kind === 'as-written');
+    if (split) {
+      parts.push(el('p', { class: 'frame-note' }, `On the board: ${split.label}, each outlined in its own colour (`,
+        ...split.groups.map((g, i) => `${i ? ', ' : ''}${g.squares.length} piece${g.squares.length === 1 ? '' : 's'}`), ').'));
+    }
     parts.push(el('h3', { class: 'list-title' }, `${n} clause${n === 1 ? '' : 's'} violated`));
     parts.push(el('ol', { class: 'clauses' }, ...a.violated.map(clauseItem)));
   }
@@ -531,8 +613,10 @@ async function judge(move) {
   state.shown = state.board;
   setChoices([]);
   $('move').value = a.move;
-  showSvg(a.svg);
   showVerdict(a);
+  // The board after the move (or the move as written, its groups drawn); back to before it.
+  const before = { label: `Before ${a.move}`, svg: a.svg, groups: [] };
+  setFrames([before, ...a.frames], a.frames.length);
   say(a.legal ? `${a.move} is legal.` : `${a.move} is illegal: ${a.violated.map((c) => c.id).join(', ')}.`);
   history.replaceState(null, '', a.link.slice(a.link.indexOf('?')));
   // On a narrow screen the verdict sits below the board: bring it into view.
@@ -550,6 +634,7 @@ async function loadPosition(text, keepVerdict) {
   state.sel = null;
   state.ordoMode = false;
   state.judged = false;
+  clearFrames();
   setChoices([]);
   try {
     const info = await api('/api/moves', { position: text });
@@ -560,6 +645,7 @@ async function loadPosition(text, keepVerdict) {
     const over = info.status === 'ongoing' ? '' : ` The game is over: ${info.status}.`;
     say(`${info.side_to_move} to move, ${info.game}, ${info.count} legal moves.${over}`);
     if (!keepVerdict) clearVerdict();
+    showValues(state.position);
   } catch (e) {
     showError(e);
     if (!parsed && state.board) {
@@ -580,6 +666,31 @@ async function loadPosition(text, keepVerdict) {
   } catch (e) {
     $('board').replaceChildren();
   }
+}
+
+// ---- Endgame values (issue 24, point 3) --------------------------------------------------------
+
+// Each legal move with its value from the endgame tables of `ordo serve --tables DIR`, best
+// first; clicking one plays it. Without tables covering the position the panel says so.
+async function showValues(position) {
+  const body = $('values-body');
+  let v;
+  try {
+    v = await api('/api/values', { position });
+  } catch (e) {
+    const why = e.where === 'tables' ? e.message : `cannot probe: ${e.message}`;
+    body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' }, `No endgame values for this position: ${why}.`));
+    return;
+  }
+  if (position !== state.position) return;
+  const items = v.moves.map((m) => {
+    const b = el('button', { type: 'button', class: `value-move ${m.outcome}`, 'data-move': m.move },
+      el('code', {}, m.move), ' ', el('span', { class: 'value-text' }, m.text));
+    b.addEventListener('click', () => loadPosition(m.after));
+    return el('li', {}, b);
+  });
+  body.replaceChildren(el('p', { class: 'value-head', 'data-values': v.outcome }, v.text),
+    el('ol', { class: 'values' }, ...items));
 }
 
 function clearVerdict() {
@@ -701,6 +812,9 @@ function wire() {
     if (hit) clickSquare(hit.getAttribute('data-square'));
   });
   $('board').addEventListener('keydown', onBoardKey);
+  document.addEventListener('keydown', onFrameKey);
+  $('frame-back').addEventListener('click', () => showFrame(state.frame - 1));
+  $('frame-next').addEventListener('click', () => showFrame(state.frame + 1));
   $('board').addEventListener('focus', decorate);
   $('board').addEventListener('blur', decorate);
   $('position-form').addEventListener('submit', (ev) => {
