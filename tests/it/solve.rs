@@ -490,6 +490,7 @@ fn one_ply_is_singular() {
 /// `VARIANT-BOARD-SETUP.json`. A file missing or unlisted fails the test.
 const COMPACT_REPORTS: &[&str] = &[
     "classic-10x8-4v4.jsonl",
+    "classic-10x8-5v4.jsonl",
     "x-10x8-4v4.jsonl",
     "x-10x8-5v4.jsonl",
     "x-10x8-5v5.jsonl",
