@@ -148,8 +148,7 @@ fn spellings_file(tag: &str) -> PathBuf {
         });
         out.push_str(&format!("{line}\n"));
     }
-    let name = format!("ordo-adapters-{tag}-{}.jsonl", std::process::id());
-    let path = std::env::temp_dir().join(name);
+    let path = crate::common::shared_scratch("adapters").join(format!("{tag}.jsonl"));
     std::fs::write(&path, out).expect("write the spellings");
     path
 }

@@ -583,8 +583,7 @@ fn explain_notation_errors_exit_2() {
 /// `--svg` writes the diagram file.
 #[test]
 fn explain_writes_svg() {
-    let dir = std::env::temp_dir().join(format!("ordo-explain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("explain-svg");
     for (m, code) in [("e3-e4", 0), ("e3-e5", 1)] {
         let path = dir.join(format!("{m}.svg"));
         let o = ordo(&["explain", "-m", m, "--svg", path.to_str().unwrap()]);

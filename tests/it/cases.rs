@@ -321,9 +321,7 @@ fn loader_errors_are_located() {
 
 #[test]
 fn duplicate_ids_across_files_are_refused() {
-    let dir = std::env::temp_dir().join(format!("ordo-cases-dup-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("cases-dup");
     std::fs::write(dir.join("a.toml"), GOOD).unwrap();
     std::fs::write(dir.join("b.toml"), GOOD).unwrap();
     let e = cases::load_dir(&dir).unwrap_err().to_string();

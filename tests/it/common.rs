@@ -231,11 +231,58 @@ pub fn ordo_line(line: &str) -> std::process::Output {
     ordo_cmd(&line.split_whitespace().collect::<Vec<_>>())
 }
 
-/// A fresh, empty temporary folder for one test (`tag` keeps tests apart).
+/// The folder of this test run's scratch folders, `ordo-test-<pid>` in the temp dir. The
+/// first call removes those of earlier runs whose process has ended (on systems with a
+/// `/proc`), so repeated `cargo test` runs leave at most one run's folders behind.
+fn scratch_root() -> &'static std::path::Path {
+    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        sweep_ended_runs(&tmp);
+        let root = tmp.join(format!("ordo-test-{}", std::process::id()));
+        std::fs::create_dir_all(&root).expect("create the scratch root");
+        root
+    })
+}
+
+/// Remove `ordo-test-<pid>` folders (and `ordo-test-<pid>-<tag>` ones of older test code)
+/// whose process no longer runs.
+fn sweep_ended_runs(tmp: &std::path::Path) {
+    let proc = std::path::Path::new("/proc");
+    let (Ok(entries), true) = (std::fs::read_dir(tmp), proc.join("self").exists()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("ordo-test-") else {
+            continue;
+        };
+        let pid = rest.split('-').next().unwrap_or_default();
+        let ours = pid == std::process::id().to_string();
+        if !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !ours
+            && !proc.join(pid).exists()
+        {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// A fresh, empty temporary folder for one test (`tag` keeps tests apart), inside this run's
+/// scratch root.
 pub fn scratch(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ordo-test-{}-{tag}", std::process::id()));
+    let dir = scratch_root().join(tag);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
+/// A temporary folder several tests of this run may share (created if missing, never
+/// emptied), inside this run's scratch root.
+pub fn shared_scratch(tag: &str) -> std::path::PathBuf {
+    let dir = scratch_root().join(tag);
+    std::fs::create_dir_all(&dir).expect("create a shared scratch folder");
     dir
 }
 

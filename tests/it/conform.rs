@@ -344,8 +344,7 @@ fn the_report_is_summary_first_and_collapsed() {
 #[test]
 fn protocol_probes_check_error_codes_and_spellings() {
     // An engine that answers every request it does not know with `error bad-arguments`.
-    let dir = std::env::temp_dir().join(format!("ordo-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("conform-probe");
     let script = dir.join("wrap.sh");
     std::fs::write(
         &script,

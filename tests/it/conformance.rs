@@ -60,10 +60,7 @@ fn text(o: &Output) -> String {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ordo-conformance-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    crate::common::scratch(&format!("conformance-{name}"))
 }
 
 // ---- The vector files ----

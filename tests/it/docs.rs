@@ -248,8 +248,7 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
 /// Run the commands of one `console` block in order (later ones may read what earlier ones
 /// wrote, in the block's own scratch folder): how many ran, and the mismatches.
 fn run_block(tag: &str, block: &[Shown]) -> (usize, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!("ordo-docs-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::shared_scratch(&format!("docs-{tag}"));
     let (mut ran, mut failures) = (0, Vec::new());
     for s in block {
         if NOT_RUN.iter().any(|(p, _)| s.command.starts_with(p)) {

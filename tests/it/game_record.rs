@@ -65,8 +65,7 @@ fn errors_name_line_and_column() {
 }
 
 fn check_game(text: &str) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("ordo-check-game-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::shared_scratch("check-game");
     let path = dir.join(format!("g{}.txt", text.len()));
     std::fs::write(&path, text).unwrap();
     std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))

@@ -416,9 +416,7 @@ fn unicode_ordo_marks() {
 }
 
 fn tmp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ordo-render-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    crate::common::shared_scratch("render").join(name)
 }
 
 /// `ordo render --svg FILE` writes a parseable file, says where, and exits 0; a capture step is

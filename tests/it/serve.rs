@@ -397,8 +397,7 @@ fn serve_command_reports_a_taken_port() {
 /// cited clauses quoted in full, nothing fetched from the network.
 #[test]
 fn explain_html_is_self_contained() {
-    let dir = std::env::temp_dir().join(format!("ordo-html-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("explain-html");
     let file = dir.join("verdict.html");
     let o = Command::new(env!("CARGO_BIN_EXE_ordo"))
         .args(["explain", "--position", START, "--move", "e3-e5", "--html"])
@@ -509,8 +508,7 @@ fn check_snippet(cmd: &str, expected: &[&str]) {
         assert!(help.contains("--tables <DIR>"), "{help}");
     } else {
         let args = cmd.strip_prefix("cargo run --release -- ").expect(cmd);
-        let dir = std::env::temp_dir().join(format!("ordo-readme-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::shared_scratch("serve-readme");
         let o = Command::new(env!("CARGO_BIN_EXE_ordo"))
             .args(args.split_whitespace())
             .current_dir(&dir)
