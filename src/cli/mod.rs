@@ -3,7 +3,7 @@
 //! kind ends with one line on stderr naming what and where, and exit status 2.
 
 mod analysis;
-mod bar;
+pub mod bar;
 mod check_game;
 mod clock;
 mod conformance;

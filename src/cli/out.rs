@@ -74,30 +74,3 @@ pub fn finish(out: &str, result: Result<u8, String>) -> ExitCode {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Failing(io::ErrorKind);
-
-    impl Write for Failing {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::from(self.0))
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_closed_pipe_is_told_from_other_failures() {
-        let mut v = Vec::new();
-        assert!(matches!(write_to(&mut v, "abc"), Written::Done));
-        assert_eq!(v, b"abc");
-        let closed = write_to(&mut Failing(io::ErrorKind::BrokenPipe), "x");
-        assert!(matches!(closed, Written::Closed));
-        let full = write_to(&mut Failing(io::ErrorKind::Other), "x");
-        assert!(matches!(full, Written::Failed(_)));
-    }
-}

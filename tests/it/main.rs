@@ -19,6 +19,7 @@ mod adapters;
 mod adjudicate;
 mod cases;
 mod cli;
+mod cli_progress;
 mod common;
 mod compact;
 mod compact_files;
