@@ -18,8 +18,11 @@
 // 7. Issue 24, point 2: after a verdict the board shows the move done, Back/Forward and [ ] step
 //    between the boards; ORDO-4.3's split groups are outlined; an ORDOX-4.2 tie outlines the
 //    tied groups and previews the board after each choice.
-// 8. Issue 24, point 3: under `ordo serve --tables` (ORDO_TABLES=yes) each legal move with its
-//    endgame value, a click plays it; elsewhere the panel says no tables cover the position.
+// 8. Issue 24, point 3: under `ordo serve --tables` and on the static site of `ordo site
+//    --tables` (ORDO_TABLES=yes) each legal move with its endgame value, a click plays it;
+//    the static page fetches only the table files a position needs, each once, and shows the
+//    values `ordo serve --tables` answers (ORDO_SERVER_URL); a static site shipping no tables
+//    says so; where no table covers the position the panel says so.
 // 9. Issue 24, point 4: at 390 x 844 nothing overflows sideways; a 10x8 board scales to the
 //    width, an 8x8 one keeps squares of 44 CSS px or more.
 // ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
@@ -259,6 +262,8 @@ async function smallDefects(context) {
 // no tables (the static site), or none covering the position, the panel says so.
 async function endgameValues(context) {
   const page = await context.newPage();
+  const fetched = [];
+  page.on('request', (r) => { const m = /\/tables\/(ctb-[^/?]+)$/.exec(new URL(r.url()).pathname); if (m) fetched.push(m[1]); });
   await page.goto(`${BASE}/?position=${encodeURIComponent('BB2/4/4/WW2 w classic')}`);
   const body = page.locator('#values-body');
   if (process.env.ORDO_TABLES !== 'yes') {
@@ -278,11 +283,34 @@ async function endgameValues(context) {
   await page.waitForFunction(() => document.getElementById('position').value === 'BB2/WW2/4/4 b classic');
   await page.waitForFunction(() => /^Black to move/.test((document.querySelector('#values-body .value-head') || {}).textContent || ''));
   check(/^Black to move loses in 2 plies/.test(await body.locator('.value-head').textContent()), 'clicking a move plays it and shows the values after it');
+  if (KIND === 'static') await staticTables(context, page, fetched);
+  fetched.length = 0;
   await page.goto(BASE);
   await body.locator('[data-values="none"]').waitFor();
   check(/no endgame table covers this position: the classic 10x8 slice/.test(await body.textContent()),
     'the start position: the panel says plainly that no table covers it, naming the slice');
+  check(fetched.length === 0, `no table file fetched for the 10x8 start (${fetched.join(', ')})`);
   await page.close();
+}
+
+// The static site's values: the table files fetched are those of 4x4 slices (none for
+// another board), each once; the values equal the server's; with no tables shipped the
+// panel says so.
+async function staticTables(context, page, fetched) {
+  check(fetched.length > 0 && new Set(fetched).size === fetched.length && fetched.every((n) => /^ctb-classic-4x4-/.test(n)),
+    `the static page fetched only the 4x4 table files it needs, each once (${fetched.join(', ')})`);
+  const position = 'BB2/WW2/4/4 b classic';
+  const rows = await page.locator('#values-body button.value-move').evaluateAll((bs) => bs.map((b) => [b.getAttribute('data-move'), b.querySelector('.value-text').textContent]));
+  const served = await (await fetch(`${process.env.ORDO_SERVER_URL}/api/values?position=${encodeURIComponent(position)}`)).json();
+  check(JSON.stringify(rows) === JSON.stringify(served.moves.map((m) => [m.move, m.text])) && rows.length > 0,
+    `the static page shows the values ordo serve --tables answers (${rows.length} moves)`);
+  const bare = await context.newPage();
+  await bare.route('**/tables/index.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"files":[]}' }));
+  await bare.goto(`${BASE}/?position=${encodeURIComponent(position)}`);
+  const none = bare.locator('#values-body [data-values="none"]');
+  await none.waitFor();
+  check(/No endgame tables are shipped with this site/.test(await none.textContent()), 'a static site shipping no tables says so');
+  await bare.close();
 }
 
 async function phoneScreenshot(context) {

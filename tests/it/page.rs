@@ -97,7 +97,7 @@ fn ordo_site_writes_a_static_site_issue_24_point_1() {
     let (site_arg, wasm_arg) = (site.to_str().unwrap(), wasm.to_str().unwrap());
     let o = ordo_cmd(&["site", site_arg, "--wasm", wasm_arg]);
     assert!(
-        stdout(&o).starts_with("wrote 7 files into"),
+        stdout(&o).starts_with("wrote 8 files into"),
         "{}",
         stdout(&o)
     );
@@ -122,6 +122,82 @@ fn ordo_site_writes_a_static_site_issue_24_point_1() {
     );
     let err = assert_refused(&ordo_cmd(&["site", site_arg, "--wasm", "Cargo.toml"]));
     assert!(err.contains("not WebAssembly"), "{err}");
+    // No tables given: the list of shipped tables is there and empty (the page says so).
+    let index = std::fs::read_to_string(site.join("tables/index.json")).unwrap();
+    assert_eq!(index, r#"{"files":[]}"#);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 24, point 3 on the static site: `ordo site DIR --wasm FILE --tables TDIR` ships the
+/// table files of TDIR and lists them; the module's dispatcher, given the files `/api/tables`
+/// names, answers `/api/values` exactly as `ordo serve --tables TDIR` does; `--tables` without
+/// a module, or a folder with no table file, is refused in one line.
+#[test]
+fn the_static_site_ships_tables_and_answers_the_servers_values_issue_24_point_3() {
+    let dir = scratch("site-tables");
+    let tb = dir.join("tb");
+    crate::table_trust::build_22(&tb);
+    let wasm = dir.join("module.wasm");
+    std::fs::write(&wasm, b"\0asm\x01\0\0\0").unwrap();
+    let site = dir.join("site");
+    let args = |t: &str| {
+        [
+            "site",
+            site.to_str().unwrap(),
+            "--wasm",
+            wasm.to_str().unwrap(),
+            "--tables",
+            t,
+        ]
+        .map(String::from)
+    };
+    let o = ordo_cmd(&args(tb.to_str().unwrap()).each_ref().map(String::as_str));
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("tables/index.json")).unwrap())
+            .unwrap();
+    let shipped: Vec<&str> = index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        shipped.contains(&"ctb-classic-4x4-2v2.ordotb"),
+        "{shipped:?}"
+    );
+    let tables = ordo_solve::Tablebase::in_memory();
+    let position = q("BB2/4/4/WW2 w classic");
+    let with = |target: &str| {
+        let a = ordo_serve::answer_with(target, Some(&tables));
+        (a.status, a.body)
+    };
+    let (status, need) = with(&format!("/api/tables?position={position}"));
+    assert_eq!(status, 200, "{need}");
+    let need: serde_json::Value = serde_json::from_str(&need).unwrap();
+    for name in need["files"].as_array().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(shipped.contains(&name), "{name} is shipped");
+        tables.add_file(name, std::fs::read(site.join("tables").join(name)).unwrap());
+    }
+    let target = format!("/api/values?position={position}");
+    let (status, body) = with(&target);
+    assert_eq!((status, body), routed_with(&target, Some(&tb)));
+    let err = assert_refused(&ordo_cmd(&[
+        "site",
+        site.to_str().unwrap(),
+        "--api",
+        "https://x.org",
+        "--tables",
+        tb.to_str().unwrap(),
+    ]));
+    assert!(err.contains("--wasm"), "{err}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = assert_refused(&ordo_cmd(
+        &args(empty.to_str().unwrap()).each_ref().map(String::as_str),
+    ));
+    assert!(err.contains("no endgame table files"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -298,17 +374,7 @@ fn a_tie_previews_each_choice_issue_24_point_2() {
 fn endgame_values_answer_per_move_issue_24_point_3() {
     let dir = scratch("values");
     let tb = dir.join("tb");
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        tb.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    crate::table_trust::build_22(&tb);
     let target = format!("/api/values?position={}", q("BB2/4/4/WW2 w classic"));
     let (status, body) = routed_with(&target, Some(&tb));
     assert_eq!(status, 200, "{body}");

@@ -144,6 +144,39 @@ async function serverRequest(target) {
   return { ok: res.ok, json: type.includes('json'), body: await res.text() };
 }
 
+// The endgame table files the static site ships (tables/index.json, written by `ordo site DIR
+// --tables TDIR`): a Set of names, empty when it ships none.
+let tableIndex = null;
+
+function shippedTables() {
+  if (!tableIndex) {
+    tableIndex = fetch('tables/index.json')
+      .then((res) => (res.ok ? res.json() : { files: [] }))
+      .then((j) => new Set(j.files || []), () => new Set());
+  }
+  return tableIndex;
+}
+
+// Give the module the shipped table files a probe of `position` needs that it lacks (it
+// names them; each is fetched once, and checked by the module before its values are used).
+async function fetchTables(position) {
+  const shipped = await shippedTables();
+  const need = await api('/api/tables', { position });
+  const w = await loadWasm();
+  await Promise.all(need.files.filter((n) => shipped.has(n)).map(async (n) => {
+    const res = await fetch('tables/' + n);
+    if (!res.ok) throw new Error(`cannot load tables/${n} (HTTP ${res.status})`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const name = new TextEncoder().encode(n);
+    const np = w.ordo_alloc(name.length);
+    new Uint8Array(w.memory.buffer, np, name.length).set(name);
+    const bp = w.ordo_alloc(bytes.length);
+    new Uint8Array(w.memory.buffer, bp, bytes.length).set(bytes);
+    w.ordo_add_table(np, name.length, bp, bytes.length);
+  }));
+  return shipped.size > 0;
+}
+
 async function api(path, params) {
   const target = path + '?' + new URLSearchParams(params).toString();
   const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
@@ -670,12 +703,18 @@ async function loadPosition(text, keepVerdict) {
 
 // ---- Endgame values (issue 24, point 3) --------------------------------------------------------
 
-// Each legal move with its value from the endgame tables of `ordo serve --tables DIR`, best
-// first; clicking one plays it. Without tables covering the position the panel says so.
+// Each legal move with its value from the endgame tables of `ordo serve --tables DIR` or of the
+// static site (`ordo site DIR --tables TDIR`), best first; clicking one plays it. Without tables
+// covering the position the panel says so.
 async function showValues(position) {
   const body = $('values-body');
   let v;
   try {
+    if (BACKEND === 'wasm' && !(await fetchTables(position))) {
+      body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' },
+        'No endgame tables are shipped with this site, so no endgame values (a site written by `ordo site DIR --wasm FILE --tables TDIR` ships them).'));
+      return;
+    }
     v = await api('/api/values', { position });
   } catch (e) {
     const why = e.where === 'tables' ? e.message : `cannot probe: ${e.message}`;
