@@ -218,19 +218,57 @@ function showSvg(svgText) {
 // The board alone, scaled to the panel's width with no sideways scrolling (issue 24, point 4):
 // the home-row labels and the caption beside and below it are dropped (the legend under the
 // board says what the bands are), the row numbers moved close to the board. On a 390 px phone
-// an 8-wide board keeps squares of at least 44 CSS px; a 10-wide one shrinks to fit the width.
+// an 8-wide board keeps squares of at least 44 CSS px; a board wider than tall (10x8) is
+// turned a quarter clockwise on a portrait phone, so its 8 rows span the width (see turnBoard).
+const PORTRAIT = window.matchMedia('(max-width: 600px) and (orientation: portrait)');
+
 function fitBoard(svg) {
   const frame = svg.querySelector('rect.frame');
   if (!frame || !svg.querySelector('rect.square')) return;
   svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
-  const x = Number(frame.getAttribute('x'));
-  const y = Number(frame.getAttribute('y'));
+  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
+  if (PORTRAIT.matches && w > h) {
+    turnBoard(svg, { x, y, w, h });
+    return;
+  }
   svg.querySelectorAll('text.coord.row').forEach((t) => t.setAttribute('x', x - 8));
   const left = Math.max(0, x - 16);
   const top = Math.max(0, y - 4);
-  const right = x + Number(frame.getAttribute('width')) + 2;
-  const bottom = y + Number(frame.getAttribute('height')) + 24;
-  svg.setAttribute('viewBox', `${left} ${top} ${right - left} ${bottom - top}`);
+  svg.setAttribute('viewBox', `${left} ${top} ${x + w + 2 - left} ${y + h + 24 - top}`);
+}
+
+// The board turned a quarter clockwise: column a on top, row 1 on the left (White moves
+// rightwards), a point (px, py) of the diagram drawn at (-py, px). The squares keep their
+// names, so clicks and overlays are unchanged (overlays go into the turned group: boardLayer);
+// the arrow keys follow the screen (onBoardKey). The labels stay upright, outside the turn:
+// row numbers above the board (height, not width), column letters inside the left-hand squares.
+function turnBoard(svg, f) {
+  const turned = document.createElementNS(SVG_NS, 'g');
+  turned.setAttribute('class', 'turned');
+  turned.setAttribute('transform', 'rotate(90)');
+  const labels = [...svg.querySelectorAll('text.coord')];
+  labels.forEach((t) => t.remove());
+  while (svg.firstChild) turned.appendChild(svg.firstChild);
+  svg.appendChild(turned);
+  const cell = f.h / Math.max(1, labels.filter((t) => t.classList.contains('row')).length);
+  for (const t of labels) {
+    const row = t.classList.contains('row');
+    const x = Number(t.getAttribute('x'));
+    const y = Number(t.getAttribute('y'));
+    // A row label sat at the row's centre height (+5 for its baseline), a column letter at the column's centre.
+    t.setAttribute('x', row ? -(y - 5) : -(f.y + f.h) + 3);
+    t.setAttribute('y', row ? f.x - 5 : x - cell / 2 + 12);
+    t.setAttribute('font-size', row ? 14 : 11);
+    t.setAttribute('text-anchor', row ? 'middle' : 'start');
+    svg.appendChild(t);
+  }
+  svg.setAttribute('viewBox', `${-(f.y + f.h) - 2} ${f.x - 22} ${f.h + 4} ${f.w + 24}`);
+  svg.setAttribute('data-turned', 'yes');
+}
+
+// Where overlays and edited pieces go: the turned group of a turned board, else the diagram.
+function boardLayer(svg) {
+  return svg.querySelector('g.turned') || svg;
 }
 
 async function drawBoard(position, move) {
@@ -293,7 +331,7 @@ function decorate() {
   svg.querySelectorAll('g.overlays').forEach((g) => g.remove());
   const g = document.createElementNS(SVG_NS, 'g');
   g.setAttribute('class', 'overlays');
-  svg.appendChild(g);
+  boardLayer(svg).appendChild(g);
   drawGroups(g);
   if (state.sel) {
     overlayShape(g, state.sel.from, 'selected');
@@ -773,7 +811,8 @@ function drawPiece(sq, color) {
   if (!group) {
     group = document.createElementNS(SVG_NS, 'g');
     group.setAttribute('class', 'pieces');
-    svg.insertBefore(group, svg.querySelector('g.overlays'));
+    const layer = boardLayer(svg);
+    layer.insertBefore(group, layer.querySelector(':scope > g.overlays'));
   }
   const w = Number(rect.getAttribute('width'));
   const c = document.createElementNS(SVG_NS, 'circle');
@@ -821,7 +860,11 @@ function onBoardKey(ev) {
   const b = state.shown || state.board;
   if (!b) return;
   const p = sqParse(state.cursor) || { c: 0, r: 0 };
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  // On a turned board (turnBoard) the columns run down the screen and the rows rightwards.
+  const turned = $('board').querySelector('svg[data-turned]');
+  const moves = turned
+    ? { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }
+    : { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   if (moves[ev.key]) {
     const [dc, dr] = moves[ev.key];
     const c = Math.min(b.cols - 1, Math.max(0, p.c + dc));
