@@ -300,6 +300,43 @@ fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
         .starts_with("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/4W5/"));
 }
 
+/// The groups a board draws, each as its role and its squares (`left a4`).
+fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
+    f.groups
+        .iter()
+        .map(|g| format!("{} {}", g.role, g.squares.join(" ")))
+        .collect()
+}
+
+/// Issue 24, point 2 ("the groups left after a disconnecting capture"), ORDO-9.3: a classic
+/// capture that splits the opponent is shown on the board right after it with each of the
+/// opponent's groups as `left` (nothing removed, unlike Ordo X), then the board after it with
+/// the same groups; a classic capture that splits nothing draws no group.
+#[test]
+fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
+    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
+    assert_eq!(a.verdict, "legal", "{:?}", a.violated);
+    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["after"], "{:?}", a.frames);
+    let after = &a.frames[0];
+    assert!(
+        after.position.starts_with("5/BWB2/5/"),
+        "{}",
+        after.position
+    );
+    assert!(after.removed.is_empty());
+    assert_eq!(roles(after), ["left a4", "left c4"]);
+    // A capture that leaves the opponent in one group draws none.
+    let one = ordo_serve::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
+    assert_eq!(one.verdict, "legal", "{:?}", one.violated);
+    assert_eq!(one.frames.len(), 1);
+    assert!(
+        one.frames[0].groups.is_empty(),
+        "{:?}",
+        one.frames[0].groups
+    );
+}
+
 /// Issue 24, point 2, ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1: an Ordo X capture is shown in two
 /// boards (the capture with the pieces to remove marked and the groups by role, then the
 /// removal); a two-step turn has a board after each step.
@@ -315,18 +352,7 @@ fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
         "{}",
         capture.position
     );
-    let roles: Vec<(&str, Vec<String>)> = capture
-        .groups
-        .iter()
-        .map(|g| (g.role, g.squares.clone()))
-        .collect();
-    assert_eq!(
-        roles,
-        [
-            ("removed", vec!["a4".to_string()]),
-            ("kept", vec!["c4".to_string()])
-        ]
-    );
+    assert_eq!(roles(capture), ["removed a4", "kept c4"]);
     assert!(capture.svg.contains(r#"class="removed""#));
     assert_eq!(
         a.frames[1].position,

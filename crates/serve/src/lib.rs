@@ -22,7 +22,7 @@
 //! assert_eq!((err.status(), err.place.as_str()), (400, "position"));
 //! ```
 
-pub use ordo_page::{answer, answer_with, api, assets, pages, site, Answer};
+pub use ordo_page::{answer, answer_with, api, assets, pages, show, site, Answer};
 
 mod server;
 mod work;
