@@ -379,6 +379,9 @@ async function phoneScreenshot(context) {
   if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
     await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
   }
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.locator('#board svg:not([data-turned])').waitFor();
+  check(await page.locator('#board svg[data-turned]').count() === 0, 'the phone turned to landscape: the board is drawn unturned again');
   await page.close();
 }
 

@@ -19,6 +19,7 @@ const state = {
   sel: null,        // {from, other} selected piece, or ordo ends
   ordoMode: false,  // the next own piece clicked is the ordo's other end
   editing: false,
+  svgText: '',      // the diagram on display, as the answer gave it (fitted again on a turn)
   edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
@@ -203,6 +204,7 @@ function rulesHref(url) { return url.replace(/^\//, ''); }
 // ---- Board drawing ---------------------------------------------------------------------------
 
 function showSvg(svgText) {
+  state.svgText = svgText;
   const board = $('board');
   board.innerHTML = svgText.replace(/^<\?xml[^>]*>\s*/, '');
   const svg = board.querySelector('svg');
@@ -265,6 +267,10 @@ function turnBoard(svg, f) {
   svg.setAttribute('viewBox', `${-(f.y + f.h) - 2} ${f.x - 22} ${f.h + 4} ${f.w + 24}`);
   svg.setAttribute('data-turned', 'yes');
 }
+
+// A phone turned between portrait and landscape: the same diagram fitted again (while editing
+// squares the drawn board holds the edits, so it stays as it is until editing is done).
+PORTRAIT.addEventListener('change', () => { if (state.svgText && !state.editing) showSvg(state.svgText); });
 
 // Where overlays and edited pieces go: the turned group of a turned board, else the diagram.
 function boardLayer(svg) {
