@@ -4,7 +4,8 @@
 # browser), then `ordo site DIR --wasm …` for the page, its assets and the rules page. Any
 # static host serves the folder (GitHub Pages, a web server, `python3 -m http.server`); nobody
 # runs `ordo serve` for it. Installs the wasm32-unknown-unknown target through rustup when it is
-# missing.
+# missing. With ORDO_SITE_TABLES=TDIR (a folder of `ordo tb build`) the site ships those endgame
+# tables and the page shows endgame values from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="${1:-target/site}"
@@ -13,8 +14,10 @@ target=wasm32-unknown-unknown
 if ! rustc --print sysroot >/dev/null 2>&1 || [ ! -d "$(rustc --print sysroot)/lib/rustlib/$target" ]; then
     rustup target add "$target"
 fi
-# The module ships to browsers: no debug information, symbols stripped (about 0.6 MB).
+# The module ships to browsers: no debug information, symbols stripped (about 1.1 MB with the
+# endgame probe).
 CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=true \
     cargo build --release --locked --target "$target" -p ordo-wasm
 cargo build --release --locked
-./target/release/ordo site "$dir" --wasm "target/$target/release/ordo_wasm.wasm"
+./target/release/ordo site "$dir" --wasm "target/$target/release/ordo_wasm.wasm" \
+    ${ORDO_SITE_TABLES:+--tables "$ORDO_SITE_TABLES"}

@@ -2,8 +2,10 @@
 //! static host serves (`crate::serve::site`): the page, its assets, the WebAssembly module
 //! FILE (`ordo_wasm.wasm`, built by `scripts/build-site.sh`, which then runs this command) and
 //! the rules page. `ordo site DIR --api URL` (what an installed `ordo`, which carries no
-//! module, can write) gives a page that asks the `ordo serve` at URL instead. Each file is
-//! written atomically; the folder is created when missing.
+//! module, can write) gives a page that asks the `ordo serve` at URL instead. `--tables TDIR`
+//! ships the endgame table files of TDIR (`ordo tb build --dir TDIR`) under `tables/`: the page
+//! shows endgame values, fetching only the files a position needs. Each file is written
+//! atomically; the folder is created when missing.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -24,6 +26,32 @@ pub struct SiteArgs {
     /// https://ordo.example.org/).
     #[arg(long, value_name = "URL")]
     pub api: Option<String>,
+    /// A folder of endgame tables (`ordo tb build --dir TDIR`) to ship with the page, which then
+    /// shows each legal move's value for positions they hold (every ctb-*.ordotb file is copied).
+    #[arg(long, value_name = "TDIR")]
+    pub tables: Option<PathBuf>,
+}
+
+/// The endgame table files of `dir` (`ctb-*.ordotb`), by name.
+fn table_files(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, CliError> {
+    let bad = |e: std::io::Error| CliError(format!("--tables {}: {e}", dir.display()));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(bad)? {
+        let entry = entry.map_err(bad)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if site::is_table_name(&name) && entry.file_type().map_err(bad)?.is_file() {
+            out.push((name, std::fs::read(entry.path()).map_err(bad)?));
+        }
+    }
+    if out.is_empty() {
+        return Err(CliError(format!(
+            "--tables {}: no endgame table files (ctb-*.ordotb) in it: build them with `ordo tb build --dir {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// The site's files: with the module of `--wasm`, or asking the server of `--api`.
@@ -32,8 +60,16 @@ fn site_files(args: &SiteArgs) -> Result<Vec<site::File>, CliError> {
         (Some(wasm), _) => {
             let bytes = std::fs::read(wasm)
                 .map_err(|e| CliError(format!("--wasm: cannot read {}: {e}", wasm.display())))?;
-            site::files(&bytes).map_err(|e| CliError(format!("--wasm {}: {e}", wasm.display())))
+            let tables = match &args.tables {
+                Some(dir) => table_files(dir)?,
+                None => Vec::new(),
+            };
+            site::files(&bytes, &tables)
+                .map_err(|e| CliError(format!("--wasm {}: {e}", wasm.display())))
         }
+        (None, Some(_)) if args.tables.is_some() => Err(CliError(
+            "--tables ships tables with the module of --wasm; a page that asks a server (--api) gets its values from that server's `ordo serve --tables DIR`".into(),
+        )),
         (None, Some(api)) => site::files_for_api(api).map_err(|e| CliError(format!("--api: {e}"))),
         (None, None) => Err(CliError(
             "ordo site needs --wasm FILE (the module scripts/build-site.sh builds: an installed ordo carries none) or --api URL (an ordo serve the page asks, e.g. --api https://ordo.example.org/)".into(),
@@ -45,7 +81,7 @@ fn site_files(args: &SiteArgs) -> Result<Vec<site::File>, CliError> {
 pub fn run(args: &SiteArgs, out: &mut String) -> Result<u8, CliError> {
     let files = site_files(args)?;
     for f in &files {
-        let path = args.dir.join(f.path);
+        let path = args.dir.join(&f.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| CliError(format!("cannot create {}: {e}", parent.display())))?;

@@ -18,10 +18,14 @@
 // 7. Issue 24, point 2: after a verdict the board shows the move done, Back/Forward and [ ] step
 //    between the boards; ORDO-4.3's split groups are outlined; an ORDOX-4.2 tie outlines the
 //    tied groups and previews the board after each choice.
-// 8. Issue 24, point 3: under `ordo serve --tables` (ORDO_TABLES=yes) each legal move with its
-//    endgame value, a click plays it; elsewhere the panel says no tables cover the position.
-// 9. Issue 24, point 4: at 390 x 844 nothing overflows sideways; a 10x8 board scales to the
-//    width, an 8x8 one keeps squares of 44 CSS px or more.
+// 8. Issue 24, point 3: under `ordo serve --tables` and on the static site of `ordo site
+//    --tables` (ORDO_TABLES=yes) each legal move with its endgame value, a click plays it;
+//    the static page fetches only the table files a position needs, each once, and shows the
+//    values `ordo serve --tables` answers (ORDO_SERVER_URL); a static site shipping no tables
+//    says so; where no table covers the position the panel says so.
+// 9. Issue 24, point 4: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
+//    quarter (8 squares across) and, like an 8x8 one, keeps squares of 44 CSS px or more;
+//    clicks and arrow keys follow the turned board.
 // ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -259,6 +263,8 @@ async function smallDefects(context) {
 // no tables (the static site), or none covering the position, the panel says so.
 async function endgameValues(context) {
   const page = await context.newPage();
+  const fetched = [];
+  page.on('request', (r) => { const m = /\/tables\/(ctb-[^/?]+)$/.exec(new URL(r.url()).pathname); if (m) fetched.push(m[1]); });
   await page.goto(`${BASE}/?position=${encodeURIComponent('BB2/4/4/WW2 w classic')}`);
   const body = page.locator('#values-body');
   if (process.env.ORDO_TABLES !== 'yes') {
@@ -278,11 +284,34 @@ async function endgameValues(context) {
   await page.waitForFunction(() => document.getElementById('position').value === 'BB2/WW2/4/4 b classic');
   await page.waitForFunction(() => /^Black to move/.test((document.querySelector('#values-body .value-head') || {}).textContent || ''));
   check(/^Black to move loses in 2 plies/.test(await body.locator('.value-head').textContent()), 'clicking a move plays it and shows the values after it');
+  if (KIND === 'static') await staticTables(context, page, fetched);
+  fetched.length = 0;
   await page.goto(BASE);
   await body.locator('[data-values="none"]').waitFor();
   check(/no endgame table covers this position: the classic 10x8 slice/.test(await body.textContent()),
     'the start position: the panel says plainly that no table covers it, naming the slice');
+  check(fetched.length === 0, `no table file fetched for the 10x8 start (${fetched.join(', ')})`);
   await page.close();
+}
+
+// The static site's values: the table files fetched are those of 4x4 slices (none for
+// another board), each once; the values equal the server's; with no tables shipped the
+// panel says so.
+async function staticTables(context, page, fetched) {
+  check(fetched.length > 0 && new Set(fetched).size === fetched.length && fetched.every((n) => /^ctb-classic-4x4-/.test(n)),
+    `the static page fetched only the 4x4 table files it needs, each once (${fetched.join(', ')})`);
+  const position = 'BB2/WW2/4/4 b classic';
+  const rows = await page.locator('#values-body button.value-move').evaluateAll((bs) => bs.map((b) => [b.getAttribute('data-move'), b.querySelector('.value-text').textContent]));
+  const served = await (await fetch(`${process.env.ORDO_SERVER_URL}/api/values?position=${encodeURIComponent(position)}`)).json();
+  check(JSON.stringify(rows) === JSON.stringify(served.moves.map((m) => [m.move, m.text])) && rows.length > 0,
+    `the static page shows the values ordo serve --tables answers (${rows.length} moves)`);
+  const bare = await context.newPage();
+  await bare.route('**/tables/index.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"files":[]}' }));
+  await bare.goto(`${BASE}/?position=${encodeURIComponent(position)}`);
+  const none = bare.locator('#values-body [data-values="none"]');
+  await none.waitFor();
+  check(/No endgame tables are shipped with this site/.test(await none.textContent()), 'a static site shipping no tables says so');
+  await bare.close();
 }
 
 async function phoneScreenshot(context) {
@@ -304,7 +333,18 @@ async function phoneScreenshot(context) {
   const m = await measure();
   check(m.page <= m.inner, `the phone page has no horizontal overflow (scrollWidth ${m.page} <= innerWidth ${m.inner})`);
   check(m.boardScroll <= 0, `the 10x8 board fits the width without scrolling (overflow ${m.boardScroll} px)`);
-  check(m.board >= 370 && m.sq >= 36, `the 10x8 board takes ${m.board.toFixed(0)} of the 390 px (a square ${m.sq.toFixed(1)} CSS px)`);
+  check(m.board >= 370 && m.sq >= 44, `the 10x8 board takes ${m.board.toFixed(0)} of the 390 px (a square ${m.sq.toFixed(1)} CSS px, at least 44)`);
+  check(await page.locator('#board svg[data-turned]').count() === 1, 'on a portrait phone the 10x8 board is turned: its 8 rows span the width');
+  const turn = await page.evaluate(() => {
+    const at = (sq) => document.querySelector(`#board rect.square[data-square="${sq}"]`).getBoundingClientRect();
+    const [a1, a2, b1, j1] = ['a1', 'a2', 'b1', 'j1'].map(at);
+    const labels = [...document.querySelectorAll('#board text.coord')].map((t) => t.getBoundingClientRect());
+    const svg = document.querySelector('#board svg').getBoundingClientRect();
+    return { right: a2.left > a1.left && a2.top === a1.top, down: b1.top > a1.top && b1.left === a1.left,
+      tall: j1.bottom - a1.top, inside: labels.every((l) => l.left >= a1.left - 0.5 && l.right <= svg.right + 0.5) };
+  });
+  check(turn.right && turn.down, 'the turned board: rows run rightwards (a1 left of a2), columns down (a1 above b1)');
+  check(turn.inside, 'no label takes width beside the turned board (all within the squares\' span)');
   check(m.labels === 0, 'no home-row label takes width beside the board');
   const eight = '1BB2BB1/BBBBBBBB/B2BB2B/8/8/W2WW2W/WWWWWWWW/1WW2WW1 w classic';
   const small = await page.context().newPage();
@@ -317,12 +357,31 @@ async function phoneScreenshot(context) {
   check(m8.sq >= 44 && m8.page <= 390, `on a 390 x 844 phone an 8x8 square is ${m8.sq.toFixed(1)} CSS px (at least 44), no overflow`);
   await small.close();
   await page.locator('#board').focus();
-  await page.keyboard.press('ArrowUp');
-  check(/a2: White piece/.test(await page.locator('#prompt').textContent()), 'the keyboard still works on the phone layout');
+  await page.keyboard.press('ArrowRight');
+  check(/a2: White piece/.test(await page.locator('#prompt').textContent()), 'the arrow keys move in the displayed direction on the turned board (ArrowRight: a1 to a2)');
+  await page.keyboard.press('ArrowDown');
+  check(/b2: White piece/.test(await page.locator('#prompt').textContent()), 'ArrowDown on the turned board: a2 to b2');
+  const fresh = await page.context().newPage();
+  await fresh.setViewportSize({ width: 390, height: 844 });
+  await fresh.goto(`${BASE}/?position=${encodeURIComponent(pos)}`);
+  await fresh.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await click(fresh, 'e3', true);
+  await fresh.locator('#board .overlay.hint[data-square="e4"]').waitFor();
+  const hint = await fresh.evaluate(() => {
+    const c = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const h = document.querySelector('#board .overlay.hint[data-square="e4"]');
+    const sq = document.querySelector('#board rect.square[data-square="e4"]');
+    return h ? Math.hypot(...c(h).map((v, i) => v - c(sq)[i])) : -1;
+  });
+  check(hint >= 0 && hint < 2, `a click on the turned board selects e3 and marks e4 on its own square (${hint.toFixed(1)} px off)`);
+  await fresh.close();
   await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
   if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
     await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
   }
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.locator('#board svg:not([data-turned])').waitFor();
+  check(await page.locator('#board svg[data-turned]').count() === 0, 'the phone turned to landscape: the board is drawn unturned again');
   await page.close();
 }
 

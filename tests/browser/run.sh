@@ -18,8 +18,13 @@ if [ ! -d tests/browser/node_modules/playwright-core ]; then
     (cd tests/browser && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
 fi
 cargo build --release --locked
+
+# Endgame values (issue 24, point 3): a small table set for `ordo serve --tables` and for the
+# static site, which ships it (`ordo site DIR --tables TDIR`).
+rm -rf target/browser/tb
+./target/release/ordo tb build --board 4x4 --max-pieces 2,2 --dir target/browser/tb
 rm -rf target/browser/site
-bash scripts/build-site.sh target/browser/site
+ORDO_SITE_TABLES=target/browser/tb bash scripts/build-site.sh target/browser/site
 
 mkdir -p target/browser
 pids=()
@@ -43,9 +48,6 @@ start() {
     exit 1
 }
 
-# Endgame values (issue 24, point 3): a small table set for `ordo serve --tables`.
-rm -rf target/browser/tb
-./target/release/ordo tb build --board 4x4 --max-pieces 2,2 --dir target/browser/tb
 start target/browser/serve.log ./target/release/ordo serve --bind 127.0.0.1 --port 0 --tables target/browser/tb
 server_url=$url
 echo "run.sh: ordo serve at $url"
@@ -53,7 +55,7 @@ ORDO_URL="${url%/}" ORDO_KIND=server ORDO_TABLES=yes ORDO_ARTIFACTS=target/brows
 
 start target/browser/static.log python3 -u -m http.server --bind 127.0.0.1 --directory target/browser/site 0
 echo "run.sh: the static site at $url"
-ORDO_URL="${url%/}" ORDO_KIND=static ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
+ORDO_URL="${url%/}" ORDO_KIND=static ORDO_TABLES=yes ORDO_SERVER_URL="${server_url%/}" ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
 
 # The site an installed ordo writes without the module (`ordo site DIR --api URL`): its page,
 # on another origin, asks the `ordo serve` above for every answer.

@@ -97,7 +97,7 @@ fn ordo_site_writes_a_static_site_issue_24_point_1() {
     let (site_arg, wasm_arg) = (site.to_str().unwrap(), wasm.to_str().unwrap());
     let o = ordo_cmd(&["site", site_arg, "--wasm", wasm_arg]);
     assert!(
-        stdout(&o).starts_with("wrote 7 files into"),
+        stdout(&o).starts_with("wrote 8 files into"),
         "{}",
         stdout(&o)
     );
@@ -122,6 +122,82 @@ fn ordo_site_writes_a_static_site_issue_24_point_1() {
     );
     let err = assert_refused(&ordo_cmd(&["site", site_arg, "--wasm", "Cargo.toml"]));
     assert!(err.contains("not WebAssembly"), "{err}");
+    // No tables given: the list of shipped tables is there and empty (the page says so).
+    let index = std::fs::read_to_string(site.join("tables/index.json")).unwrap();
+    assert_eq!(index, r#"{"files":[]}"#);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 24, point 3 on the static site: `ordo site DIR --wasm FILE --tables TDIR` ships the
+/// table files of TDIR and lists them; the module's dispatcher, given the files `/api/tables`
+/// names, answers `/api/values` exactly as `ordo serve --tables TDIR` does; `--tables` without
+/// a module, or a folder with no table file, is refused in one line.
+#[test]
+fn the_static_site_ships_tables_and_answers_the_servers_values_issue_24_point_3() {
+    let dir = scratch("site-tables");
+    let tb = dir.join("tb");
+    crate::table_trust::build_22(&tb);
+    let wasm = dir.join("module.wasm");
+    std::fs::write(&wasm, b"\0asm\x01\0\0\0").unwrap();
+    let site = dir.join("site");
+    let args = |t: &str| {
+        [
+            "site",
+            site.to_str().unwrap(),
+            "--wasm",
+            wasm.to_str().unwrap(),
+            "--tables",
+            t,
+        ]
+        .map(String::from)
+    };
+    let o = ordo_cmd(&args(tb.to_str().unwrap()).each_ref().map(String::as_str));
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("tables/index.json")).unwrap())
+            .unwrap();
+    let shipped: Vec<&str> = index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        shipped.contains(&"ctb-classic-4x4-2v2.ordotb"),
+        "{shipped:?}"
+    );
+    let tables = ordo_solve::Tablebase::in_memory();
+    let position = q("BB2/4/4/WW2 w classic");
+    let with = |target: &str| {
+        let a = ordo_serve::answer_with(target, Some(&tables));
+        (a.status, a.body)
+    };
+    let (status, need) = with(&format!("/api/tables?position={position}"));
+    assert_eq!(status, 200, "{need}");
+    let need: serde_json::Value = serde_json::from_str(&need).unwrap();
+    for name in need["files"].as_array().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(shipped.contains(&name), "{name} is shipped");
+        tables.add_file(name, std::fs::read(site.join("tables").join(name)).unwrap());
+    }
+    let target = format!("/api/values?position={position}");
+    let (status, body) = with(&target);
+    assert_eq!((status, body), routed_with(&target, Some(&tb)));
+    let err = assert_refused(&ordo_cmd(&[
+        "site",
+        site.to_str().unwrap(),
+        "--api",
+        "https://x.org",
+        "--tables",
+        tb.to_str().unwrap(),
+    ]));
+    assert!(err.contains("--wasm"), "{err}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = assert_refused(&ordo_cmd(
+        &args(empty.to_str().unwrap()).each_ref().map(String::as_str),
+    ));
+    assert!(err.contains("no endgame table files"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -224,6 +300,43 @@ fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
         .starts_with("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/4W5/"));
 }
 
+/// The groups a board draws, each as its role and its squares (`left a4`).
+fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
+    f.groups
+        .iter()
+        .map(|g| format!("{} {}", g.role, g.squares.join(" ")))
+        .collect()
+}
+
+/// Issue 24, point 2 ("the groups left after a disconnecting capture"), ORDO-9.3: a classic
+/// capture that splits the opponent is shown on the board right after it with each of the
+/// opponent's groups as `left` (nothing removed, unlike Ordo X), then the board after it with
+/// the same groups; a classic capture that splits nothing draws no group.
+#[test]
+fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
+    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
+    assert_eq!(a.verdict, "legal", "{:?}", a.violated);
+    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["after"], "{:?}", a.frames);
+    let after = &a.frames[0];
+    assert!(
+        after.position.starts_with("5/BWB2/5/"),
+        "{}",
+        after.position
+    );
+    assert!(after.removed.is_empty());
+    assert_eq!(roles(after), ["left a4", "left c4"]);
+    // A capture that leaves the opponent in one group draws none.
+    let one = ordo_serve::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
+    assert_eq!(one.verdict, "legal", "{:?}", one.violated);
+    assert_eq!(one.frames.len(), 1);
+    assert!(
+        one.frames[0].groups.is_empty(),
+        "{:?}",
+        one.frames[0].groups
+    );
+}
+
 /// Issue 24, point 2, ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1: an Ordo X capture is shown in two
 /// boards (the capture with the pieces to remove marked and the groups by role, then the
 /// removal); a two-step turn has a board after each step.
@@ -239,18 +352,7 @@ fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
         "{}",
         capture.position
     );
-    let roles: Vec<(&str, Vec<String>)> = capture
-        .groups
-        .iter()
-        .map(|g| (g.role, g.squares.clone()))
-        .collect();
-    assert_eq!(
-        roles,
-        [
-            ("removed", vec!["a4".to_string()]),
-            ("kept", vec!["c4".to_string()])
-        ]
-    );
+    assert_eq!(roles(capture), ["removed a4", "kept c4"]);
     assert!(capture.svg.contains(r#"class="removed""#));
     assert_eq!(
         a.frames[1].position,
@@ -298,17 +400,7 @@ fn a_tie_previews_each_choice_issue_24_point_2() {
 fn endgame_values_answer_per_move_issue_24_point_3() {
     let dir = scratch("values");
     let tb = dir.join("tb");
-    let o = ordo_cmd(&[
-        "tb",
-        "build",
-        "--board",
-        "4x4",
-        "--max-pieces",
-        "2,2",
-        "--dir",
-        tb.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    crate::table_trust::build_22(&tb);
     let target = format!("/api/values?position={}", q("BB2/4/4/WW2 w classic"));
     let (status, body) = routed_with(&target, Some(&tb));
     assert_eq!(status, 200, "{body}");

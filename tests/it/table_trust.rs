@@ -21,7 +21,7 @@ fn dims() -> Dims {
 }
 
 /// Build the classic 4 x 4 slices up to 2 against 2 in `dir` with the command line.
-fn build_22(dir: &Path) {
+pub(crate) fn build_22(dir: &Path) {
     let o = ordo_cmd(&[
         "tb",
         "build",

@@ -483,3 +483,55 @@ fn cli_tb_probe_answers_a_finished_game() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert_eq!(out, "White to move has lost: the game is over\n");
 }
+
+/// Issue 24, point 3 (endgame values on the static site): tables given as the bytes of their
+/// files (`Tablebase::in_memory`, what the page's module gets) name the files a position still
+/// needs, give the folder's values and moves once given, and refuse a file whose checksum
+/// does not match (one flipped value byte) or that holds another slice, before any value of
+/// it is used.
+#[test]
+fn issue_24_point_3_tables_given_as_bytes_probe_as_the_folder_does() {
+    let (dims, variant) = ("4x3".parse::<Dims>().unwrap(), Variant::Classic);
+    let max = Material { white: 2, black: 2 };
+    let dir = scratch("in-memory");
+    let opts = BuildOptions::default();
+    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
+    let folder = ordo_solve::Tablebase::open(&dir).unwrap();
+    let pos = ordo_core::notation::parse_position("BB2/1W2/W3 w classic").unwrap();
+    let given = |flip: Option<&str>, swap: bool| {
+        let tb = ordo_solve::Tablebase::in_memory();
+        let names = tb.files_needed(&pos);
+        for (k, name) in names.iter().enumerate() {
+            let from = if swap && k == 0 { &names[1] } else { name };
+            let mut bytes = std::fs::read(dir.join(from)).unwrap();
+            if flip == Some(name.as_str()) {
+                *bytes.last_mut().unwrap() ^= 1;
+            }
+            tb.add_file(name, bytes);
+        }
+        (tb, names)
+    };
+    let (tb, names) = given(None, false);
+    assert_eq!(
+        names,
+        ["1v1", "2v1", "2v2"].map(|m| format!("ctb-classic-4x3-{m}.ordotb"))
+    );
+    assert!(tb.files_needed(&pos).is_empty());
+    assert_eq!(tb.value(&pos).unwrap(), folder.value(&pos).unwrap());
+    assert_eq!(tb.moves(&pos).unwrap(), folder.moves(&pos).unwrap());
+    let (bad, _) = given(Some("ctb-classic-4x3-2v2.ordotb"), false);
+    let err = bad.value(&pos).unwrap_err().to_string();
+    assert!(
+        err.contains("ctb-classic-4x3-2v2.ordotb") && err.contains("checksum"),
+        "{err}"
+    );
+    let (other, _) = given(None, true);
+    let err = other.value(&pos).unwrap_err().to_string();
+    assert!(
+        err.contains("holds the classic 4x3 endgame 2v1 table"),
+        "{err}"
+    );
+    let empty = ordo_solve::Tablebase::in_memory();
+    let err = empty.value(&pos).unwrap_err().to_string();
+    assert!(err.contains("slices 1v1, 2v1, 2v2 not built"), "{err}");
+}

@@ -199,7 +199,7 @@ fn sampled_two_step(pos: &Position, firsts: &[Step], max_two_step: usize, seed: 
 /// The opponent's groups (largest first, each in row-major order) right after the capture
 /// `step` of the side to move, before any removal; `None` unless `step` is a singleton written
 /// as a capture whose landing square holds an opponent piece. For tests that name a kept group
-/// (ORDOX-4.2) by each of its squares.
+/// (ORDOX-4.2) by each of its squares, and for the dispute page, which draws these groups.
 pub fn groups_after_capture(pos: &Position, step: &Step) -> Option<Vec<Vec<Square>>> {
     let Step::Single {
         from,

@@ -3,6 +3,8 @@
 //! server (the WebAssembly module of the static site calls [`answer`]).
 
 use crate::api::{self, ApiError, ErrorKind};
+use crate::values;
+use ordo_solve::Tablebase;
 
 /// The answer to one request: its HTTP status, content type and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,8 +111,28 @@ fn required(params: &[(String, String)], name: &str) -> Result<String, ApiError>
 /// here: the tables live with `ordo serve --tables DIR`), with the JSON errors of the server (400 for
 /// bad input naming the parameter, 404 for anything else). Never panics.
 pub fn answer(target: &str) -> Answer {
+    answer_with(target, None)
+}
+
+/// [`answer`] with endgame tables behind `/api/values` (the value of a position and of each
+/// legal move) and `/api/tables` (the table files a probe of a position still needs, which
+/// the static site's page fetches and gives to its module first).
+pub fn answer_with(target: &str, tables: Option<&Tablebase>) -> Answer {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    route(path, query).unwrap_or_else(|e| Answer::error(&e))
+    let routed = match (path, tables) {
+        ("/api/values" | "/api/tables", Some(t)) => with_tables(path, query, t),
+        _ => route(path, query),
+    };
+    routed.unwrap_or_else(|e| Answer::error(&e))
+}
+
+fn with_tables(path: &str, query: &str, tables: &Tablebase) -> Result<Answer, ApiError> {
+    let p = params(query, &["position"])?;
+    let pos = api::read_position(&required(&p, "position")?)?;
+    Ok(match path {
+        "/api/tables" => Answer::json(&values::files_needed(tables, &pos)),
+        _ => Answer::json(&values::probe(tables, &pos)?),
+    })
 }
 
 fn route(path: &str, query: &str) -> Result<Answer, ApiError> {

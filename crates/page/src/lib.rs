@@ -12,7 +12,8 @@
 //! - [`pages`]: HTML rendered here: the rules page (one anchor per clause) and the
 //!   self-contained verdict file of `ordo explain --html` ([`pages::verdict_page`]);
 //! - [`assets`]: the page's HTML, CSS, JavaScript and icon, embedded (no build step);
-//! - [`site`]: the files of the static site (`ordo site DIR`), which any static host serves.
+//! - [`site`]: the files of the static site (`ordo site DIR`), which any static host serves;
+//! - [`values`]: endgame values from the tables (`/api/values`), for the server and the module.
 //!
 //! It judges nothing itself: verdicts come from [`crate::adjudicate`], legal moves from the
 //! reference engine, diagrams from [`crate::render`], clause texts from the registry.
@@ -37,5 +38,6 @@ mod dispatch;
 pub mod pages;
 pub mod show;
 pub mod site;
+pub mod values;
 
-pub use dispatch::{answer, Answer};
+pub use dispatch::{answer, answer_with, Answer};

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::adjudicate::{groups, Verdict};
+use crate::adjudicate::{groups, groups_after_capture, Verdict};
 use crate::notation::{format_move, format_position};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
@@ -209,23 +209,13 @@ fn capture_frame(
     index: usize,
     count: usize,
 ) -> Option<(Frame, Vec<GroupInfo>)> {
-    let Step::Single {
-        from,
-        to,
-        capture: true,
-        ..
-    } = *step
-    else {
-        return None;
-    };
+    let (from, to) = capture_squares(step)?;
     let them = me.opponent();
-    if before.get(to) != Some(them) {
-        return None;
-    }
+    // `before` has the mover to move (after_steps), as groups_after_capture asks.
+    let gs = groups_after_capture(before, step)?;
     let mut captured = before.clone();
     captured.set(from, None);
     captured.set(to, Some(me));
-    let gs = groups(&captured, them);
     let removed: Vec<Square> = captured
         .pieces(them)
         .into_iter()
@@ -252,6 +242,20 @@ fn capture_frame(
     Some((f, kept_after))
 }
 
+/// The squares a capture step leaves and lands on; `None` for a step that is not a singleton
+/// written as a capture.
+fn capture_squares(step: &Step) -> Option<(Square, Square)> {
+    match *step {
+        Step::Single {
+            from,
+            to,
+            capture: true,
+            ..
+        } => Some((from, to)),
+        _ => None,
+    }
+}
+
 /// The opponent's groups right after a capture, by role: `left` in classic Ordo (ORDO-9.3),
 /// `kept` or `removed` in Ordo X (ORDOX-4.1, ORDOX-4.2); none when the capture splits nothing.
 fn opponent_roles(variant: Variant, gs: &[Vec<Square>], removed: &[Square]) -> Vec<GroupInfo> {
@@ -276,13 +280,7 @@ fn opponent_roles(variant: Variant, gs: &[Vec<Square>], removed: &[Square]) -> V
 /// The boards after each choice of a tie the capture `step` leaves (ORDOX-4.2): empty unless
 /// the game is Ordo X and the capture leaves several largest groups of the same size.
 pub fn tie_choices(pos: &Position, step: &Step) -> Vec<TieChoice> {
-    let Step::Single {
-        from,
-        to,
-        capture: true,
-        ..
-    } = *step
-    else {
+    let Some((from, to)) = capture_squares(step) else {
         return Vec::new();
     };
     let tied = crate::api::tied_squares(pos, step);

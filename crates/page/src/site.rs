@@ -7,19 +7,24 @@
 //! Written by `ordo site DIR --wasm FILE` (the command line writes the files) and by
 //! `scripts/build-site.sh DIR`, which also builds the module. An installed `ordo` carries no
 //! module: `ordo site DIR --api URL` writes the page without it, asking the `ordo serve` at URL
-//! ([`files_for_api`]).
+//! ([`files_for_api`]). With `--tables TDIR` the site ships endgame table files under `tables/`
+//! and the page shows endgame values from them ([`TABLES_INDEX`]).
 
 use crate::{assets, pages};
 
 /// One file of the site: its path relative to the site's folder, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct File {
-    pub path: &'static str,
+    pub path: String,
     pub bytes: Vec<u8>,
 }
 
 /// Where the page's script loads the module from, relative to the page.
 pub const WASM_PATH: &str = "assets/ordo.wasm";
+
+/// The list of the endgame table files the site ships (`{"files": [NAME, …]}`, empty for
+/// none), each at `tables/NAME`: the page fetches only those a position needs.
+pub const TABLES_INDEX: &str = "tables/index.json";
 
 /// Why the site cannot be written.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -28,6 +33,8 @@ pub enum SiteError {
     NotWasm,
     #[error("'{0}' is not an address the page can ask: give http:// or https://, a host, no quotes, spaces or '?'")]
     BadApi(String),
+    #[error("'{0}' is not the name of an endgame table file (ctb-VARIANT-BOARD-WvB.ordotb, as `ordo tb build` writes)")]
+    BadTable(String),
 }
 
 /// The page for the static site: answers from the module, no link to the server's API.
@@ -54,24 +61,47 @@ pub fn remote_index(api: &str) -> String {
         .replace(r#"<a href="api/rules">API</a>"#, "")
 }
 
-fn text(path: &'static str, s: &str) -> File {
+fn text(path: &str, s: &str) -> File {
     File {
-        path,
+        path: path.to_string(),
         bytes: s.as_bytes().to_vec(),
     }
 }
 
-/// Every file of the static site, the module `wasm` (the bytes of `ordo_wasm.wasm`) included.
-pub fn files(wasm: &[u8]) -> Result<Vec<File>, SiteError> {
+/// Every file of the static site, the module `wasm` (the bytes of `ordo_wasm.wasm`) included,
+/// and the endgame table files `tables` (name and bytes; none for a site without values),
+/// which the page checks (header and checksum) before it uses one.
+pub fn files(wasm: &[u8], tables: &[(String, Vec<u8>)]) -> Result<Vec<File>, SiteError> {
     if !wasm.starts_with(b"\0asm") {
         return Err(SiteError::NotWasm);
     }
     let mut out = shared_files(&static_index());
     out.push(File {
-        path: WASM_PATH,
+        path: WASM_PATH.to_string(),
         bytes: wasm.to_vec(),
     });
+    let mut names = Vec::new();
+    for (name, bytes) in tables {
+        if !is_table_name(name) {
+            return Err(SiteError::BadTable(name.chars().take(80).collect()));
+        }
+        names.push(name.as_str());
+        out.push(File {
+            path: format!("tables/{name}"),
+            bytes: bytes.clone(),
+        });
+    }
+    let index = serde_json::json!({ "files": names });
+    out.push(text(TABLES_INDEX, &index.to_string()));
     Ok(out)
+}
+
+/// Whether `name` is an endgame table file's name the page may fetch: `ctb-….ordotb` of
+/// letters, digits and `-`, `x`, `v` (no path, nothing to escape).
+pub fn is_table_name(name: &str) -> bool {
+    name.strip_prefix("ctb-")
+        .and_then(|n| n.strip_suffix(".ordotb"))
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
 /// The files of a site without the module, whose page asks the `ordo serve` at `api` (e.g.
@@ -127,11 +157,11 @@ mod tests {
             !page.contains("href=\"/") && !page.contains("src=\"/"),
             "{page}"
         );
-        let site = files(b"\0asm\x01\0\0\0").unwrap();
+        let site = files(b"\0asm\x01\0\0\0", &[]).unwrap();
         let rules = site.iter().find(|f| f.path == "rules/index.html").unwrap();
         let rules = String::from_utf8_lossy(&rules.bytes);
         assert!(rules.contains(r#"href="../""#) && !rules.contains(r#"href="/""#));
-        assert_eq!(files(b"<html>"), Err(SiteError::NotWasm));
+        assert_eq!(files(b"<html>", &[]), Err(SiteError::NotWasm));
         let remote = files_for_api("https://ordo.example.org").unwrap();
         let index = String::from_utf8_lossy(&remote[0].bytes).into_owned();
         assert!(index.contains(r#"<meta name="ordo-api" content="https://ordo.example.org/">"#));

@@ -3,9 +3,9 @@
 //! What this room owns:
 //! - `server`: the HTTP side: the [`router`] (routes, limits on request size and time, JSON
 //!   errors for unknown routes and methods) and the accept loop ([`run`]), which bounds the time
-//!   a client may take to send its request head and the number of open connections;
-//! - `values`: `/api/values`, the endgame value of a position and of each legal move from the
-//!   tables of `ordo serve --tables DIR` ([`router_with`], [`run_with`]).
+//!   a client may take to send its request head and the number of open connections, and
+//!   `/api/values` from the tables of `ordo serve --tables DIR` ([`router_with`], [`run_with`])
+//!   through `ordo_page::values`, the probe the static site's module runs too.
 //!
 //! What it serves comes from `ordo-page`, re-exported here: [`api`] (the JSON answers, built
 //! from text input and testable without a socket, and [`api::ApiError`], the typed error every
@@ -22,10 +22,9 @@
 //! assert_eq!((err.status(), err.place.as_str()), (400, "position"));
 //! ```
 
-pub use ordo_page::{answer, api, assets, pages, site, Answer};
+pub use ordo_page::{answer, answer_with, api, assets, pages, show, site, Answer};
 
 mod server;
-mod values;
 mod work;
 
 pub use ordo_solve::Tablebase;

@@ -244,7 +244,7 @@ async fn values_h(
         let pos = api::read_position(&p).map_err(bad)?;
         let tables = app.tables.clone().ok_or_else(|| bad(api::no_tables()))?;
         blocking(&app, peer, Lane::Light, move || {
-            crate::values::probe(&tables, &pos)
+            ordo_page::values::probe(&tables, &pos)
         })
         .await
     };

@@ -26,7 +26,12 @@ pub const WORK_PER_ENTRY: u64 = 64;
 
 /// The file of the compact slice `m` under `dir`.
 pub fn path(dir: &Path, variant: Variant, dims: Dims, m: Material) -> PathBuf {
-    dir.join(format!("ctb-{}-{}-{}.ordotb", variant.name(), dims, m))
+    dir.join(file_name(variant, dims, m))
+}
+
+/// The name of the endgame file of slice `m`: `ctb-VARIANT-BOARD-WvB.ordotb`.
+pub fn file_name(variant: Variant, dims: Dims, m: Material) -> String {
+    format!("ctb-{}-{}-{}.ordotb", variant.name(), dims, m)
 }
 
 /// What building (or loading) one compact slice gave.
@@ -368,14 +373,52 @@ pub fn open(
 /// as [`open`] does (nothing is loaded if one is missing).
 pub fn open_more(tables: &mut CompactTables, m: Material, dir: &Path) -> Result<(), SolveError> {
     let (variant, dims) = (tables.variant, tables.dims);
-    let all: Vec<Material> = compact::stored_up_to(m)
-        .into_iter()
-        .filter(|s| !tables.slices.contains_key(s))
-        .collect();
+    let all = unloaded(tables, m);
     material::require_slices(dir, variant, dims, m, &all, |s| path(dir, variant, dims, s))
         .map_err(|e| retro_instead(e, dir, variant, dims, m))?;
     for s in all {
         tables.load(&path(dir, variant, dims, s), &endgame_expect(s))?;
+    }
+    Ok(())
+}
+
+/// The slices a probe of material `m` may need that `tables` does not hold yet.
+pub fn unloaded(tables: &CompactTables, m: Material) -> Vec<Material> {
+    compact::stored_up_to(m)
+        .into_iter()
+        .filter(|s| !tables.slices.contains_key(s))
+        .collect()
+}
+
+/// [`open_more`] from files given as bytes, by [`file_name`] (those loaded are taken out of
+/// `files`): each is checked as a file on disk is. `origin` names where they came from in
+/// the error that lists the missing ones (nothing is loaded if one is missing).
+pub fn open_more_from(
+    tables: &mut CompactTables,
+    m: Material,
+    files: &mut std::collections::HashMap<String, Vec<u8>>,
+    origin: &str,
+) -> Result<(), SolveError> {
+    let (variant, dims) = (tables.variant, tables.dims);
+    let all = unloaded(tables, m);
+    let name = |s: Material| file_name(variant, dims, s);
+    let missing: Vec<Material> = all
+        .iter()
+        .copied()
+        .filter(|&s| !files.contains_key(&name(s)))
+        .collect();
+    if !missing.is_empty() {
+        return Err(SolveError::MissingSlices {
+            dir: origin.to_string(),
+            variant,
+            dims,
+            needed: m,
+            missing,
+        });
+    }
+    for s in all {
+        let bytes = files.remove(&name(s)).unwrap_or_default();
+        tables.load_bytes(Path::new(&name(s)), &bytes, &endgame_expect(s))?;
     }
     Ok(())
 }

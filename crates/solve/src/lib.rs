@@ -44,7 +44,7 @@ pub use names::Names;
 pub use report::{
     BuildOptions, Counts, GameReport, SliceReport, Solver, Verification, VerifyScope,
 };
-pub use tablebase::Tablebase;
+pub use tablebase::{Tablebase, IN_MEMORY};
 pub use value::{plies, sort_best_first, Value, Wdl};
 
 use crate::rules::{setup, Dims, Position, Variant};

@@ -140,6 +140,7 @@ pub fn cgroup_limit() -> Option<u64> {
 }
 
 /// The address-space limit of this process (`RLIMIT_AS`), if one is set.
+#[cfg(unix)]
 pub fn address_space_limit() -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
@@ -150,6 +151,12 @@ pub fn address_space_limit() -> Option<u64> {
     // rlim_t is u64 on Linux but not on every Unix.
     #[allow(clippy::unnecessary_cast)]
     (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+}
+
+/// The address-space limit of this process: none off Unix (WebAssembly in a browser).
+#[cfg(not(unix))]
+pub fn address_space_limit() -> Option<u64> {
+    None
 }
 
 /// Memory available now, bytes (Linux: `MemAvailable` of `/proc/meminfo`).

@@ -1,6 +1,7 @@
-//! The one probe entry: a folder of endgame tables ([`Tablebase::open`]), the value of a
+//! The one probe entry: a folder of endgame tables ([`Tablebase::open`]) or table files given
+//! as bytes ([`Tablebase::in_memory`], what a page in a browser fetched), the value of a
 //! position ([`Tablebase::value`]) and every move with its value ([`Tablebase::moves`]).
-//! Slices are read from the folder the first time a probe needs them and kept.
+//! Slices are read the first time a probe needs them (their files checked then) and kept.
 
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -36,7 +37,7 @@ use crate::{ctb, Material, SolveError, Value};
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub struct Tablebase<E = Bitboard> {
-    dir: PathBuf,
+    source: Source,
     loaded: RwLock<HashMap<(Variant, Dims), CompactTables>>,
     engine: PhantomData<fn() -> E>,
 }
@@ -49,7 +50,60 @@ impl Tablebase {
     }
 }
 
+/// Where a tablebase reads its slices from.
+enum Source {
+    /// A folder of table files.
+    Folder(PathBuf),
+    /// Table files given as bytes by name, not loaded yet.
+    Files(RwLock<HashMap<String, Vec<u8>>>),
+}
+
+/// How the error of a slice missing from [`Tablebase::in_memory`] names where it looked.
+pub const IN_MEMORY: &str = "the tables given";
+
+impl Tablebase {
+    /// Tables given as the bytes of their files ([`Tablebase::add_file`]), probed on the
+    /// bitboard engine: no folder, no system call (it runs in WebAssembly in a browser).
+    /// Each file is checked as one on disk is (header, sizes, checksum) when a probe first
+    /// needs its slice.
+    pub fn in_memory() -> Tablebase {
+        Tablebase {
+            source: Source::Files(RwLock::new(HashMap::new())),
+            loaded: RwLock::new(HashMap::new()),
+            engine: PhantomData,
+        }
+    }
+}
+
 impl<E: Engine> Tablebase<E> {
+    /// Give the bytes of the table file `name` ([`ctb::file_name`]) to tables made by
+    /// [`Tablebase::in_memory`]; ignored by a folder's tables. Nothing is checked until a probe
+    /// needs the slice.
+    pub fn add_file(&self, name: &str, bytes: Vec<u8>) {
+        if let Source::Files(files) = &self.source {
+            let mut files = files.write().unwrap_or_else(|p| p.into_inner());
+            files.insert(name.to_string(), bytes);
+        }
+    }
+
+    /// The names of the table files ([`ctb::file_name`]) a probe of `pos` would read that are
+    /// neither loaded nor given: what a page fetches before probing.
+    pub fn files_needed(&self, pos: &Position) -> Vec<String> {
+        let key = (pos.variant, pos.dims());
+        let loaded = self.loaded.read().unwrap_or_else(|p| p.into_inner());
+        let have = |s: &Material| loaded.get(&key).is_some_and(|t| t.slices.contains_key(s));
+        let given = |n: &String| match &self.source {
+            Source::Files(f) => f.read().unwrap_or_else(|p| p.into_inner()).contains_key(n),
+            Source::Folder(_) => false,
+        };
+        compact::stored_up_to(material(pos))
+            .into_iter()
+            .filter(|s| !have(s))
+            .map(|s| ctb::file_name(key.0, key.1, s))
+            .filter(|n| !given(n))
+            .collect()
+    }
+
     /// The tables in `dir`, probed on the engine `E` (`Tablebase::<Reference>::open_on`).
     pub fn open_on(dir: impl AsRef<Path>) -> Result<Tablebase<E>, SolveError> {
         let dir = dir.as_ref();
@@ -57,7 +111,7 @@ impl<E: Engine> Tablebase<E> {
             return Err(SolveError::io(dir, "not a folder of tables"));
         }
         Ok(Tablebase {
-            dir: dir.to_path_buf(),
+            source: Source::Folder(dir.to_path_buf()),
             loaded: RwLock::new(HashMap::new()),
             engine: PhantomData,
         })
@@ -93,10 +147,7 @@ impl<E: Engine> Tablebase<E> {
         f: impl FnOnce(&CompactTables) -> Result<T, SolveError>,
     ) -> Result<T, SolveError> {
         let key = (pos.variant, pos.dims());
-        let m = Material {
-            white: pos.count(Color::White) as u32,
-            black: pos.count(Color::Black) as u32,
-        };
+        let m = material(pos);
         let ready = |t: &CompactTables| {
             compact::stored_up_to(m)
                 .iter()
@@ -112,8 +163,21 @@ impl<E: Engine> Tablebase<E> {
         let tables = loaded
             .entry(key)
             .or_insert_with(|| CompactTables::new(key.1, key.0));
-        ctb::open_more(tables, m, &self.dir)?;
+        match &self.source {
+            Source::Folder(dir) => ctb::open_more(tables, m, dir)?,
+            Source::Files(files) => {
+                let mut files = files.write().unwrap_or_else(|p| p.into_inner());
+                ctb::open_more_from(tables, m, &mut files, IN_MEMORY)?
+            }
+        }
         f(tables)
+    }
+}
+
+fn material(pos: &Position) -> Material {
+    Material {
+        white: pos.count(Color::White) as u32,
+        black: pos.count(Color::Black) as u32,
     }
 }
 

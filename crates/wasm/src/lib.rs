@@ -12,6 +12,12 @@
 //! 3. `ordo_reply_ptr()` and `ordo_reply_len()` locate the reply body (JSON, or the SVG of
 //!    `/api/board`), valid until the next request.
 //!
+//! Endgame values (`/api/values`) come from the table files the site ships (`ordo site DIR
+//! --tables TDIR`): `/api/tables?position=…` names the files a position still needs, the
+//! script fetches them and gives each to `ordo_add_table(name_ptr, name_len, ptr, len)` (both
+//! buffers from `ordo_alloc`); each file's header and checksum are checked before its values
+//! are used ([`ordo_solve::Tablebase::in_memory`], the probe `ordo serve --tables` runs).
+//!
 //! ```
 //! let (status, body) = ordo_wasm::request("/api/explain?position=4%2F1B2%2FWW2%2F2W1+w+classic&move=a2:b2-a3");
 //! assert_eq!(status, 200);
@@ -20,15 +26,56 @@
 
 use std::cell::RefCell;
 
+use ordo_solve::Tablebase;
+
 thread_local! {
     /// The body of the last reply.
     static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The table files given so far, loaded as probes need them.
+    static TABLES: Tablebase = Tablebase::in_memory();
 }
 
 /// Answer `target` (a request's path and query string): its status and body.
 pub fn request(target: &str) -> (u16, String) {
-    let a = ordo_page::answer(target);
+    let a = TABLES.with(|t| ordo_page::answer_with(target, Some(t)));
     (a.status, a.body)
+}
+
+/// Give the bytes of the table file `name` to the module's tables.
+pub fn add_table(name: &str, bytes: Vec<u8>) {
+    TABLES.with(|t| t.add_file(name, bytes));
+}
+
+/// Give the module the table file whose name (UTF-8, `name_len` bytes at `name_ptr`) and
+/// contents (`len` bytes at `ptr`) the script wrote into two buffers of `ordo_alloc`, and
+/// free both; 0, or 400 when the name is not UTF-8. The file is checked when a probe first
+/// needs it.
+///
+/// # Safety
+///
+/// Each buffer must come from `ordo_alloc` with the length given, be filled, and not be
+/// used again.
+#[no_mangle]
+pub unsafe extern "C" fn ordo_add_table(
+    name_ptr: *mut u8,
+    name_len: usize,
+    ptr: *mut u8,
+    len: usize,
+) -> u32 {
+    // SAFETY: the caller passes two buffers of `ordo_alloc` that it filled and gives up.
+    let (name, bytes) = unsafe {
+        (
+            Vec::from_raw_parts(name_ptr, name_len, name_len.max(1)),
+            Vec::from_raw_parts(ptr, len, len.max(1)),
+        )
+    };
+    match String::from_utf8(name) {
+        Ok(name) => {
+            add_table(&name, bytes);
+            0
+        }
+        Err(_) => 400,
+    }
 }
 
 /// Reserve `len` bytes of linear memory for a request; `ordo_request` frees them.

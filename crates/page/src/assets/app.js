@@ -19,6 +19,7 @@ const state = {
   sel: null,        // {from, other} selected piece, or ordo ends
   ordoMode: false,  // the next own piece clicked is the ordo's other end
   editing: false,
+  svgText: '',      // the diagram on display, as the answer gave it (fitted again on a turn)
   edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
@@ -144,6 +145,39 @@ async function serverRequest(target) {
   return { ok: res.ok, json: type.includes('json'), body: await res.text() };
 }
 
+// The endgame table files the static site ships (tables/index.json, written by `ordo site DIR
+// --tables TDIR`): a Set of names, empty when it ships none.
+let tableIndex = null;
+
+function shippedTables() {
+  if (!tableIndex) {
+    tableIndex = fetch('tables/index.json')
+      .then((res) => (res.ok ? res.json() : { files: [] }))
+      .then((j) => new Set(j.files || []), () => new Set());
+  }
+  return tableIndex;
+}
+
+// Give the module the shipped table files a probe of `position` needs that it lacks (it
+// names them; each is fetched once, and checked by the module before its values are used).
+async function fetchTables(position) {
+  const shipped = await shippedTables();
+  const need = await api('/api/tables', { position });
+  const w = await loadWasm();
+  await Promise.all(need.files.filter((n) => shipped.has(n)).map(async (n) => {
+    const res = await fetch('tables/' + n);
+    if (!res.ok) throw new Error(`cannot load tables/${n} (HTTP ${res.status})`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const name = new TextEncoder().encode(n);
+    const np = w.ordo_alloc(name.length);
+    new Uint8Array(w.memory.buffer, np, name.length).set(name);
+    const bp = w.ordo_alloc(bytes.length);
+    new Uint8Array(w.memory.buffer, bp, bytes.length).set(bytes);
+    w.ordo_add_table(np, name.length, bp, bytes.length);
+  }));
+  return shipped.size > 0;
+}
+
 async function api(path, params) {
   const target = path + '?' + new URLSearchParams(params).toString();
   const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
@@ -170,6 +204,7 @@ function rulesHref(url) { return url.replace(/^\//, ''); }
 // ---- Board drawing ---------------------------------------------------------------------------
 
 function showSvg(svgText) {
+  state.svgText = svgText;
   const board = $('board');
   board.innerHTML = svgText.replace(/^<\?xml[^>]*>\s*/, '');
   const svg = board.querySelector('svg');
@@ -185,19 +220,61 @@ function showSvg(svgText) {
 // The board alone, scaled to the panel's width with no sideways scrolling (issue 24, point 4):
 // the home-row labels and the caption beside and below it are dropped (the legend under the
 // board says what the bands are), the row numbers moved close to the board. On a 390 px phone
-// an 8-wide board keeps squares of at least 44 CSS px; a 10-wide one shrinks to fit the width.
+// an 8-wide board keeps squares of at least 44 CSS px; a board wider than tall (10x8) is
+// turned a quarter clockwise on a portrait phone, so its 8 rows span the width (see turnBoard).
+const PORTRAIT = window.matchMedia('(max-width: 600px) and (orientation: portrait)');
+
 function fitBoard(svg) {
   const frame = svg.querySelector('rect.frame');
   if (!frame || !svg.querySelector('rect.square')) return;
   svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
-  const x = Number(frame.getAttribute('x'));
-  const y = Number(frame.getAttribute('y'));
+  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
+  if (PORTRAIT.matches && w > h) {
+    turnBoard(svg, { x, y, w, h });
+    return;
+  }
   svg.querySelectorAll('text.coord.row').forEach((t) => t.setAttribute('x', x - 8));
   const left = Math.max(0, x - 16);
   const top = Math.max(0, y - 4);
-  const right = x + Number(frame.getAttribute('width')) + 2;
-  const bottom = y + Number(frame.getAttribute('height')) + 24;
-  svg.setAttribute('viewBox', `${left} ${top} ${right - left} ${bottom - top}`);
+  svg.setAttribute('viewBox', `${left} ${top} ${x + w + 2 - left} ${y + h + 24 - top}`);
+}
+
+// The board turned a quarter clockwise: column a on top, row 1 on the left (White moves
+// rightwards), a point (px, py) of the diagram drawn at (-py, px). The squares keep their
+// names, so clicks and overlays are unchanged (overlays go into the turned group: boardLayer);
+// the arrow keys follow the screen (onBoardKey). The labels stay upright, outside the turn:
+// row numbers above the board (height, not width), column letters inside the left-hand squares.
+function turnBoard(svg, f) {
+  const turned = document.createElementNS(SVG_NS, 'g');
+  turned.setAttribute('class', 'turned');
+  turned.setAttribute('transform', 'rotate(90)');
+  const labels = [...svg.querySelectorAll('text.coord')];
+  labels.forEach((t) => t.remove());
+  while (svg.firstChild) turned.appendChild(svg.firstChild);
+  svg.appendChild(turned);
+  const cell = f.h / Math.max(1, labels.filter((t) => t.classList.contains('row')).length);
+  for (const t of labels) {
+    const row = t.classList.contains('row');
+    const x = Number(t.getAttribute('x'));
+    const y = Number(t.getAttribute('y'));
+    // A row label sat at the row's centre height (+5 for its baseline), a column letter at the column's centre.
+    t.setAttribute('x', row ? -(y - 5) : -(f.y + f.h) + 3);
+    t.setAttribute('y', row ? f.x - 5 : x - cell / 2 + 12);
+    t.setAttribute('font-size', row ? 14 : 11);
+    t.setAttribute('text-anchor', row ? 'middle' : 'start');
+    svg.appendChild(t);
+  }
+  svg.setAttribute('viewBox', `${-(f.y + f.h) - 2} ${f.x - 22} ${f.h + 4} ${f.w + 24}`);
+  svg.setAttribute('data-turned', 'yes');
+}
+
+// A phone turned between portrait and landscape: the same diagram fitted again (while editing
+// squares the drawn board holds the edits, so it stays as it is until editing is done).
+PORTRAIT.addEventListener('change', () => { if (state.svgText && !state.editing) showSvg(state.svgText); });
+
+// Where overlays and edited pieces go: the turned group of a turned board, else the diagram.
+function boardLayer(svg) {
+  return svg.querySelector('g.turned') || svg;
 }
 
 async function drawBoard(position, move) {
@@ -260,7 +337,7 @@ function decorate() {
   svg.querySelectorAll('g.overlays').forEach((g) => g.remove());
   const g = document.createElementNS(SVG_NS, 'g');
   g.setAttribute('class', 'overlays');
-  svg.appendChild(g);
+  boardLayer(svg).appendChild(g);
   drawGroups(g);
   if (state.sel) {
     overlayShape(g, state.sel.from, 'selected');
@@ -670,12 +747,18 @@ async function loadPosition(text, keepVerdict) {
 
 // ---- Endgame values (issue 24, point 3) --------------------------------------------------------
 
-// Each legal move with its value from the endgame tables of `ordo serve --tables DIR`, best
-// first; clicking one plays it. Without tables covering the position the panel says so.
+// Each legal move with its value from the endgame tables of `ordo serve --tables DIR` or of the
+// static site (`ordo site DIR --tables TDIR`), best first; clicking one plays it. Without tables
+// covering the position the panel says so.
 async function showValues(position) {
   const body = $('values-body');
   let v;
   try {
+    if (BACKEND === 'wasm' && !(await fetchTables(position))) {
+      body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' },
+        'No endgame tables are shipped with this site, so no endgame values (a site written by `ordo site DIR --wasm FILE --tables TDIR` ships them).'));
+      return;
+    }
     v = await api('/api/values', { position });
   } catch (e) {
     const why = e.where === 'tables' ? e.message : `cannot probe: ${e.message}`;
@@ -734,7 +817,8 @@ function drawPiece(sq, color) {
   if (!group) {
     group = document.createElementNS(SVG_NS, 'g');
     group.setAttribute('class', 'pieces');
-    svg.insertBefore(group, svg.querySelector('g.overlays'));
+    const layer = boardLayer(svg);
+    layer.insertBefore(group, layer.querySelector(':scope > g.overlays'));
   }
   const w = Number(rect.getAttribute('width'));
   const c = document.createElementNS(SVG_NS, 'circle');
@@ -782,7 +866,11 @@ function onBoardKey(ev) {
   const b = state.shown || state.board;
   if (!b) return;
   const p = sqParse(state.cursor) || { c: 0, r: 0 };
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  // On a turned board (turnBoard) the columns run down the screen and the rows rightwards.
+  const turned = $('board').querySelector('svg[data-turned]');
+  const moves = turned
+    ? { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }
+    : { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   if (moves[ev.key]) {
     const [dc, dr] = moves[ev.key];
     const c = Math.min(b.cols - 1, Math.max(0, p.c + dc));

@@ -21,7 +21,7 @@
 //! the header; the memory limit. Then the checksum, and the header's counts against the
 //! values.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 
 use super::{decode, CompactTables, Slice, SliceStats, INDEX_SCHEME};
@@ -148,10 +148,31 @@ impl CompactTables {
     /// Read the compact file at `path`, refusing it unless it is exactly what `want`
     /// describes (see the module documentation), and add its slices.
     pub fn load(&mut self, path: &Path, want: &CompactExpect) -> Result<CompactHeader, SolveError> {
-        let bad = |msg: String| file_error(path, msg);
         let f = crate::files::open_regular(path).map_err(|e| file_error(path, e))?;
         let meta = f.metadata().map_err(|e| file_error(path, e))?;
-        let mut r = BufReader::new(f);
+        self.load_from(BufReader::new(f), meta.len(), path, want)
+    }
+
+    /// [`load`](Self::load) from the bytes of a table file (`name` in errors), with the
+    /// same checks: what a page in a browser fetched ([`crate::Tablebase::in_memory`]).
+    pub fn load_bytes(
+        &mut self,
+        name: &Path,
+        bytes: &[u8],
+        want: &CompactExpect,
+    ) -> Result<CompactHeader, SolveError> {
+        self.load_from(bytes, bytes.len() as u64, name, want)
+    }
+
+    /// Read a table file of `size` bytes from `r` (see [`load`](Self::load)).
+    fn load_from(
+        &mut self,
+        mut r: impl BufRead,
+        size: u64,
+        path: &Path,
+        want: &CompactExpect,
+    ) -> Result<CompactHeader, SolveError> {
+        let bad = |msg: String| file_error(path, msg);
         let io = |e: std::io::Error| file_error(path, e);
         let fault = |f: TableFault| file_error(path, f);
         let line = read_head(&mut r, path)?;
@@ -174,7 +195,7 @@ impl CompactTables {
             .ok_or_else(|| bad("no checksum line after the header".into()))?;
         let head_len = (MAGIC.len() + 1 + line.len() + BLAKE3_LINE) as u64;
         let payload: u64 = header.slices.iter().map(|s| s.entries).sum();
-        check_file_size(meta.len(), head_len, payload).map_err(fault)?;
+        check_file_size(size, head_len, payload).map_err(fault)?;
         memory::check(
             &format!("loading {}", path.display()),
             payload,
