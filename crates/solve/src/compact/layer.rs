@@ -16,11 +16,11 @@
 //! reach it.
 
 use crate::notation::format_position;
-use crate::rules::Engine;
+use crate::rules::{Color, Engine};
 use crate::value::Value;
 use crate::{SolveError, Verification};
 
-use super::index::Layer;
+use super::index::{Entry, Layer};
 use super::{decode, Building, SliceStats};
 
 /// The number of mismatches a layer's verdict describes.
@@ -84,9 +84,14 @@ impl Tally {
 }
 
 impl<E: Engine> Building<'_, E> {
-    fn classify(&self, layer: Layer, s: &E) -> Result<Succ, SolveError> {
-        let occ = s.occupancy();
-        let stm = s.side_to_move();
+    /// Where the successor `occ` (`stm` to move) of `entry` lies.
+    fn classify(
+        &self,
+        layer: Layer,
+        entry: &Entry,
+        occ: [u128; 2],
+        stm: Color,
+    ) -> Result<Succ, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Succ::Known(Value::Loss(0)));
         }
@@ -94,7 +99,7 @@ impl<E: Engine> Building<'_, E> {
         if occ[0].count_ones() != m.white || occ[1].count_ones() != m.black {
             return self.tables.value_of::<E>(occ, stm).map(Succ::Known);
         }
-        let slot = self.index.slot(occ, stm).ok_or_else(|| {
+        let slot = self.slot_after(entry, occ, stm).ok_or_else(|| {
             SolveError::Corrupt(format!(
                 "a move without capture leaves a side split in {m}: {occ:x?}"
             ))
@@ -111,21 +116,35 @@ impl<E: Engine> Building<'_, E> {
         }
     }
 
+    /// The slot of `occ` (`stm` to move), a successor of `entry` of its material: the side
+    /// to move has the entry's pieces (nothing was captured), so only the mover's set is
+    /// ranked.
+    fn slot_after(&self, entry: &Entry, occ: [u128; 2], stm: Color) -> Option<usize> {
+        let (s, mv) = (stm as usize, stm.opponent() as usize);
+        if occ[s] != entry.occ[s] {
+            return self.index.slot(occ, stm);
+        }
+        let (r, a) = self.index.sets[mv].rank(occ[mv])?;
+        let (mut ranks, mut adv) = (entry.ranks, entry.adv);
+        (ranks[mv], adv[mv]) = (r, a);
+        self.index.slot_of(stm, ranks, adv)
+    }
+
     /// Generate the moves of `e`, local index `i`: those inside the layer go to `edges`, the
     /// rest are summed up; a seed goes to `seeds` where the outside decides a distance.
     fn first_pass(
         &self,
         layer: Layer,
-        (i, e): (u32, &E),
-        buf: &mut Vec<E>,
+        (i, e, entry): (u32, &E, &Entry),
+        buf: &mut Vec<[u128; 2]>,
         edges: &mut Vec<u32>,
         seeds: &mut Vec<(u16, u32)>,
     ) -> Result<(u32, Tally), SolveError> {
-        e.successors(buf);
+        e.successor_occupancies(buf);
         let start = edges.len();
         let mut tally = Tally::default();
-        for s in buf.iter() {
-            match self.classify(layer, s)? {
+        for &s in buf.iter() {
+            match self.classify(layer, entry, s, entry.stm.opponent())? {
                 Succ::Local(j) => edges.push(j),
                 Succ::Known(v) => tally.fold(v),
             }
@@ -172,10 +191,13 @@ impl<E: Engine> Building<'_, E> {
             layers: 1,
             ..SliceStats::default()
         };
+        let (dims, variant) = (self.tables.dims, self.tables.variant);
         for (i, entry) in self.index.entries(layer).enumerate() {
-            let e = E::from_occupancy(self.tables.dims, self.tables.variant, entry.stm, entry.occ)
+            // A stored position is one (ORDO-2.3) and both its sides are one group.
+            let e = E::from_occupancy_split(dims, variant, entry.stm, entry.occ, [false; 2])
                 .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
-            let s = self.first_pass(layer, (i as u32, &e), &mut buf, &mut edges, &mut seeds)?;
+            let at = (i as u32, &e, &entry);
+            let s = self.first_pass(layer, at, &mut buf, &mut edges, &mut seeds)?;
             (remaining[i], tallies[i]) = s;
             solved.moves += buf.len() as u64;
             offsets.push(edges.len() as u32);

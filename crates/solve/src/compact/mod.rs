@@ -410,7 +410,7 @@ impl CompactTables {
 
     /// The value of `occ` with `stm` to move, from the solved slices: a core position is
     /// read, a shell position (side to move split) is valued from its successors, or read
-    /// from the cache of shell values.
+    /// from the cache of shell values. Each side's set is ranked once.
     fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Value::Loss(0));
@@ -428,18 +428,32 @@ impl CompactTables {
         } else {
             colour_flip(self.dims, occ, stm)
         };
-        if let Some(slot) = slice.index.slot(occ, stm) {
-            return Ok(decode(slice.values[slot]));
-        }
-        let mover = stm.opponent();
-        if slice.index.sets[mover as usize]
-            .rank(occ[mover as usize])
-            .is_none()
-        {
-            return Err(SolveError::Input(format!(
-                "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
+        let (mover, sets) = (stm.opponent(), &slice.index.sets);
+        let no_place = |why: String| {
+            SolveError::Input(format!("the position has no place in the {m} table: {why}"))
+        };
+        let Some(moved) = sets[mover as usize].rank(occ[mover as usize]) else {
+            return Err(no_place(format!(
+                "{mover}, who just moved, must be one group (ORDO-4.3)"
             )));
-        }
+        };
+        let Some(to_move) = sets[stm as usize].rank(occ[stm as usize]) else {
+            return self.shell_cached::<E>(occ, stm);
+        };
+        let mut r = [moved; 2];
+        r[stm as usize] = to_move;
+        let slot = slice.index.slot_of(stm, [r[0].0, r[1].0], [r[0].1, r[1].1]);
+        let slot = slot.ok_or_else(|| {
+            no_place(format!(
+                "{stm}, to move, stands on its opponent's home row (ORDO-2.3)"
+            ))
+        })?;
+        Ok(decode(slice.values[slot]))
+    }
+
+    /// The value of a shell position (`stm` to move split, its opponent one group), from
+    /// the cache or by one step forward (then cached).
+    fn shell_cached<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if let Some(code) = self.shell.get(occ, stm) {
             return Ok(decode(code));
         }
@@ -452,20 +466,17 @@ impl CompactTables {
 
     /// The value of a shell position, by one step forward.
     fn shell_value<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
-        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+        let mut split = [false; 2];
+        split[stm as usize] = true;
+        let e = E::from_occupancy_split(self.dims, self.variant, stm, occ, split)
             .map_err(|e| SolveError::Input(e.to_string()))?;
         let mut buf = Vec::new();
-        e.successors(&mut buf);
-        let mut failed = None;
-        let value = Value::from_successors(buf.iter().map_while(|s| {
-            self.value_of::<E>(s.occupancy(), s.side_to_move())
-                .map_err(|e| failed = Some(e))
-                .ok()
-        }));
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(value),
+        e.successor_occupancies(&mut buf);
+        let mut tally = layer::Tally::default();
+        for &s in &buf {
+            tally.fold(self.value_of::<E>(s, stm.opponent())?);
         }
+        Ok(tally.value())
     }
 
     /// The value of a position (core or shell) for the side to move.
