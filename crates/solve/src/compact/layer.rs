@@ -172,22 +172,16 @@ impl<E: Engine> Building<'_, E> {
         Ok((inside + u32::from(!can_lose), tally))
     }
 
-    /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
-    /// material it moves into, and the in-sweep check of them ([`check_layer`]).
-    /// What it reports counts the core positions the layer's entries answer for (mirror
-    /// images and colour twins included) and the moves as generated, as one layer.
-    pub(super) fn solve_layer(
-        &self,
-        layer: Layer,
-        out: &mut [u8],
-    ) -> Result<(SliceStats, Verification), SolveError> {
+    /// Solve `layer`: its codes given every layer and material it moves into, and the
+    /// in-sweep check of them ([`check_layer`]). Its stats count the moves as generated.
+    fn settle_layer(&self, layer: Layer) -> Result<Settled, SolveError> {
         let n = layer.len();
         let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);
         let mut remaining = vec![0u32; n];
         let mut tallies = vec![Tally::default(); n];
-        let mut solved = SliceStats {
+        let mut stats = SliceStats {
             layers: 1,
             ..SliceStats::default()
         };
@@ -199,52 +193,99 @@ impl<E: Engine> Building<'_, E> {
             let at = (i as u32, &e, &entry);
             let s = self.first_pass(layer, at, &mut buf, &mut edges, &mut seeds)?;
             (remaining[i], tallies[i]) = s;
-            solved.moves += buf.len() as u64;
+            stats.moves += buf.len() as u64;
             offsets.push(edges.len() as u32);
         }
-        solved.layer_moves = edges.len() as u64;
+        stats.layer_moves = edges.len() as u64;
         let (pred_off, preds) = reverse(&offsets, &edges);
         drop(edges);
         let mut codes = vec![0u16; n];
-        settle(
-            &mut codes,
-            seeds,
-            &pred_off,
-            &preds,
-            &mut remaining,
-            &tallies,
-        )?;
+        let (tal, rem) = (&tallies, &mut remaining);
+        settle(&mut codes, seeds, &pred_off, &preds, rem, tal)?;
         drop(remaining);
         let bad = check_layer(&codes, &mut tallies, &pred_off, &preds);
-        for ((o, c), entry) in out.iter_mut().zip(&codes).zip(self.index.entries(layer)) {
+        Ok(Settled {
+            stats,
+            codes,
+            tallies,
+            bad,
+        })
+    }
+
+    /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
+    /// material it moves into, and the in-sweep check of them ([`check_layer`]).
+    /// What it reports counts the core positions the layer's entries answer for (mirror
+    /// images and colour twins included) and the moves as generated, as one layer.
+    pub(super) fn solve_layer(
+        &self,
+        layer: Layer,
+        out: &mut [u8],
+    ) -> Result<(SliceStats, Verification), SolveError> {
+        let mut s = self.settle_layer(layer)?;
+        for ((o, c), entry) in out.iter_mut().zip(&s.codes).zip(self.index.entries(layer)) {
             *o = u8::try_from(*c).map_err(|_| {
                 SolveError::TooLarge(format!(
                     "a distance of {} plies; one byte holds at most 254",
                     c - 1
                 ))
             })?;
-            solved.count(decode(*o), u64::from(entry.images));
+            s.stats.count(decode(*o), u64::from(entry.images));
         }
-        Ok((solved, self.verdict(layer, &codes, &tallies, bad)))
+        let verdict = self.verdict(layer, &s, &[], out);
+        Ok((s.stats, verdict))
     }
 
-    /// The verdict of the in-sweep check of `layer`: its positions checked, the mismatches
-    /// `bad` (local indices) counted and the first few described.
-    fn verdict(
+    /// Solve `layer` again and compare the values with `held`, what a file or a checkpoint
+    /// gave it (the verification of a slice that was not built whole in this run): a
+    /// position whose held byte is not the rebuilt value, or whose rebuilt value fails the
+    /// in-sweep check, is a mismatch.
+    pub(super) fn recheck_layer(
         &self,
         layer: Layer,
-        codes: &[u16],
-        tallies: &[Tally],
-        bad: Vec<u32>,
-    ) -> Verification {
-        let entries: Vec<_> = match bad.is_empty() {
+        held: &[u8],
+    ) -> Result<Verification, SolveError> {
+        let s = self.settle_layer(layer)?;
+        let differ: Vec<u32> = (0..layer.len() as u32)
+            .filter(|&i| u16::from(held[i as usize]) != s.codes[i as usize])
+            .collect();
+        Ok(self.verdict(layer, &s, &differ, held))
+    }
+
+    /// The verdict on `layer`: its positions checked; mismatches the positions that fail the
+    /// in-sweep check (`s.bad`) or whose `held` byte differs from the rebuilt value
+    /// (`differ`), local indices, counted once each and the first few described.
+    fn verdict(&self, layer: Layer, s: &Settled, differ: &[u32], held: &[u8]) -> Verification {
+        let mut all: Vec<u32> = s.bad.iter().chain(differ).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let entries: Vec<_> = match all.is_empty() {
             true => Vec::new(),
             false => self.index.entries(layer).collect(),
         };
-        let examples = bad
-            .iter()
+        let checked = s.bad.iter().map(|&i| {
+            let (stored, want) = (
+                Value::from_code(s.codes[i as usize]),
+                s.tallies[i as usize].value(),
+            );
+            (
+                i,
+                format!("stored {stored}, successors give {want} (in the build's sweep)"),
+            )
+        });
+        let rebuilt = differ.iter().map(|&i| {
+            let (stored, want) = (
+                decode(held[i as usize]),
+                Value::from_code(s.codes[i as usize]),
+            );
+            (
+                i,
+                format!("stored {stored}, rebuilt from the successors {want}"),
+            )
+        });
+        let examples = checked
+            .chain(rebuilt)
             .take(EXAMPLES)
-            .map(|&i| {
+            .map(|(i, what)| {
                 let entry = entries[i as usize];
                 let (stm, occ) = (entry.stm, entry.occ);
                 let e = E::from_occupancy(self.tables.dims, self.tables.variant, stm, occ);
@@ -252,19 +293,24 @@ impl<E: Engine> Building<'_, E> {
                     |_| format!("{occ:x?}"),
                     |e| format_position(&e.to_position()),
                 );
-                let (stored, want) = (
-                    Value::from_code(codes[i as usize]),
-                    tallies[i as usize].value(),
-                );
-                format!("{at}: stored {stored}, successors give {want} (in the build's sweep)")
+                format!("{at}: {what}")
             })
             .collect();
         Verification {
             checked: layer.len() as u64,
-            mismatches: bad.len() as u64,
+            mismatches: all.len() as u64,
             examples,
         }
     }
+}
+
+/// A layer solved: its stats (moves, no values counted), codes, the tallies of its
+/// successors' values folded, and the local indices that fail the in-sweep check.
+struct Settled {
+    stats: SliceStats,
+    codes: Vec<u16>,
+    tallies: Vec<Tally>,
+    bad: Vec<u32>,
 }
 
 /// The in-sweep check of a settled layer: every position's code is recomputed by the

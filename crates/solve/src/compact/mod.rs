@@ -140,9 +140,10 @@ impl CompactTables {
     /// The verdict of the in-sweep check of slice `m` (every stored value recomputed by the
     /// retrograde equation from its successors' values as the build generated them, once its
     /// layer is settled: `layer::check_layer`), if these tables built it whole. It checks the
-    /// distance settling at no cost beyond the build; it does not check the move generation
-    /// against [`Engine::legal_moves`], nor values changed after the build: the verification
-    /// pass ([`CompactTables::verify_slice`], `ordo tb verify`) does.
+    /// distance settling at no cost beyond the build; it does not check values changed
+    /// after the build ([`CompactTables::verify_slice`], `ordo tb verify`, builds the slice
+    /// again and compares), nor the move generation against [`Engine::legal_moves`] (the
+    /// full pass, [`CompactTables::verify_slice_full`], does).
     pub fn build_check(&self, m: Material) -> Option<&Verification> {
         self.checks.get(&m)
     }
@@ -405,6 +406,29 @@ impl CompactTables {
         chunks
             .into_par_iter()
             .map(|(l, out)| b.solve_layer(l, out))
+            .collect()
+    }
+
+    /// Layer group `group` of `slice` (of material `m`, held in these tables) solved again
+    /// from the held values before it, each layer compared with its held bytes
+    /// (`Building::recheck_layer`).
+    fn recheck_group<E: Engine>(
+        &self,
+        m: Material,
+        slice: &Slice,
+        group: &[Layer],
+    ) -> Result<Vec<Verification>, SolveError> {
+        let start = group.first().map_or(0, |l| l.start);
+        let b = Building::<E> {
+            tables: self,
+            material: m,
+            index: &slice.index,
+            values: &slice.values[..start],
+            engine: PhantomData,
+        };
+        group
+            .par_iter()
+            .map(|&l| b.recheck_layer(l, &slice.values[l.start..l.end]))
             .collect()
     }
 
