@@ -70,6 +70,11 @@ impl Tally {
         }
     }
 
+    /// Whether a successor folded so far is lost at once (a win in 1, whatever the others).
+    pub(super) fn wins_at_once(self) -> bool {
+        self.quickest == 0
+    }
+
     /// The value the successors folded so far give the side to move (ORDO-3.3: what no
     /// distance reaches is a draw).
     pub(super) fn value(self) -> Value {
@@ -143,11 +148,23 @@ impl<E: Engine> Building<'_, E> {
         e.successor_occupancies(buf);
         let start = edges.len();
         let mut tally = Tally::default();
-        for &s in buf.iter() {
+        let m = self.material;
+        let capture = |s: &&[u128; 2]| s[0].count_ones() != m.white || s[1].count_ones() != m.black;
+        // The moves without capture first, then the captures, which may need a shell
+        // position valued: once a successor is lost at once (a win in 1), no capture can
+        // change the value, and none is valued.
+        for &s in buf.iter().filter(|s| !capture(s)) {
             match self.classify(layer, entry, s, entry.stm.opponent())? {
                 Succ::Local(j) => edges.push(j),
                 Succ::Known(v) => tally.fold(v),
             }
+        }
+        for &s in buf.iter().filter(capture) {
+            if tally.wins_at_once() {
+                break;
+            }
+            let v = self.tables.value_of::<E>(s, entry.stm.opponent())?;
+            tally.fold(v);
         }
         edges[start..].sort_unstable();
         let mut kept = start;

@@ -496,8 +496,16 @@ impl CompactTables {
             .map_err(|e| SolveError::Input(e.to_string()))?;
         let mut buf = Vec::new();
         e.successor_occupancies(&mut buf);
+        let n = [occ[0].count_ones(), occ[1].count_ones()];
+        let same = |s: &&[u128; 2]| [s[0].count_ones(), s[1].count_ones()] == n;
         let mut tally = layer::Tally::default();
-        for &s in &buf {
+        // The moves without capture first: once a successor is lost at once (a win in 1),
+        // the others cannot change the value, and are not valued.
+        let captures = buf.iter().filter(|s| !same(s));
+        for &s in buf.iter().filter(same).chain(captures) {
+            if tally.wins_at_once() {
+                break;
+            }
             tally.fold(self.value_of::<E>(s, stm.opponent())?);
         }
         Ok(tally.value())
