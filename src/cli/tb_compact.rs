@@ -76,7 +76,8 @@ pub fn slice_line(r: &CompactSliceReport) -> String {
     )
 }
 
-/// `ordo tb verify`: recompute every core value of the compact slices in `--dir`.
+/// `ordo tb verify`: build every compact slice in `--dir` again and compare it with the file
+/// (every value checked by the retrograde equation in the sweep).
 pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
     let (dims, variant, max) = parse_slices(s)?;
     let tables = ctb::open(dims, variant, max, &s.dir).map_err(solve_error)?;

@@ -166,7 +166,50 @@ fn solver_interface_agrees(r: &Reference, b: &Bitboard) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    fast_paths_agree(b)
+}
+
+/// Issue 25 (successors without rebuilding a bitboard): the occupancies after each move
+/// are those of the successors, and a position loaded with its split flags named is the
+/// one loaded by flood fill.
+fn fast_paths_agree(b: &Bitboard) -> Result<(), String> {
+    let (mut succ, mut occs) = (Vec::new(), Vec::new());
+    b.successors(&mut succ);
+    b.successor_occupancies(&mut occs);
+    if occs != succ.iter().map(Engine::occupancy).collect::<Vec<_>>() {
+        return Err(format!("successor occupancies differ: {b:?}"));
+    }
+    let occ = b.occupancy();
+    let (dims, v, side) = (b.dims(), b.variant(), b.side_to_move());
+    let split = [0, 1].map(|c| !one_group(dims, occ[c]));
+    let known = Bitboard::from_occupancy_split(dims, v, side, occ, split);
+    match known {
+        Ok(k) if k == *b && successor_positions(&k) == successor_positions(b) => Ok(()),
+        k => Err(format!("from_occupancy_split: {k:?} / {b:?}")),
+    }
+}
+
+/// Whether the pieces of `set` are one group (ORDO-4.1: neighbours touch along a side or at
+/// a corner), by flood fill.
+fn one_group(dims: Dims, set: u128) -> bool {
+    if set == 0 {
+        return true;
+    }
+    let cols = i32::from(dims.cols);
+    let mut reached = set & set.wrapping_neg();
+    let mut todo = vec![reached.trailing_zeros() as i32];
+    while let Some(i) = todo.pop() {
+        for (dr, dc) in (-1..=1).flat_map(|r| (-1..=1).map(move |c| (r, c))) {
+            let (r, c) = (i / cols + dr, i % cols + dc);
+            let j = r * cols + c;
+            let on = (0..cols).contains(&c) && (0..i32::from(dims.rows)).contains(&r);
+            if on && set >> j & 1 == 1 && reached >> j & 1 == 0 {
+                reached |= 1 << j;
+                todo.push(j);
+            }
+        }
+    }
+    reached == set
 }
 
 fn successor_positions<E: Engine>(e: &E) -> Vec<Position> {

@@ -117,6 +117,24 @@ impl Hash for Bitboard {
 }
 
 impl Bitboard {
+    /// The position of `occ` as [`Engine::from_occupancy`] reads it (bits beyond the board
+    /// dropped, a square of both colours White's), not validated, neither side split.
+    fn unchecked(dims: Dims, variant: Variant, to_move: Color, occ: [u128; 2]) -> Bitboard {
+        let on_board = if dims.len() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << dims.len()) - 1
+        };
+        let white = occ[0] & on_board;
+        Bitboard {
+            geo: Geo::get(dims),
+            pieces: [white, occ[1] & on_board & !white],
+            to_move,
+            variant,
+            split: [false, false],
+        }
+    }
+
     /// The pieces of colour `c` as a mask (bit `row * cols + col`).
     pub fn pieces(&self, c: Color) -> u128 {
         self.pieces[c as usize]
@@ -157,6 +175,13 @@ impl Bitboard {
     /// (ORDO-9.3).
     #[inline(always)]
     fn apply_step(&mut self, me: Color, s: u32) {
+        self.apply_step_as::<true>(me, s)
+    }
+
+    /// [`Bitboard::apply_step`]; without `FLAGS` a classic capture leaves the opponent's
+    /// split flag as it was (no flood fill): for a caller that needs the pieces only.
+    #[inline(always)]
+    fn apply_step_as<const FLAGS: bool>(&mut self, me: Color, s: u32) {
         let g = self.geo;
         let (m, o) = (me as usize, me.opponent() as usize);
         let from = encoding::a(s);
@@ -188,7 +213,8 @@ impl Bitboard {
                         }
                         self.split[o] = false;
                     }
-                    Variant::Classic => self.split[o] = maybe_split && !g.connected(after),
+                    Variant::Classic if FLAGS => self.split[o] = maybe_split && !g.connected(after),
+                    Variant::Classic => {}
                 }
                 self.pieces[o] = after;
             }
@@ -208,6 +234,20 @@ impl Bitboard {
         }
         next.to_move = me.opponent();
         next
+    }
+
+    /// The pieces after the internal turn `t` (those of [`Bitboard::apply_turn`], without
+    /// its split flags).
+    #[inline(always)]
+    fn turn_pieces(&self, t: u64) -> [u128; 2] {
+        let mut next = *self;
+        let me = self.to_move;
+        next.apply_step_as::<false>(me, t as u32);
+        let second = (t >> 32) as u32;
+        if second != 0 {
+            next.apply_step_as::<false>(me, second);
+        }
+        next.pieces
     }
 
     /// Every legal turn (ORDOX-5.1), pushed onto `out`. The game must not be decided.
@@ -606,20 +646,8 @@ impl Engine for Bitboard {
         to_move: Color,
         occ: [u128; 2],
     ) -> Result<Self, PositionError> {
-        let geo = Geo::get(dims);
-        let on_board = if dims.len() == 128 {
-            u128::MAX
-        } else {
-            (1u128 << dims.len()) - 1
-        };
-        let white = occ[0] & on_board;
-        let mut b = Bitboard {
-            geo,
-            pieces: [white, occ[1] & on_board & !white],
-            to_move,
-            variant,
-            split: [false, false],
-        };
+        let mut b = Self::unchecked(dims, variant, to_move, occ);
+        let geo = b.geo;
         // ORDO-2.3, as `Position::validate` states it.
         let last = to_move.opponent();
         if b.pieces[last as usize] == 0 {
@@ -634,6 +662,33 @@ impl Engine for Bitboard {
         }
         b.refresh_split();
         Ok(b)
+    }
+
+    /// The flags are taken as given: no flood fill (see the trait).
+    fn from_occupancy_split(
+        dims: Dims,
+        variant: Variant,
+        to_move: Color,
+        occ: [u128; 2],
+        split: [bool; 2],
+    ) -> Result<Self, PositionError> {
+        let mut b = Self::unchecked(dims, variant, to_move, occ);
+        b.split = split;
+        Ok(b)
+    }
+
+    /// The turns' pieces straight from the internal generator.
+    fn successor_occupancies(&self, out: &mut Vec<[u128; 2]>) {
+        out.clear();
+        if self.decided().is_some() {
+            return;
+        }
+        with_work(|work| {
+            let start = work.stack.len();
+            self.gen_turns_shared(&mut work.stack, &mut work.cache);
+            out.extend(work.stack[start..].iter().map(|&t| self.turn_pieces(t)));
+            work.stack.truncate(start);
+        });
     }
 
     /// The turns straight from the internal generator, without the vocabulary's move list.

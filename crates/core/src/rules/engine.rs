@@ -92,6 +92,31 @@ pub trait Engine: Clone + Send + Sync + Sized + 'static {
         out.extend(self.legal_moves().iter().map(|m| self.apply(m)));
     }
 
+    /// [`Engine::from_occupancy`] for a caller that knows the position is valid (ORDO-2.3)
+    /// and which colours are split (`split[c]`: colour `c` is not one group, ORDO-4.1): the
+    /// solver's positions from its index. An engine may trust `split` and skip its flood
+    /// fills; a wrong `split` gives an unspecified position, never a panic.
+    fn from_occupancy_split(
+        dims: Dims,
+        variant: Variant,
+        to_move: Color,
+        occ: [u128; 2],
+        split: [bool; 2],
+    ) -> Result<Self, PositionError> {
+        let _ = split;
+        Self::from_occupancy(dims, variant, to_move, occ)
+    }
+
+    /// Replace the contents of `out` with the [`Engine::occupancy`] after each legal move, in
+    /// the order of [`Engine::successors`] (the opponent to move in each): the solver's
+    /// inner loop, which needs no more of a successor than its pieces.
+    fn successor_occupancies(&self, out: &mut Vec<[u128; 2]>) {
+        let mut next = Vec::new();
+        self.successors(&mut next);
+        out.clear();
+        out.extend(next.iter().map(|s| s.occupancy()));
+    }
+
     /// Number of move sequences of length `depth` (leaf nodes), counting turns, not positions
     /// (ORDOX-5.1).
     fn perft(&self, depth: u32) -> u64 {

@@ -88,6 +88,30 @@ impl RankBits {
         p < self.len && self.words[(p / 64) as usize] >> (p % 64) & 1 == 1
     }
 
+    /// The 64 bits from bit `p` on (zeros past the end).
+    fn word_at(&self, p: u64) -> u64 {
+        let (w, s) = ((p / 64) as usize, p % 64);
+        let lo = self.words.get(w).copied().unwrap_or(0) >> s;
+        match s {
+            0 => lo,
+            _ => lo | self.words.get(w + 1).copied().unwrap_or(0) << (64 - s),
+        }
+    }
+
+    /// The set bits of `start..start + len`, as offsets from `start`, in order (a word at a
+    /// time: the zeros between them cost nothing each).
+    pub fn ones_in(&self, start: u64, len: u64) -> Ones<'_> {
+        let mut ones = Ones {
+            bits: self,
+            start,
+            len,
+            at: 0,
+            word: 0,
+        };
+        ones.load();
+        ones
+    }
+
     /// Set bits before bit `p`.
     pub fn rank(&self, p: u64) -> u64 {
         let w = (p / 64) as usize;
@@ -127,6 +151,46 @@ impl RankBits {
     }
 }
 
+/// The set bits of a range of a [`RankBits`] ([`RankBits::ones_in`]).
+pub(super) struct Ones<'a> {
+    bits: &'a RankBits,
+    start: u64,
+    len: u64,
+    /// Offset of `word`'s bit 0 from `start`.
+    at: u64,
+    /// The bits from `at` on not returned yet.
+    word: u64,
+}
+
+impl Ones<'_> {
+    /// Read the word at `at`, cut at the range's end.
+    fn load(&mut self) {
+        let left = self.len.saturating_sub(self.at);
+        self.word = match left {
+            0 => 0,
+            1..=63 => self.bits.word_at(self.start + self.at) & ((1u64 << left) - 1),
+            _ => self.bits.word_at(self.start + self.at),
+        };
+    }
+}
+
+impl Iterator for Ones<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        while self.word == 0 {
+            self.at += 64;
+            if self.at >= self.len {
+                return None;
+            }
+            self.load();
+        }
+        let off = self.at + u64::from(self.word.trailing_zeros());
+        self.word &= self.word - 1;
+        Some(off)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +213,17 @@ mod tests {
             }
         }
         assert_eq!(b.ones(), ones);
+        // The set bits of any range, word by word, are those read bit by bit.
+        for (start, len) in [(0, 3000), (5, 0), (7, 1), (63, 130), (100, 64), (2990, 10)] {
+            let want: Vec<u64> = (0..len)
+                .filter(|&i| pattern[(start + i) as usize])
+                .collect();
+            assert_eq!(
+                b.ones_in(start, len).collect::<Vec<_>>(),
+                want,
+                "{start} {len}"
+            );
+        }
         assert_eq!(b.select(ones), None);
         assert!(!b.get(pattern.len() as u64));
     }

@@ -1,10 +1,16 @@
-//! The verification pass of compact tables: every stored core value is recomputed from its
-//! successors, generated afresh through [`Engine::legal_moves`] and [`Engine::apply`] (not
-//! the solver's [`Engine::successors`] path), each successor valued from the stored tables
-//! (a shell successor from its own successors). A gap of the index must hold 0. Together
-//! with the game-over positions being losses in 0, this local consistency proves the tables
-//! (the distances are a ranking that certifies each win and loss, and a draw that hid a win
-//! would see a lost successor).
+//! The verification of compact tables that a run did not build whole (loaded from files,
+//! or resumed from a checkpoint). [`CompactTables::verify_slice`] builds each slice again,
+//! layer group by layer group, from the held values of the groups before it and of the
+//! smaller slices, checks every rebuilt value by the retrograde equation in the sweep (as a
+//! build does) and requires the held byte to be the rebuilt one: one build's work, and a
+//! wrong byte anywhere is a mismatch named by its position. The full pass
+//! ([`CompactTables::verify_slice_full`], about three builds' work) recomputes every stored
+//! value from its successors generated afresh through [`Engine::legal_moves`] and
+//! [`Engine::apply`] (not the solver's [`Engine::successors`] path), each successor valued
+//! from the stored tables (a shell successor from its own successors); a gap of the index
+//! must hold 0. Either way, together with the game-over positions being losses in 0, this
+//! local consistency proves the tables (the distances are a ranking that certifies each win
+//! and loss, and a draw that hid a win would see a lost successor).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -23,9 +29,26 @@ use crate::{Phase, Progress, RunWork, SolveError, Step, Ticker, Verification};
 const EXAMPLES: usize = 5;
 
 impl CompactTables {
-    /// Recompute every value of slice `m` from its successors ([`Phase::VERIFYING`], in
-    /// stored positions); every mismatch is counted, the first few described.
+    /// Verify slice `m` by building it again ([`Phase::VERIFYING`], in stored positions):
+    /// layer group by group, each from the held values of the groups before it and of the
+    /// smaller slices, every rebuilt value checked by the retrograde equation in the sweep
+    /// (`layer::check_layer`) and compared with the held byte; every mismatch is counted,
+    /// the first few described. It costs one build of the slice, and no memory beyond what
+    /// the build held. It generates the moves as the build does ([`Engine::successors`]);
+    /// [`Self::verify_slice_full`] re-derives them through [`Engine::legal_moves`].
     pub fn verify_slice<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+    ) -> Result<Verification, SolveError> {
+        self.verify_rebuilt::<E>(m, progress, None)
+    }
+
+    /// The full pass over slice `m` (about three builds' work): every value recomputed from
+    /// its successors generated afresh through [`Engine::legal_moves`] and
+    /// [`Engine::apply`], each valued from the held tables ([`Phase::VERIFYING`], in stored
+    /// positions); every mismatch is counted, the first few described.
+    pub fn verify_slice_full<E: Engine>(
         &self,
         m: Material,
         progress: &dyn Progress,
@@ -143,7 +166,7 @@ impl CompactTables {
                     progress.update(Phase::VERIFYING, len, Some(len));
                     v.clone()
                 }
-                None => self.verify_chunks::<E>(m, progress, log.as_mut())?,
+                None => self.verify_rebuilt::<E>(m, progress, log.as_mut())?,
             };
             all.checked += v.checked;
             all.mismatches += v.mismatches;
@@ -154,6 +177,62 @@ impl CompactTables {
         if let Some(l) = log {
             l.finish()?;
         }
+        Ok(all)
+    }
+
+    /// [`Self::verify_slice`], resumable through `log`: a layer group whose chunks an
+    /// earlier run checked is skipped (they count as checked, by the counts logged), a chunk
+    /// is recorded once every group it meets is rebuilt, if the slice showed no mismatch so
+    /// far, and a stop asked through `progress` ends the pass between groups with
+    /// [`SolveError::Interrupted`].
+    fn verify_rebuilt<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+        mut log: Option<&mut VerifyLog>,
+    ) -> Result<Verification, SolveError> {
+        let slice = self
+            .slices
+            .get(&m)
+            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
+        let len = slice.values.len();
+        let done: Vec<Option<u64>> = (0..len.div_ceil(CHUNK))
+            .map(|k| log.as_ref().and_then(|l| l.done(m, k)))
+            .collect();
+        let mut all = Verification {
+            checked: done.iter().flatten().sum(),
+            mismatches: 0,
+            examples: Vec::new(),
+        };
+        let mut next = 0;
+        progress.update(Phase::VERIFYING, 0, Some(len as u64));
+        for group in slice.index.layers() {
+            let (start, end) = (group[0].start, group[group.len() - 1].end);
+            let span = start / CHUNK..=(end - 1) / CHUNK;
+            if span.clone().all(|k| done[k].is_some()) {
+                progress.update(Phase::VERIFYING, end as u64, Some(len as u64));
+                continue;
+            }
+            if let Some(l) = log.as_ref().filter(|_| progress.stop_requested()) {
+                return Err(SolveError::Interrupted(format!(
+                    "verification stopped in slice {m}, the chunks checked kept in {}",
+                    l.path().display()
+                )));
+            }
+            for v in self.recheck_group::<E>(m, slice, &group)? {
+                all.mismatches += v.mismatches;
+                all.examples.extend(v.examples);
+            }
+            all.checked += span
+                .filter(|&k| done[k].is_none())
+                .map(|k| (end.min((k + 1) * CHUNK) - start.max(k * CHUNK)) as u64)
+                .sum::<u64>();
+            if let Some(l) = log.as_deref_mut().filter(|_| all.mismatches == 0) {
+                record_chunks(l, m, (&mut next, end, len), &done)?;
+            }
+            progress.update(Phase::VERIFYING, end as u64, Some(len as u64));
+        }
+        all.examples.truncate(EXAMPLES);
         Ok(all)
     }
 
@@ -252,4 +331,22 @@ impl CompactTables {
         }
         Ok((1, 0))
     }
+}
+
+/// Record in `log` the chunks of slice `m` (`len` entries) from `*next` on that end at or
+/// before `end` (every group they meet rebuilt) and were not logged before (`done`).
+fn record_chunks(
+    log: &mut VerifyLog,
+    m: Material,
+    (next, end, len): (&mut usize, usize, usize),
+    done: &[Option<u64>],
+) -> Result<(), SolveError> {
+    while *next < done.len() && len.min((*next + 1) * CHUNK) <= end {
+        if done[*next].is_none() {
+            let size = len.min((*next + 1) * CHUNK) - *next * CHUNK;
+            log.record(m, *next, size as u64)?;
+        }
+        *next += 1;
+    }
+    Ok(())
 }

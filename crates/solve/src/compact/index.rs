@@ -340,6 +340,9 @@ pub struct Entry {
     /// colour twins of both (in this material when the sides have equal material, otherwise
     /// in the material with the counts swapped).
     pub images: u32,
+    /// The ranks of White's and Black's sets, and their advancements.
+    pub ranks: [u32; 2],
+    pub adv: [u32; 2],
 }
 
 /// The core index of one material.
@@ -623,7 +626,8 @@ impl CoreIndex {
         self.slot_of(stm, [r[0].0, r[1].0], [r[0].1, r[1].1])
     }
 
-    fn slot_of(&self, stm: Color, ranks: [u32; 2], adv: [u32; 2]) -> Option<usize> {
+    /// [`CoreIndex::slot`] of the sets of ranks `ranks` and advancements `adv`.
+    pub(super) fn slot_of(&self, stm: Color, ranks: [u32; 2], adv: [u32; 2]) -> Option<usize> {
         let (stm, [rw, rb], adv) = if stm == Color::Black && !self.both_sides {
             // The colour twin: rank for rank, Black's sets are White's turned over.
             (Color::White, [ranks[1], ranks[0]], [adv[1], adv[0]])
@@ -684,9 +688,9 @@ impl CoreIndex {
         match block.marks {
             Marks::Bits { bit, .. } => Box::new((w.0..w.1).flat_map(move |rw| {
                 let row = bit + u64::from(rw - w.0) * block.width();
-                (b.0..b.1)
-                    .filter(move |&rb| self.bits.get(row + u64::from(rb - b.0)))
-                    .map(move |rb| (rw, rb))
+                self.bits
+                    .ones_in(row, block.width())
+                    .map(move |off| (rw, b.0 + off as u32))
             })),
             Marks::List { row, col } => Box::new((w.0..w.1).flat_map(move |rw| {
                 let r = row + (rw - w.0) as usize;
@@ -712,6 +716,8 @@ impl CoreIndex {
                         occ: [w.set(rw), b.set(rb)],
                         stm: block.stm,
                         images: twins * if fixed { 1 } else { 2 },
+                        ranks: [rw, rb],
+                        adv: block.adv,
                     }
                 })
             })

@@ -16,11 +16,11 @@
 //! reach it.
 
 use crate::notation::format_position;
-use crate::rules::Engine;
+use crate::rules::{Color, Engine};
 use crate::value::Value;
 use crate::{SolveError, Verification};
 
-use super::index::Layer;
+use super::index::{Entry, Layer};
 use super::{decode, Building, SliceStats};
 
 /// The number of mismatches a layer's verdict describes.
@@ -70,6 +70,11 @@ impl Tally {
         }
     }
 
+    /// Whether a successor folded so far is lost at once (a win in 1, whatever the others).
+    pub(super) fn wins_at_once(self) -> bool {
+        self.quickest == 0
+    }
+
     /// The value the successors folded so far give the side to move (ORDO-3.3: what no
     /// distance reaches is a draw).
     pub(super) fn value(self) -> Value {
@@ -84,9 +89,14 @@ impl Tally {
 }
 
 impl<E: Engine> Building<'_, E> {
-    fn classify(&self, layer: Layer, s: &E) -> Result<Succ, SolveError> {
-        let occ = s.occupancy();
-        let stm = s.side_to_move();
+    /// Where the successor `occ` (`stm` to move) of `entry` lies.
+    fn classify(
+        &self,
+        layer: Layer,
+        entry: &Entry,
+        occ: [u128; 2],
+        stm: Color,
+    ) -> Result<Succ, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Succ::Known(Value::Loss(0)));
         }
@@ -94,7 +104,7 @@ impl<E: Engine> Building<'_, E> {
         if occ[0].count_ones() != m.white || occ[1].count_ones() != m.black {
             return self.tables.value_of::<E>(occ, stm).map(Succ::Known);
         }
-        let slot = self.index.slot(occ, stm).ok_or_else(|| {
+        let slot = self.slot_after(entry, occ, stm).ok_or_else(|| {
             SolveError::Corrupt(format!(
                 "a move without capture leaves a side split in {m}: {occ:x?}"
             ))
@@ -111,24 +121,50 @@ impl<E: Engine> Building<'_, E> {
         }
     }
 
+    /// The slot of `occ` (`stm` to move), a successor of `entry` of its material: the side
+    /// to move has the entry's pieces (nothing was captured), so only the mover's set is
+    /// ranked.
+    fn slot_after(&self, entry: &Entry, occ: [u128; 2], stm: Color) -> Option<usize> {
+        let (s, mv) = (stm as usize, stm.opponent() as usize);
+        if occ[s] != entry.occ[s] {
+            return self.index.slot(occ, stm);
+        }
+        let (r, a) = self.index.sets[mv].rank(occ[mv])?;
+        let (mut ranks, mut adv) = (entry.ranks, entry.adv);
+        (ranks[mv], adv[mv]) = (r, a);
+        self.index.slot_of(stm, ranks, adv)
+    }
+
     /// Generate the moves of `e`, local index `i`: those inside the layer go to `edges`, the
     /// rest are summed up; a seed goes to `seeds` where the outside decides a distance.
     fn first_pass(
         &self,
         layer: Layer,
-        (i, e): (u32, &E),
-        buf: &mut Vec<E>,
+        (i, e, entry): (u32, &E, &Entry),
+        buf: &mut Vec<[u128; 2]>,
         edges: &mut Vec<u32>,
         seeds: &mut Vec<(u16, u32)>,
     ) -> Result<(u32, Tally), SolveError> {
-        e.successors(buf);
+        e.successor_occupancies(buf);
         let start = edges.len();
         let mut tally = Tally::default();
-        for s in buf.iter() {
-            match self.classify(layer, s)? {
+        let m = self.material;
+        let capture = |s: &&[u128; 2]| s[0].count_ones() != m.white || s[1].count_ones() != m.black;
+        // The moves without capture first, then the captures, which may need a shell
+        // position valued: once a successor is lost at once (a win in 1), no capture can
+        // change the value, and none is valued.
+        for &s in buf.iter().filter(|s| !capture(s)) {
+            match self.classify(layer, entry, s, entry.stm.opponent())? {
                 Succ::Local(j) => edges.push(j),
                 Succ::Known(v) => tally.fold(v),
             }
+        }
+        for &s in buf.iter().filter(capture) {
+            if tally.wins_at_once() {
+                break;
+            }
+            let v = self.tables.value_of::<E>(s, entry.stm.opponent())?;
+            tally.fold(v);
         }
         edges[start..].sort_unstable();
         let mut kept = start;
@@ -153,6 +189,46 @@ impl<E: Engine> Building<'_, E> {
         Ok((inside + u32::from(!can_lose), tally))
     }
 
+    /// Solve `layer`: its codes given every layer and material it moves into, and the
+    /// in-sweep check of them ([`check_layer`]). Its stats count the moves as generated.
+    fn settle_layer(&self, layer: Layer) -> Result<Settled, SolveError> {
+        let n = layer.len();
+        let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u32);
+        let mut remaining = vec![0u32; n];
+        let mut tallies = vec![Tally::default(); n];
+        let mut stats = SliceStats {
+            layers: 1,
+            ..SliceStats::default()
+        };
+        let (dims, variant) = (self.tables.dims, self.tables.variant);
+        for (i, entry) in self.index.entries(layer).enumerate() {
+            // A stored position is one (ORDO-2.3) and both its sides are one group.
+            let e = E::from_occupancy_split(dims, variant, entry.stm, entry.occ, [false; 2])
+                .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
+            let at = (i as u32, &e, &entry);
+            let s = self.first_pass(layer, at, &mut buf, &mut edges, &mut seeds)?;
+            (remaining[i], tallies[i]) = s;
+            stats.moves += buf.len() as u64;
+            offsets.push(edges.len() as u32);
+        }
+        stats.layer_moves = edges.len() as u64;
+        let (pred_off, preds) = reverse(&offsets, &edges);
+        drop(edges);
+        let mut codes = vec![0u16; n];
+        let (tal, rem) = (&tallies, &mut remaining);
+        settle(&mut codes, seeds, &pred_off, &preds, rem, tal)?;
+        drop(remaining);
+        let bad = check_layer(&codes, &mut tallies, &pred_off, &preds);
+        Ok(Settled {
+            stats,
+            codes,
+            tallies,
+            bad,
+        })
+    }
+
     /// Solve `layer` into `out` (one byte a slot): its values, given every layer and
     /// material it moves into, and the in-sweep check of them ([`check_layer`]).
     /// What it reports counts the core positions the layer's entries answer for (mirror
@@ -162,67 +238,71 @@ impl<E: Engine> Building<'_, E> {
         layer: Layer,
         out: &mut [u8],
     ) -> Result<(SliceStats, Verification), SolveError> {
-        let n = layer.len();
-        let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
-        let mut offsets = Vec::with_capacity(n + 1);
-        offsets.push(0u32);
-        let mut remaining = vec![0u32; n];
-        let mut tallies = vec![Tally::default(); n];
-        let mut solved = SliceStats {
-            layers: 1,
-            ..SliceStats::default()
-        };
-        for (i, entry) in self.index.entries(layer).enumerate() {
-            let e = E::from_occupancy(self.tables.dims, self.tables.variant, entry.stm, entry.occ)
-                .map_err(|e| SolveError::Corrupt(format!("{:x?}: {e}", entry.occ)))?;
-            let s = self.first_pass(layer, (i as u32, &e), &mut buf, &mut edges, &mut seeds)?;
-            (remaining[i], tallies[i]) = s;
-            solved.moves += buf.len() as u64;
-            offsets.push(edges.len() as u32);
-        }
-        solved.layer_moves = edges.len() as u64;
-        let (pred_off, preds) = reverse(&offsets, &edges);
-        drop(edges);
-        let mut codes = vec![0u16; n];
-        settle(
-            &mut codes,
-            seeds,
-            &pred_off,
-            &preds,
-            &mut remaining,
-            &tallies,
-        )?;
-        drop(remaining);
-        let bad = check_layer(&codes, &mut tallies, &pred_off, &preds);
-        for ((o, c), entry) in out.iter_mut().zip(&codes).zip(self.index.entries(layer)) {
+        let mut s = self.settle_layer(layer)?;
+        for ((o, c), entry) in out.iter_mut().zip(&s.codes).zip(self.index.entries(layer)) {
             *o = u8::try_from(*c).map_err(|_| {
                 SolveError::TooLarge(format!(
                     "a distance of {} plies; one byte holds at most 254",
                     c - 1
                 ))
             })?;
-            solved.count(decode(*o), u64::from(entry.images));
+            s.stats.count(decode(*o), u64::from(entry.images));
         }
-        Ok((solved, self.verdict(layer, &codes, &tallies, bad)))
+        let verdict = self.verdict(layer, &s, &[], out);
+        Ok((s.stats, verdict))
     }
 
-    /// The verdict of the in-sweep check of `layer`: its positions checked, the mismatches
-    /// `bad` (local indices) counted and the first few described.
-    fn verdict(
+    /// Solve `layer` again and compare the values with `held`, what a file or a checkpoint
+    /// gave it (the verification of a slice that was not built whole in this run): a
+    /// position whose held byte is not the rebuilt value, or whose rebuilt value fails the
+    /// in-sweep check, is a mismatch.
+    pub(super) fn recheck_layer(
         &self,
         layer: Layer,
-        codes: &[u16],
-        tallies: &[Tally],
-        bad: Vec<u32>,
-    ) -> Verification {
-        let entries: Vec<_> = match bad.is_empty() {
+        held: &[u8],
+    ) -> Result<Verification, SolveError> {
+        let s = self.settle_layer(layer)?;
+        let differ: Vec<u32> = (0..layer.len() as u32)
+            .filter(|&i| u16::from(held[i as usize]) != s.codes[i as usize])
+            .collect();
+        Ok(self.verdict(layer, &s, &differ, held))
+    }
+
+    /// The verdict on `layer`: its positions checked; mismatches the positions that fail the
+    /// in-sweep check (`s.bad`) or whose `held` byte differs from the rebuilt value
+    /// (`differ`), local indices, counted once each and the first few described.
+    fn verdict(&self, layer: Layer, s: &Settled, differ: &[u32], held: &[u8]) -> Verification {
+        let mut all: Vec<u32> = s.bad.iter().chain(differ).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let entries: Vec<_> = match all.is_empty() {
             true => Vec::new(),
             false => self.index.entries(layer).collect(),
         };
-        let examples = bad
-            .iter()
+        let checked = s.bad.iter().map(|&i| {
+            let (stored, want) = (
+                Value::from_code(s.codes[i as usize]),
+                s.tallies[i as usize].value(),
+            );
+            (
+                i,
+                format!("stored {stored}, successors give {want} (in the build's sweep)"),
+            )
+        });
+        let rebuilt = differ.iter().map(|&i| {
+            let (stored, want) = (
+                decode(held[i as usize]),
+                Value::from_code(s.codes[i as usize]),
+            );
+            (
+                i,
+                format!("stored {stored}, rebuilt from the successors {want}"),
+            )
+        });
+        let examples = checked
+            .chain(rebuilt)
             .take(EXAMPLES)
-            .map(|&i| {
+            .map(|(i, what)| {
                 let entry = entries[i as usize];
                 let (stm, occ) = (entry.stm, entry.occ);
                 let e = E::from_occupancy(self.tables.dims, self.tables.variant, stm, occ);
@@ -230,19 +310,24 @@ impl<E: Engine> Building<'_, E> {
                     |_| format!("{occ:x?}"),
                     |e| format_position(&e.to_position()),
                 );
-                let (stored, want) = (
-                    Value::from_code(codes[i as usize]),
-                    tallies[i as usize].value(),
-                );
-                format!("{at}: stored {stored}, successors give {want} (in the build's sweep)")
+                format!("{at}: {what}")
             })
             .collect();
         Verification {
             checked: layer.len() as u64,
-            mismatches: bad.len() as u64,
+            mismatches: all.len() as u64,
             examples,
         }
     }
+}
+
+/// A layer solved: its stats (moves, no values counted), codes, the tallies of its
+/// successors' values folded, and the local indices that fail the in-sweep check.
+struct Settled {
+    stats: SliceStats,
+    codes: Vec<u16>,
+    tallies: Vec<Tally>,
+    bad: Vec<u32>,
 }
 
 /// The in-sweep check of a settled layer: every position's code is recomputed by the

@@ -140,9 +140,10 @@ impl CompactTables {
     /// The verdict of the in-sweep check of slice `m` (every stored value recomputed by the
     /// retrograde equation from its successors' values as the build generated them, once its
     /// layer is settled: `layer::check_layer`), if these tables built it whole. It checks the
-    /// distance settling at no cost beyond the build; it does not check the move generation
-    /// against [`Engine::legal_moves`], nor values changed after the build: the verification
-    /// pass ([`CompactTables::verify_slice`], `ordo tb verify`) does.
+    /// distance settling at no cost beyond the build; it does not check values changed
+    /// after the build ([`CompactTables::verify_slice`], `ordo tb verify`, builds the slice
+    /// again and compares), nor the move generation against [`Engine::legal_moves`] (the
+    /// full pass, [`CompactTables::verify_slice_full`], does).
     pub fn build_check(&self, m: Material) -> Option<&Verification> {
         self.checks.get(&m)
     }
@@ -408,9 +409,32 @@ impl CompactTables {
             .collect()
     }
 
+    /// Layer group `group` of `slice` (of material `m`, held in these tables) solved again
+    /// from the held values before it, each layer compared with its held bytes
+    /// (`Building::recheck_layer`).
+    fn recheck_group<E: Engine>(
+        &self,
+        m: Material,
+        slice: &Slice,
+        group: &[Layer],
+    ) -> Result<Vec<Verification>, SolveError> {
+        let start = group.first().map_or(0, |l| l.start);
+        let b = Building::<E> {
+            tables: self,
+            material: m,
+            index: &slice.index,
+            values: &slice.values[..start],
+            engine: PhantomData,
+        };
+        group
+            .par_iter()
+            .map(|&l| b.recheck_layer(l, &slice.values[l.start..l.end]))
+            .collect()
+    }
+
     /// The value of `occ` with `stm` to move, from the solved slices: a core position is
     /// read, a shell position (side to move split) is valued from its successors, or read
-    /// from the cache of shell values.
+    /// from the cache of shell values. Each side's set is ranked once.
     fn value_of<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if occ[stm as usize] == 0 {
             return Ok(Value::Loss(0));
@@ -428,18 +452,32 @@ impl CompactTables {
         } else {
             colour_flip(self.dims, occ, stm)
         };
-        if let Some(slot) = slice.index.slot(occ, stm) {
-            return Ok(decode(slice.values[slot]));
-        }
-        let mover = stm.opponent();
-        if slice.index.sets[mover as usize]
-            .rank(occ[mover as usize])
-            .is_none()
-        {
-            return Err(SolveError::Input(format!(
-                "the position has no place in the {m} table: {mover}, who just moved, must be one group (ORDO-4.3)"
+        let (mover, sets) = (stm.opponent(), &slice.index.sets);
+        let no_place = |why: String| {
+            SolveError::Input(format!("the position has no place in the {m} table: {why}"))
+        };
+        let Some(moved) = sets[mover as usize].rank(occ[mover as usize]) else {
+            return Err(no_place(format!(
+                "{mover}, who just moved, must be one group (ORDO-4.3)"
             )));
-        }
+        };
+        let Some(to_move) = sets[stm as usize].rank(occ[stm as usize]) else {
+            return self.shell_cached::<E>(occ, stm);
+        };
+        let mut r = [moved; 2];
+        r[stm as usize] = to_move;
+        let slot = slice.index.slot_of(stm, [r[0].0, r[1].0], [r[0].1, r[1].1]);
+        let slot = slot.ok_or_else(|| {
+            no_place(format!(
+                "{stm}, to move, stands on its opponent's home row (ORDO-2.3)"
+            ))
+        })?;
+        Ok(decode(slice.values[slot]))
+    }
+
+    /// The value of a shell position (`stm` to move split, its opponent one group), from
+    /// the cache or by one step forward (then cached).
+    fn shell_cached<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
         if let Some(code) = self.shell.get(occ, stm) {
             return Ok(decode(code));
         }
@@ -452,20 +490,25 @@ impl CompactTables {
 
     /// The value of a shell position, by one step forward.
     fn shell_value<E: Engine>(&self, occ: [u128; 2], stm: Color) -> Result<Value, SolveError> {
-        let e = E::from_occupancy(self.dims, self.variant, stm, occ)
+        let mut split = [false; 2];
+        split[stm as usize] = true;
+        let e = E::from_occupancy_split(self.dims, self.variant, stm, occ, split)
             .map_err(|e| SolveError::Input(e.to_string()))?;
         let mut buf = Vec::new();
-        e.successors(&mut buf);
-        let mut failed = None;
-        let value = Value::from_successors(buf.iter().map_while(|s| {
-            self.value_of::<E>(s.occupancy(), s.side_to_move())
-                .map_err(|e| failed = Some(e))
-                .ok()
-        }));
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(value),
+        e.successor_occupancies(&mut buf);
+        let n = [occ[0].count_ones(), occ[1].count_ones()];
+        let same = |s: &&[u128; 2]| [s[0].count_ones(), s[1].count_ones()] == n;
+        let mut tally = layer::Tally::default();
+        // The moves without capture first: once a successor is lost at once (a win in 1),
+        // the others cannot change the value, and are not valued.
+        let captures = buf.iter().filter(|s| !same(s));
+        for &s in buf.iter().filter(same).chain(captures) {
+            if tally.wins_at_once() {
+                break;
+            }
+            tally.fold(self.value_of::<E>(s, stm.opponent())?);
         }
+        Ok(tally.value())
     }
 
     /// The value of a position (core or shell) for the side to move.

@@ -8,18 +8,17 @@
 //! slot only ever answers for its own position; a collision only costs the value being
 //! computed again. Its size is bounded and known in advance ([`ShellCache::bytes_for`]): a
 //! slot of 40 bytes for every [`ENTRIES_PER_SLOT`] stored entries of the largest slice
-//! indexed, between [`MIN_SLOTS`] and [`MAX_SLOTS`] slots, allocated zeroed (pages are
-//! only touched when used). It is split into shards, each behind its own lock, so that the
-//! layers solved side by side rarely wait for one another.
+//! indexed, between [`MIN_SLOTS`] and [`MAX_SLOTS`] slots. The layers solved side by side share it without a lock: each
+//! slot is a sequence lock of its own (its last word carries a version and a writing bit),
+//! so a read torn by a write is seen as one and answers nothing, and a write meeting
+//! another one gives way.
 
-use std::sync::Mutex;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 use crate::rules::Color;
 
-/// Locks the cache is split between.
-const SHARDS: usize = 64;
 /// Fewest slots (2.5 KB).
-pub const MIN_SLOTS: usize = SHARDS;
+pub const MIN_SLOTS: usize = 64;
 /// Most slots (40 MB).
 pub const MAX_SLOTS: usize = 1 << 20;
 /// Stored entries of the largest slice per slot of the cache.
@@ -28,13 +27,18 @@ pub const ENTRIES_PER_SLOT: usize = 16;
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
 /// White's occupancy (low, high word), Black's, then the side to move plus one (0: an empty
-/// slot) in the low byte and the value's code above it.
-type Slot = [u64; 5];
+/// slot) in the low byte, the value's code in the next, [`WRITING`] and a version above.
+type Slot = [AtomicU64; 5];
+
+/// The bit of a slot's last word set while it is being written.
+const WRITING: u64 = 1 << 16;
+/// The version's unit (above [`WRITING`]).
+const VERSION: u64 = 1 << 17;
 
 /// Shell values by position, bounded (see the module doc).
 #[derive(Debug)]
 pub struct ShellCache {
-    shards: Vec<Mutex<Vec<Slot>>>,
+    slots: Vec<Slot>,
 }
 
 impl Default for ShellCache {
@@ -45,9 +49,8 @@ impl Default for ShellCache {
 
 impl ShellCache {
     fn with_slots(slots: usize) -> ShellCache {
-        let per = slots / SHARDS;
         ShellCache {
-            shards: (0..SHARDS).map(|_| Mutex::new(vec![[0; 5]; per])).collect(),
+            slots: (0..slots).map(|_| Default::default()).collect(),
         }
     }
 
@@ -65,25 +68,18 @@ impl ShellCache {
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.shards.len() * self.per_shard() * SLOT_BYTES
-    }
-
-    fn per_shard(&self) -> usize {
-        self.shards[0]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .len()
+        self.slots.len() * SLOT_BYTES
     }
 
     /// Grow (emptied) to the size for a slice of `entries` stored entries, if that is larger.
     pub fn grow(&mut self, entries: usize) {
         let want = Self::slots_for(entries);
-        if want > self.shards.len() * self.per_shard() {
+        if want > self.slots.len() {
             *self = ShellCache::with_slots(want);
         }
     }
 
-    fn key(occ: [u128; 2], stm: Color) -> Slot {
+    fn key(occ: [u128; 2], stm: Color) -> [u64; 5] {
         let w = |m: u128, hi: bool| (if hi { m >> 64 } else { m }) as u64;
         [
             w(occ[0], false),
@@ -94,34 +90,51 @@ impl ShellCache {
         ]
     }
 
-    /// The shard and the slot in it of `key`.
-    fn place(&self, key: &Slot) -> (usize, usize) {
+    /// The slot of `key`.
+    fn slot(&self, key: &[u64; 5]) -> &Slot {
         let mut h = key[4];
         for &k in &key[..4] {
             h = (h ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;
         }
-        let shard = (h >> 58) as usize % self.shards.len();
-        (shard, h as usize)
+        &self.slots[h as usize & (self.slots.len() - 1)]
     }
 
     /// The cached value code of the shell position `occ` with `stm` to move.
     pub fn get(&self, occ: [u128; 2], stm: Color) -> Option<u8> {
         let key = Self::key(occ, stm);
-        let (shard, h) = self.place(&key);
-        let slots = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner());
-        let slot = &slots[h & (slots.len() - 1)];
-        (slot[..4] == key[..4] && slot[4] & 0xff == key[4]).then(|| (slot[4] >> 8) as u8)
+        let slot = self.slot(&key);
+        let before = slot[4].load(Ordering::Acquire);
+        if before & WRITING != 0 || before & 0xff != key[4] {
+            return None;
+        }
+        let held: [u64; 4] = std::array::from_fn(|i| slot[i].load(Ordering::Relaxed));
+        fence(Ordering::Acquire);
+        let after = slot[4].load(Ordering::Relaxed);
+        (before == after && held == key[..4]).then_some((before >> 8) as u8)
     }
 
-    /// Keep `code` as the value of the shell position `occ` with `stm` to move.
+    /// Keep `code` as the value of the shell position `occ` with `stm` to move (unless
+    /// another thread is writing the same slot).
     pub fn put(&self, occ: [u128; 2], stm: Color, code: u8) {
-        let mut key = Self::key(occ, stm);
-        let (shard, h) = self.place(&key);
-        key[4] |= u64::from(code) << 8;
-        let mut slots = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner());
-        let n = slots.len();
-        slots[h & (n - 1)] = key;
+        let key = Self::key(occ, stm);
+        let slot = self.slot(&key);
+        let last = slot[4].load(Ordering::Relaxed);
+        let locked = slot[4].compare_exchange(
+            last & !WRITING,
+            last | WRITING,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        );
+        if locked.is_err() {
+            return;
+        }
+        fence(Ordering::Release);
+        for (s, k) in slot.iter().zip(&key[..4]) {
+            s.store(*k, Ordering::Relaxed);
+        }
+        let version = (last & !(VERSION - 1)).wrapping_add(VERSION);
+        slot[4].store(version | u64::from(code) << 8 | key[4], Ordering::Release);
     }
 }
 
@@ -155,6 +168,33 @@ mod tests {
             })
             .count();
         assert!(answered > 10_000, "{answered}");
+    }
+
+    /// Issue 25 (the shell cache's locks): two threads writing and reading the same few
+    /// slots at once; every answer is the value put for that very position (a read torn by
+    /// a write answers nothing).
+    #[test]
+    fn a_slot_shared_by_threads_never_answers_a_torn_value() {
+        let cache = ShellCache::default();
+        let value = |p: [u128; 2]| ((p[0] + (p[1] >> 70)) % 250) as u8;
+        let answered = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..2u128 {
+                let (cache, answered) = (&cache, &answered);
+                s.spawn(move || {
+                    for i in 0..200_000u128 {
+                        let k = i % 1000;
+                        let p = [k + 7 * t, (k * 3 + t) << 70];
+                        cache.put(p, Color::White, value(p));
+                        if let Some(code) = cache.get(p, Color::White) {
+                            assert_eq!(code, value(p), "{p:x?}");
+                            answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(answered.into_inner() > 1000);
     }
 
     #[test]
