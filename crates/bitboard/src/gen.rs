@@ -365,8 +365,11 @@ impl<'g, 'c> Side<'g, 'c> {
         let (end_lo, end_hi) = (up(beside), down(beside));
         let far = g.step_back::<D>(g.step_back::<D>(own | up(own) | down(own)));
         let lone = free & !far;
-        let mut n = sub_runs(lift & free, after & free, !0, up)
-            - sub_runs(lift & lone & !end_lo, after & lone, !end_hi, up);
+        let mut n = sub_runs(
+            [lift & free, after & free, !0],
+            [lift & lone & !end_lo, after & lone, !end_hi],
+            up,
+        );
         let mut touch = g.step_back::<D>(self.info.e1);
         let mut fk = free;
         loop {
@@ -377,8 +380,11 @@ impl<'g, 'c> Side<'g, 'c> {
                 break;
             }
             let lone = fk & !touch;
-            n += sub_runs(lift & fk, after & fk, !0, up)
-                - sub_runs(lift & lone, after & lone, !0, up);
+            n += sub_runs(
+                [lift & fk, after & fk, !0],
+                [lift & lone, after & lone, !0],
+                up,
+            );
         }
         c.0 += n;
     }
@@ -573,21 +579,24 @@ fn line_next<const VERTICAL: bool, const UP: bool>(g: &Geo, x: u128) -> u128 {
     }
 }
 
-/// The runs of two or more squares along the line whose lower end is on a square of
-/// `starts`, whose other squares are in `within` and whose upper end is on a square of
-/// `ends`. Moving every start up the line one square at a time while it lands in `within`,
-/// the runs of length `m` end where the starts are after `m - 1` moves; a move is
-/// one-to-one, so no run is lost.
+/// The runs of two or more squares along the line described by `all`, less those described
+/// by `fail`, each `[starts, within, ends]`: runs whose lower end is on a square of `starts`,
+/// whose other squares are in `within` and whose upper end is on a square of `ends`; the
+/// starts and squares of `fail` must be among those of `all`. Moving every start up the line
+/// one square at a time while it lands in `within`, the runs of length `m` end where the
+/// starts are after `m - 1` moves; a move is one-to-one, so no run is lost. The two walks go
+/// in step (two independent chains in one loop).
 #[inline(always)]
-fn sub_runs(starts: u128, within: u128, ends: u128, up: impl Fn(u128) -> u128) -> u64 {
-    let mut u = starts;
+fn sub_runs(all: [u128; 3], fail: [u128; 3], up: impl Fn(u128) -> u128) -> u64 {
+    let (mut u, mut v) = (all[0], fail[0]);
     let mut n = 0;
     loop {
-        u = up(u) & within;
+        u = up(u) & all[1];
         if u == 0 {
             return n;
         }
-        n += (u & ends).count_ones() as u64;
+        v = up(v) & fail[1];
+        n += (u & all[2]).count_ones() as u64 - (v & fail[2]).count_ones() as u64;
     }
 }
 
