@@ -100,8 +100,8 @@ pub(crate) struct Info {
     /// pass the local lift test, and those found by [`parts`] when the entry is made.
     pub liftable: u128,
     /// Pieces that pass it once their `W` / `S` neighbour is lifted (none when split).
-    local_w: u128,
-    local_s: u128,
+    pub local_w: u128,
+    pub local_s: u128,
     n_slow: usize,
     slow_sq: [u32; SLOW],
     slow_ok: [u128; SLOW],

@@ -225,7 +225,12 @@ impl<'g, 'c> Side<'g, 'c> {
             }
         });
         self.walk_singles(self.own & !fast, single_dirs, &mut c);
-        self.walk_all_runs(h_dirs, v_dirs, &mut c);
+        if h_dirs != 0 {
+            self.count_runs::<false>(h_dirs, &mut c);
+        }
+        if v_dirs != 0 {
+            self.count_runs::<true>(v_dirs, &mut c);
+        }
         c.0
     }
 
@@ -276,6 +281,13 @@ impl<'g, 'c> Side<'g, 'c> {
     /// way being squares it vacates itself. Ordos never capture, so an opponent's piece blocks.
     #[inline(always)]
     fn walk_runs<const VERTICAL: bool, V: Visit>(&mut self, dirs: u8, v: &mut V) {
+        let lines = self.lines::<VERTICAL>();
+        for_each_dir!(dirs, D => self.runs_dir::<VERTICAL, D, V>(&lines, v));
+    }
+
+    /// The masks the run walks of one orientation share.
+    #[inline(always)]
+    fn lines<const VERTICAL: bool>(&self) -> Lines {
         let g = self.g;
         let own = self.own;
         let empty = g.board & !self.occ;
@@ -293,12 +305,125 @@ impl<'g, 'c> Side<'g, 'c> {
         } else {
             own & ((own & g.not_last) << 1)
         };
-        let lines = Lines {
+        Lines {
             empty,
             has_next,
             has_prev,
+        }
+    }
+
+    /// [`Side::walk_runs`], counting: the steps across the line (perpendicular to it) of all
+    /// runs at once where [`Side::count_across`] can, the others run by run.
+    #[inline(always)]
+    fn count_runs<const VERTICAL: bool>(&mut self, dirs: u8, c: &mut Count) {
+        let g = self.g;
+        // A run of every piece of the mover leaves no rest: judged run by run.
+        let segments = self.own & !line_next::<VERTICAL, true>(g, self.own);
+        let bulk = segments.count_ones() > 1;
+        for_each_dir!(dirs, D => {
+            let perpendicular = if VERTICAL { D == E || D == W } else { D == N || D == S };
+            if perpendicular && bulk {
+                self.count_across::<VERTICAL, D>(c);
+            } else {
+                let lines = self.lines::<VERTICAL>();
+                self.runs_dir::<VERTICAL, D, Count>(&lines, c);
+            }
+        });
+    }
+
+    /// Counts the ordo steps in direction `D`, perpendicular to the line, of every run that
+    /// lifts locally (see [`Info::run_lifts_locally`]) at once; the others go through
+    /// [`Side::run_steps`] one by one. A run `R` moves `k` squares iff each of its pieces has
+    /// `k` empty squares ahead; the landing `T` is judged as in [`Side::run_steps`]: from two
+    /// squares on, `T` must meet `E1`, that is `R` must meet `E1` moved back `k` squares; at
+    /// one square, `T` must touch the rest, which it does iff a piece of `R` has one of the
+    /// mover's pieces on the three squares beyond its landing, or the square next to an end
+    /// of `R` along the line, or the square ahead of that one, holds one. Runs are counted by
+    /// their lower end (see [`sub_runs`]), minus those failing the test.
+    #[inline(always)]
+    fn count_across<const VERTICAL: bool, const D: usize>(&mut self, c: &mut Count) {
+        let g = self.g;
+        let own = self.own;
+        let up = |x: u128| line_next::<VERTICAL, true>(g, x);
+        let down = |x: u128| line_next::<VERTICAL, false>(g, x);
+        let empty = g.board & !self.occ;
+        // The squares with `k` empty squares ahead, `k` = 1 for now.
+        let mut ahead = g.step_back::<D>(empty);
+        let free = own & ahead;
+        let pairs = free & down(free);
+        if pairs == 0 {
+            return;
+        }
+        let lift = self.info.liftable;
+        let after = if VERTICAL {
+            self.info.local_s
+        } else {
+            self.info.local_w
         };
-        for_each_dir!(dirs, D => self.runs_dir::<VERTICAL, D, V>(&lines, v));
+        self.count_unlifted::<VERTICAL, D>(free, pairs, lift, after, c);
+        let beside = own | g.step_back::<D>(own);
+        let (end_lo, end_hi) = (up(beside), down(beside));
+        let far = g.step_back::<D>(g.step_back::<D>(own | up(own) | down(own)));
+        let lone = free & !far;
+        let mut n = sub_runs(
+            [lift & free, after & free, !0],
+            [lift & lone & !end_lo, after & lone, !end_hi],
+            up,
+        );
+        let mut touch = g.step_back::<D>(self.info.e1);
+        let mut fk = free;
+        loop {
+            ahead = g.step_back::<D>(ahead & empty);
+            touch = g.step_back::<D>(touch);
+            fk &= ahead;
+            if fk & down(fk) == 0 {
+                break;
+            }
+            let lone = fk & !touch;
+            n += sub_runs(
+                [lift & fk, after & fk, !0],
+                [lift & lone, after & lone, !0],
+                up,
+            );
+        }
+        c.0 += n;
+    }
+
+    /// The runs of [`Side::count_across`] that do not lift locally, one by one: those whose
+    /// lower end is not in `lift` or that reach a piece not in `after` (the runs within
+    /// `free` start on `pairs`).
+    #[inline(always)]
+    fn count_unlifted<const VERTICAL: bool, const D: usize>(
+        &mut self,
+        free: u128,
+        pairs: u128,
+        lift: u128,
+        after: u128,
+        c: &mut Count,
+    ) {
+        let g = self.g;
+        // The starts below a piece not in `after`, found going down the line from it.
+        let mut below = line_next::<VERTICAL, true>(g, pairs) & !after;
+        let mut leads = pairs & !lift;
+        while below != 0 {
+            below = line_next::<VERTICAL, false>(g, below) & free;
+            leads |= below;
+        }
+        for lead in squares(leads) {
+            let mut cur = bit(lead);
+            let mut run = cur;
+            let mut len = 1;
+            let mut lifts = lift & cur != 0;
+            while pairs & cur != 0 {
+                cur = line_up::<VERTICAL>(g, cur);
+                run |= cur;
+                len += 1;
+                lifts &= after & cur != 0;
+                if !lifts {
+                    self.run_steps::<D, Count>(run, lead, len, VERTICAL, true, c);
+                }
+            }
+        }
     }
 
     /// The ordo steps of one orientation in direction `D`.
@@ -439,6 +564,39 @@ fn line_down<const VERTICAL: bool>(g: &Geo, x: u128) -> u128 {
         shr(x, g.cols)
     } else {
         x >> 1
+    }
+}
+
+/// The neighbours along the line of the squares of `x`, on the same line: one square up it
+/// (`UP`; east along a row, north up a column) or down it.
+#[inline(always)]
+fn line_next<const VERTICAL: bool, const UP: bool>(g: &Geo, x: u128) -> u128 {
+    match (VERTICAL, UP) {
+        (true, true) => shl(x, g.cols) & g.board,
+        (true, false) => shr(x, g.cols),
+        (false, true) => (x & g.not_last) << 1,
+        (false, false) => (x & g.not_first) >> 1,
+    }
+}
+
+/// The runs of two or more squares along the line described by `all`, less those described
+/// by `fail`, each `[starts, within, ends]`: runs whose lower end is on a square of `starts`,
+/// whose other squares are in `within` and whose upper end is on a square of `ends`; the
+/// starts and squares of `fail` must be among those of `all`. Moving every start up the line
+/// one square at a time while it lands in `within`, the runs of length `m` end where the
+/// starts are after `m - 1` moves; a move is one-to-one, so no run is lost. The two walks go
+/// in step (two independent chains in one loop).
+#[inline(always)]
+fn sub_runs(all: [u128; 3], fail: [u128; 3], up: impl Fn(u128) -> u128) -> u64 {
+    let (mut u, mut v) = (all[0], fail[0]);
+    let mut n = 0;
+    loop {
+        u = up(u) & all[1];
+        if u == 0 {
+            return n;
+        }
+        v = up(v) & fail[1];
+        n += (u & all[2]).count_ones() as u64 - (v & fail[2]).count_ones() as u64;
     }
 }
 
