@@ -35,6 +35,7 @@ if [ "${1:-}" = "--compact" ]; then
     compact classic-10x8-4v4.jsonl --verify tb build --variant classic --board 10x8 --max-pieces 4,4
     compact x-10x8-4v4.jsonl --verify tb build --variant x --board 10x8 --max-pieces 4,4
     compact classic-10x8-5v4.jsonl --verify tb build --variant classic --board 10x8 --max-pieces 5,4
+    compact classic-10x8-5v5.jsonl --verify tb build --variant classic --board 10x8 --max-pieces 5,5
     compact x-10x8-5v4.jsonl --verify tb build --variant x --board 10x8 --max-pieces 5,4
     # The slices to 5v4 are verified by x-10x8-5v4.jsonl; this run verifies the 5v5 it builds.
     compact x-10x8-5v5.jsonl --verify-new tb build --variant x --board 10x8 --max-pieces 5,5

@@ -491,6 +491,7 @@ fn one_ply_is_singular() {
 const COMPACT_REPORTS: &[&str] = &[
     "classic-10x8-4v4.jsonl",
     "classic-10x8-5v4.jsonl",
+    "classic-10x8-5v5.jsonl",
     "x-10x8-4v4.jsonl",
     "x-10x8-5v4.jsonl",
     "x-10x8-5v5.jsonl",
