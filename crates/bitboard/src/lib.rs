@@ -320,6 +320,20 @@ impl Bitboard {
         }
     }
 
+    /// Replace `out` with `f` of each turn of the internal generator (none once decided).
+    fn each_turn<T>(&self, out: &mut Vec<T>, f: impl Fn(&Bitboard, u64) -> T) {
+        out.clear();
+        if self.decided().is_some() {
+            return;
+        }
+        with_work(|work| {
+            let start = work.stack.len();
+            self.gen_turns_shared(&mut work.stack, &mut work.cache);
+            out.extend(work.stack[start..].iter().map(|&t| f(self, t)));
+            work.stack.truncate(start);
+        });
+    }
+
     /// [`Bitboard::gen_turns`] out of line: the one copy of the generic code that
     /// `legal_moves`, `successors` and the portable perft share (only the x86 perft inlines
     /// its own, compiled for its target features).
@@ -679,30 +693,12 @@ impl Engine for Bitboard {
 
     /// The turns' pieces straight from the internal generator.
     fn successor_occupancies(&self, out: &mut Vec<[u128; 2]>) {
-        out.clear();
-        if self.decided().is_some() {
-            return;
-        }
-        with_work(|work| {
-            let start = work.stack.len();
-            self.gen_turns_shared(&mut work.stack, &mut work.cache);
-            out.extend(work.stack[start..].iter().map(|&t| self.turn_pieces(t)));
-            work.stack.truncate(start);
-        });
+        self.each_turn(out, Bitboard::turn_pieces);
     }
 
     /// The turns straight from the internal generator, without the vocabulary's move list.
     fn successors(&self, out: &mut Vec<Self>) {
-        out.clear();
-        if self.decided().is_some() {
-            return;
-        }
-        with_work(|work| {
-            let start = work.stack.len();
-            self.gen_turns_shared(&mut work.stack, &mut work.cache);
-            out.extend(work.stack[start..].iter().map(|&t| self.apply_turn(t)));
-            work.stack.truncate(start);
-        });
+        self.each_turn(out, Bitboard::apply_turn);
     }
 
     /// Bulk-counting perft on one thread.

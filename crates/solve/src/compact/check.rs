@@ -180,6 +180,13 @@ impl CompactTables {
         Ok(all)
     }
 
+    /// The slice `m` of these tables, or an error if it is not built.
+    fn built(&self, m: Material) -> Result<&Slice, SolveError> {
+        self.slices
+            .get(&m)
+            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))
+    }
+
     /// [`Self::verify_slice`], resumable through `log`: a layer group whose chunks an
     /// earlier run checked is skipped (they count as checked, by the counts logged), a chunk
     /// is recorded once every group it meets is rebuilt, if the slice showed no mismatch so
@@ -191,10 +198,7 @@ impl CompactTables {
         progress: &dyn Progress,
         mut log: Option<&mut VerifyLog>,
     ) -> Result<Verification, SolveError> {
-        let slice = self
-            .slices
-            .get(&m)
-            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
+        let slice = self.built(m)?;
         let len = slice.values.len();
         let done: Vec<Option<u64>> = (0..len.div_ceil(CHUNK))
             .map(|k| log.as_ref().and_then(|l| l.done(m, k)))
@@ -243,10 +247,7 @@ impl CompactTables {
         progress: &dyn Progress,
         mut log: Option<&mut VerifyLog>,
     ) -> Result<Verification, SolveError> {
-        let slice = self
-            .slices
-            .get(&m)
-            .ok_or_else(|| SolveError::Input(format!("the {m} slice is not built")))?;
+        let slice = self.built(m)?;
         let len = slice.values.len();
         let ticker = Ticker::new(progress, Phase::VERIFYING, Some(len as u64));
         let examples = Mutex::new(Vec::new());
