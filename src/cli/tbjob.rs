@@ -14,6 +14,7 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Color, Dims, Variant};
+use crate::solve::compact::CompactTables;
 use crate::solve::ctb;
 use crate::solve::plan::{self, Compact, JobError, SliceSolver};
 use crate::solve::{plies, Material, Phase, Progress, Setup, SliceReport};
@@ -316,9 +317,15 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
         .table
         .as_deref()
         .map_or(ctx.dir.clone(), ctb::partial_dir);
-    let mut jobs = slice_jobs(&ctx, max, &job_dir)?;
+    // One sizer for every job: each slice is measured once (a minute for Ordo X row2 5 x 5,
+    // shown on a terminal as slices sized, with a rate and the time left).
+    let mut sizer = CompactTables::new(dims, variant);
+    let bar = super::bar::Bar::new();
+    let jobs = slice_jobs(&ctx, max, &job_dir, &mut sizer, &bar);
+    bar.finish();
+    let mut jobs = jobs?;
     if let (Some((setup, _)), Some(table)) = (&game, &ctx.table) {
-        jobs.push(game_job(&ctx, max, *setup, table)?);
+        jobs.push(game_job(&ctx, max, *setup, table, &mut sizer)?);
     }
     let what = match &game {
         Some((setup, _)) => format!("the {variant} {dims} {} game", setup.name()),
@@ -373,10 +380,28 @@ struct Context {
 }
 
 /// The job of every slice up to `max`, from the library's graph, its files in `dir`.
-fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, CliError> {
-    let sizer = job_solver(EngineArg::Bitboard, ctx.dims, ctx.variant);
+fn slice_jobs(
+    ctx: &Context,
+    max: Material,
+    dir: &Path,
+    sizer: &mut CompactTables,
+    progress: &dyn Progress,
+) -> Result<Vec<Planned>, CliError> {
+    let solver = job_solver(EngineArg::Bitboard, ctx.dims, ctx.variant);
+    let graph = plan::graph(&*solver, max);
+    let sizing = Phase {
+        name: "sizing the slices",
+        unit: "rank pairs",
+    };
+    let mut pairs = Vec::new();
+    for j in &graph {
+        pairs.push(sizer.pairs_to_size(j.material).map_err(solve_error)?);
+    }
+    let (total, mut done) = (pairs.iter().sum::<u64>(), 0);
     let mut jobs = Vec::new();
-    for j in plan::graph(&*sizer, max) {
+    for (j, p) in graph.iter().zip(pairs) {
+        progress.update(sizing, done, Some(total));
+        done += p;
         let m = j.material;
         let command = [
             &ctx.ordo,
@@ -394,9 +419,9 @@ fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, 
         jobs.push(Planned {
             name: m.to_string(),
             parents: j.parents.iter().map(|p| p.to_string()).collect(),
-            output: sizer.path(dir, m),
+            output: solver.path(dir, m),
             stdout_to_output: false,
-            memory_bytes: sizer.estimate(m).map_err(solve_error)?,
+            memory_bytes: ctb::job_estimate(sizer, m).map_err(solve_error)?,
             command: command.iter().map(|s| s.to_string()).collect(),
         });
     }
@@ -406,14 +431,20 @@ fn slice_jobs(ctx: &Context, max: Material, dir: &Path) -> Result<Vec<Planned>, 
 /// The last job of a game's plan, once every slice is built: `ordo solve` writes the game
 /// file `table` from the finished slices in its `.partial` folder; its report goes to
 /// `DIR/game-VARIANT-BOARD-SETUP.txt`.
-fn game_job(ctx: &Context, max: Material, setup: Setup, table: &Path) -> Result<Planned, CliError> {
+fn game_job(
+    ctx: &Context,
+    max: Material,
+    setup: Setup,
+    table: &Path,
+    sizer: &mut CompactTables,
+) -> Result<Planned, CliError> {
     let name = format!(
         "game-{}-{}-{}.txt",
         ctx.variant.name(),
         ctx.dims,
         setup.name()
     );
-    let (command, memory_bytes) = solve_command(ctx, max, setup, table)?;
+    let (command, memory_bytes) = solve_command(ctx, max, setup, table, sizer)?;
     let last = crate::solve::compact::stored_material(max);
     Ok(Planned {
         name: "game".into(),
@@ -432,6 +463,7 @@ fn solve_command(
     max: Material,
     setup: Setup,
     table: &Path,
+    sizer: &mut CompactTables,
 ) -> Result<(Vec<String>, u64), CliError> {
     let (dims, table) = (ctx.dims.to_string(), table.display().to_string());
     let command = [
@@ -445,10 +477,12 @@ fn solve_command(
         "--table",
         &table,
     ];
-    let mut sizer = crate::solve::compact::CompactTables::new(ctx.dims, ctx.variant);
     let all = crate::solve::compact::stored_up_to(max);
-    let bytes = ctb::estimate(&mut sizer, &all).map_err(solve_error)?;
-    Ok((command.map(String::from).to_vec(), bytes + (64 << 20)))
+    let bytes = ctb::estimate(sizer, &all).map_err(solve_error)?;
+    Ok((
+        command.map(String::from).to_vec(),
+        bytes + ctb::PROGRAM_BYTES,
+    ))
 }
 
 /// `s` as one shell word: as it is when it has nothing the shell would read, else quoted.

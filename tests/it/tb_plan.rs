@@ -893,3 +893,26 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
     assert!(lines[lines.len() - 2].contains("built in"), "{out}");
     assert!(at(3, 2).exists() && !ctb::partial_dir(&at(3, 2)).exists());
 }
+
+/// A plan sizes every job with one set of tables, each slice measured once (Ordo X row2
+/// 5 x 5: 291 CPU s down to 74): the memory each job is given must be what a job sizing
+/// alone finds, in either game (ORDO-6.4 and ORDOX-4.1 decide which slices a job reads,
+/// hence what it holds).
+#[test]
+fn a_shared_sizer_gives_every_job_the_estimate_it_finds_alone_ordo_6_4_ordox_4_1() {
+    for variant in [Variant::Classic, Variant::X] {
+        let dims = board("5x4");
+        let mut shared = compact::CompactTables::new(dims, variant);
+        let all = compact::stored_up_to(mat(5, 5));
+        // Largest first, so that the shared tables hold sets the smaller jobs do not read.
+        for &m in all.iter().rev() {
+            let alone = ctb::job_estimate(&mut compact::CompactTables::new(dims, variant), m);
+            let with_others = ctb::job_estimate(&mut shared, m);
+            assert_eq!(with_others.unwrap(), alone.unwrap(), "{variant:?} {m}");
+        }
+        let solver = Compact::<Bitboard>::new(dims, variant);
+        let before = ctb::job_estimate(&mut compact::CompactTables::new(dims, variant), mat(3, 2));
+        solver.estimate(mat(5, 5)).unwrap();
+        assert_eq!(solver.estimate(mat(3, 2)).unwrap(), before.unwrap());
+    }
+}

@@ -63,6 +63,19 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
     Ok(size(tables, materials, None)?.bytes)
 }
 
+/// Bytes the job building slice `m` needs at its peak ([`estimate`] of the slice and of every
+/// slice it reads), plus what the program itself and its buffers take besides the tables.
+/// `tables` keeps what it measured: sizing every job of a plan with one `tables` measures each
+/// slice once.
+pub fn job_estimate(tables: &mut CompactTables, m: Material) -> Result<u64, SolveError> {
+    let mut all = needs(tables.variant, m);
+    all.push(m);
+    Ok(estimate(tables, &all)? + PROGRAM_BYTES)
+}
+
+/// What a job holds besides its tables: the program and its buffers.
+pub const PROGRAM_BYTES: u64 = 64 << 20;
+
 /// What sizing a compact job found: its bytes at the peak ([`estimate`]), or a lower
 /// bound when the sizing stopped early, and the stored positions of each slice sized.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -96,7 +109,8 @@ pub fn size(
         largest = largest.max(size.entries);
         sizing.entries.insert(m, size.entries);
         let cache = compact::ShellCache::bytes_for(largest as usize) as u64;
-        sizing.bytes = (bytes + WORK_PER_ENTRY * group + cache).max(tables.sets_bytes());
+        let sets = tables.sets_bytes(sizing.entries.keys());
+        sizing.bytes = (bytes + WORK_PER_ENTRY * group + cache).max(sets);
         if bound.is_some_and(|b| sizing.bytes > b) {
             return Ok(sizing);
         }

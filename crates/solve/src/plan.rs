@@ -222,6 +222,9 @@ fn existing(
 /// colour twin's file ([`crate::compact::stored_material`]).
 pub struct Compact<E> {
     tables: CompactTables,
+    /// Tables that only size slices ([`SliceSolver::estimate`]), kept between calls so that
+    /// each slice is measured once.
+    sizer: std::sync::Mutex<CompactTables>,
     engine: PhantomData<fn() -> E>,
 }
 
@@ -229,6 +232,7 @@ impl<E: Engine> Compact<E> {
     pub fn new(dims: Dims, variant: Variant) -> Self {
         Compact {
             tables: CompactTables::new(dims, variant),
+            sizer: std::sync::Mutex::new(CompactTables::new(dims, variant)),
             engine: PhantomData,
         }
     }
@@ -279,11 +283,8 @@ impl<E: Engine> SliceSolver for Compact<E> {
         ctb::needs(self.tables.variant, m)
     }
     fn estimate(&self, m: Material) -> Result<u64, SolveError> {
-        let mut all = self.needs(m);
-        all.push(m);
-        let mut sizer = CompactTables::new(self.tables.dims, self.tables.variant);
-        // The program itself and its buffers besides the tables.
-        Ok(ctb::estimate(&mut sizer, &all)? + (64 << 20))
+        let mut sizer = self.sizer.lock().unwrap_or_else(|e| e.into_inner());
+        ctb::job_estimate(&mut sizer, m)
     }
     fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
         let file = self.path(dir, m);

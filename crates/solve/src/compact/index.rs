@@ -20,6 +20,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::bits::RankBits;
 use super::symmetry::{flip_rows, mirror};
 use crate::material::connected_sets;
@@ -535,12 +537,17 @@ impl CoreIndex {
     /// The number of stored pairs of the block of `stm` and `adv` (`row`: room for a row).
     fn count_block(&self, stm: Color, adv: [u32; 2], row: &mut Vec<u64>) -> usize {
         let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
-        let mut stored = 0usize;
-        for rw in w {
+        let count = |row: &mut Vec<u64>, rw: u32| {
             self.row_marks(stm, rw, b.clone(), row);
-            stored += row.iter().map(|x| x.count_ones() as usize).sum::<usize>();
+            row.iter().map(|x| x.count_ones() as usize).sum::<usize>()
+        };
+        // Rows of marks are independent: a large block counts them on every core (sizing a
+        // plan of Ordo X row2 5 x 5 visits 10^11 rank pairs).
+        if w.len() as u64 * b.len() as u64 >= 1 << 20 {
+            w.into_par_iter().map_init(Vec::new, count).sum()
+        } else {
+            w.map(|rw| count(row, rw)).sum()
         }
-        stored
     }
 
     /// The stored pairs of row `rw` of the block of `stm` over Black's ranks `b`, a bit per

@@ -105,6 +105,9 @@ pub struct CompactTables {
     pub variant: Variant,
     pub slices: BTreeMap<Material, Slice>,
     sets: HashMap<(Color, u32), Arc<Sets>>,
+    /// The sizes measured so far ([`CompactTables::core_size`]): a plan sizes every slice
+    /// once, however many jobs read it.
+    sized: BTreeMap<Material, IndexSize>,
     /// Shell values computed lately, sized for the largest slice indexed.
     shell: ShellCache,
     /// The verdicts of the in-sweep check of the slices built whole by these tables (not
@@ -132,6 +135,7 @@ impl CompactTables {
             variant,
             slices: BTreeMap::new(),
             sets: HashMap::new(),
+            sized: BTreeMap::new(),
             shell: ShellCache::default(),
             checks: BTreeMap::new(),
         }
@@ -156,10 +160,19 @@ impl CompactTables {
             .clone()
     }
 
-    /// Bytes of the ranked connected sets these tables hold (every side and count met so
-    /// far, [`Sets::bytes`]).
-    pub fn sets_bytes(&self) -> u64 {
-        self.sets.values().map(|s| s.bytes() as u64).sum()
+    /// Bytes of the ranked connected sets (of both sides, [`Sets::bytes`]) that the slices
+    /// `materials` use, of those these tables hold.
+    pub fn sets_bytes<'a>(&self, materials: impl IntoIterator<Item = &'a Material>) -> u64 {
+        let mut keys: Vec<(Color, u32)> = materials
+            .into_iter()
+            .flat_map(|m| [(Color::White, m.white), (Color::Black, m.black)])
+            .collect();
+        keys.sort_unstable_by_key(|&(c, k)| (c as u8, k));
+        keys.dedup();
+        keys.iter()
+            .filter_map(|key| self.sets.get(key))
+            .map(|s| s.bytes() as u64)
+            .sum()
     }
 
     /// The connected sets of both sides of material `m`, if its index could be built.
@@ -191,6 +204,17 @@ impl CompactTables {
         Ok(sets)
     }
 
+    /// The rank pairs sizing slice `m` visits (both sides to move, every connected set of
+    /// White with every one of Black): the work of [`CompactTables::core_size`], for a
+    /// progress line; 0 once measured.
+    pub fn pairs_to_size(&mut self, m: Material) -> Result<u64, SolveError> {
+        if self.sized.contains_key(&m) {
+            return Ok(0);
+        }
+        let [w, b] = self.index_sets(m)?;
+        Ok(2 * w.len() as u64 * b.len() as u64)
+    }
+
     fn too_many(&self, m: Material) -> SolveError {
         SolveError::TooLarge(format!(
             "slice {m} of {} on {} has 2^32 or more core positions",
@@ -209,7 +233,11 @@ impl CompactTables {
     /// The sizes of the core index of material `m`, counted without building it (a memory
     /// estimate: a row of marks is all it allocates besides the connected sets).
     pub fn core_size(&mut self, m: Material) -> Result<IndexSize, SolveError> {
-        let size = CoreIndex::measure(self.index_sets(m)?);
+        let size = match self.sized.get(&m) {
+            Some(&size) => size,
+            None => CoreIndex::measure(self.index_sets(m)?),
+        };
+        self.sized.insert(m, size);
         if size.entries >= 1 << 32 {
             return Err(self.too_many(m));
         }
