@@ -318,7 +318,7 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
         .as_deref()
         .map_or(ctx.dir.clone(), ctb::partial_dir);
     // One sizer for every job: each slice is measured once (a minute for Ordo X row2 5 x 5,
-    // shown on a terminal as slices sized, with a rate and the time left).
+    // shown on a terminal as rank pairs visited, with a rate and the time left).
     let mut sizer = CompactTables::new(dims, variant);
     let bar = super::bar::Bar::new();
     let jobs = slice_jobs(&ctx, max, &job_dir, &mut sizer, &bar);
