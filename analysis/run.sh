@@ -43,6 +43,7 @@ if [ "${1:-}" = "--compact" ]; then
     compact classic-6x6-row1.json --verify solve --variant classic --board 6x6 --setup row1
     compact x-6x6-row1.json --verify solve --variant x --board 6x6 --setup row1
     compact classic-5x5-row2.json --verify solve --variant classic --board 5x5 --setup row2
+    compact x-5x5-row2.json --verify solve --variant x --board 5x5 --setup row2
     exit 0
 fi
 # The retro solver's reports, as published (see above): none is produced here any more.

@@ -499,6 +499,7 @@ const COMPACT_REPORTS: &[&str] = &[
     "classic-6x6-row1.json",
     "x-6x6-row1.json",
     "classic-5x5-row2.json",
+    "x-5x5-row2.json",
 ];
 
 /// analysis/compact/: every slice and game of the saved compact reports was verified (each
