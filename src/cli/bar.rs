@@ -165,13 +165,37 @@ impl State {
     }
 }
 
-/// The solver's [`Progress`] drawn with indicatif (hidden when stderr is not a terminal):
-/// a spinner and the line [`line()`] renders; notices as lines of their own above it.
+/// The solver's [`Progress`] drawn with indicatif: a spinner and the line [`line()`]
+/// renders; notices as lines of their own above it. When stderr is no terminal (a run under
+/// `nohup`, a scheduler, a pipe into a log) the bar is hidden and the same line is written
+/// as plain text instead, once the run is [`LOG_EVERY`] old: when a phase starts and then
+/// every [`LOG_EVERY`]. A run of days leaves a log saying where it stands; a run of seconds
+/// leaves none.
 pub struct Bar {
     bar: indicatif::ProgressBar,
     state: Mutex<State>,
     /// Where [`Bar::say_after`] and notices go once the bar is out of the way (stderr).
     say: Arc<dyn Fn(&str) + Send + Sync>,
+    /// Plain lines instead of a bar: when, and the phase and time of the last one.
+    log: Option<(Logging, Mutex<(String, Instant)>)>,
+}
+
+/// How often a run whose stderr is no terminal writes its progress line.
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// When a [`Bar`] without a terminal writes its lines.
+#[derive(Clone, Copy, Debug)]
+pub struct Logging {
+    /// Nothing before the run is this old.
+    pub quiet: Duration,
+    /// Then a line when a step or phase starts, and after this long without one.
+    pub every: Duration,
+}
+
+/// The two lines of [`line()`] as one, for a log: `slice 3 of 6 (3v2), building; …: 1,234
+/// of …`.
+pub fn flat(text: &str) -> String {
+    text.replace("\n  ", ": ")
 }
 
 impl Default for Bar {
@@ -181,12 +205,26 @@ impl Default for Bar {
 }
 
 impl Bar {
-    /// On stderr.
+    /// On stderr: a bar on a terminal, otherwise a plain line every [`LOG_EVERY`].
     pub fn new() -> Bar {
-        Bar::with(
-            indicatif::ProgressDrawTarget::stderr(),
-            Arc::new(|t: &str| eprintln!("{t}")),
-        )
+        use std::io::IsTerminal as _;
+        let say = Arc::new(|t: &str| eprintln!("{t}"));
+        if std::io::stderr().is_terminal() {
+            Bar::with(indicatif::ProgressDrawTarget::stderr(), say)
+        } else {
+            let when = Logging {
+                quiet: LOG_EVERY,
+                every: LOG_EVERY,
+            };
+            Bar::logging(when, say)
+        }
+    }
+
+    /// No bar: the progress line through `say` as `when` says.
+    pub fn logging(when: Logging, say: Arc<dyn Fn(&str) + Send + Sync>) -> Bar {
+        let mut bar = Bar::with(indicatif::ProgressDrawTarget::hidden(), say);
+        bar.log = Some((when, Mutex::new((String::new(), Instant::now()))));
+        bar
     }
 
     /// On `target`, messages through `say` (the tests draw into memory).
@@ -203,6 +241,7 @@ impl Bar {
             bar,
             state: Mutex::new(State::default()),
             say,
+            log: None,
         }
     }
 
@@ -226,11 +265,31 @@ impl Bar {
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// In a log, write `text` (the progress line of `phase`) once the run is past its quiet
+    /// time, if its phase is new or the last line is a period old.
+    fn log(&self, phase: &str, text: &str) {
+        let Some((when, last)) = &self.log else {
+            return;
+        };
+        let since = self.state().since;
+        let now = Instant::now();
+        if since.is_none_or(|t| now.duration_since(t) < when.quiet) {
+            return;
+        }
+        let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+        if last.0 != phase || now.duration_since(last.1) >= when.every {
+            *last = (phase.to_string(), now);
+            drop(last);
+            (self.say)(&format!("ordo: {}", flat(text)));
+        }
+    }
 }
 
 impl Progress for Bar {
     fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
         let text = self.state().update(phase, done, total);
+        self.log(phase.name, &text);
         self.bar.set_message(text);
     }
 
@@ -241,6 +300,10 @@ impl Progress for Bar {
 
     fn begin(&self, step: &Step) {
         self.state().begin(step);
+        if let Some((_, last)) = &self.log {
+            // The step's first count is logged whatever its phase's name.
+            last.lock().unwrap_or_else(|p| p.into_inner()).0.clear();
+        }
         self.bar.set_message(format!("{}: starting", step.what));
     }
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ordo_cli::cli::bar::{grouped, line, span, Bar, State, View};
+use ordo_cli::cli::bar::{grouped, line, span, Bar, Logging, State, View};
 use ordo_cli::cli::out::{write_to, Written};
 use ordo_solve::{Phase, Progress, RunWork, Step};
 
@@ -138,6 +138,70 @@ fn the_interruption_message_stays_on_screen() {
     );
     assert!(log[..at].iter().any(|l| l == "clear"), "{log:?}");
     assert_eq!(at, log.len() - 1, "drawn after the message: {log:?}");
+}
+
+/// A run whose stderr is no terminal (under `nohup`, a scheduler, a pipe) logs plain lines:
+/// the progress line flattened, when a step or phase starts and then once a period, each
+/// with the step's own name, and nothing while the run is younger than its quiet time
+/// (issue 25, point 5: progress people can read, in a log too).
+#[test]
+fn a_run_without_a_terminal_logs_its_progress_once_a_period() {
+    let said = Arc::new(Mutex::new(Vec::<String>::new()));
+    let to = said.clone();
+    let say = Arc::new(move |t: &str| to.lock().unwrap().push(t.to_string()));
+    let hourly = Logging {
+        quiet: Duration::ZERO,
+        every: Duration::from_secs(3600),
+    };
+    let bar = Bar::logging(hourly, say);
+    bar.begin(&step("slice 4v4", 5, 0));
+    bar.update(Phase::BUILDING, 10, Some(100));
+    bar.update(Phase::BUILDING, 20, Some(100));
+    bar.update(Phase::VERIFYING, 5, Some(100));
+    bar.begin(&step("slice 5v1", 6, 0));
+    bar.update(Phase::VERIFYING, 0, Some(50));
+    let said = said.lock().unwrap();
+    assert_eq!(
+        said.len(),
+        3,
+        "one line a phase within the period: {said:?}"
+    );
+    assert!(
+        said[0].starts_with("ordo: slice 5 of 6 (4v4), building"),
+        "{said:?}"
+    );
+    assert!(
+        said[0].contains(": 10 of 100 stored positions (10%)"),
+        "{said:?}"
+    );
+    assert!(said[1].contains("(4v4), verifying"), "{said:?}");
+    assert!(
+        said[2].contains("slice 6 of 6 (5v1), verifying"),
+        "{said:?}"
+    );
+    assert!(said.iter().all(|l| !l.contains('\n')), "{said:?}");
+    let lines = |when: Logging| {
+        let n = Arc::new(Mutex::new(0));
+        let to = n.clone();
+        let bar = Bar::logging(when, Arc::new(move |_: &str| *to.lock().unwrap() += 1));
+        for done in 0..4 {
+            bar.update(Phase::BUILDING, done, Some(4));
+        }
+        let n = *n.lock().unwrap();
+        n
+    };
+    let every = Duration::ZERO;
+    let quiet = Duration::from_secs(3600);
+    let each = lines(Logging {
+        quiet: Duration::ZERO,
+        every,
+    });
+    assert_eq!(each, 4, "a line each period");
+    assert_eq!(
+        lines(Logging { quiet, every }),
+        0,
+        "a short run logs nothing"
+    );
 }
 
 struct Failing(io::ErrorKind);
