@@ -212,6 +212,9 @@ t0=$SECONDS
 run_set classic-10x8 --variant classic --board 10x8 --max-pieces 3,2
 run_set x-10x8 --variant x --board 10x8 --max-pieces 2,2
 run_set x-4x4 --variant x --board 4x4 --max-pieces 3,3
+# The first 15 slices of classic row2 6 x 5's job graph (issue 25 point 3: the game plans 79
+# jobs, analysis/README.md): the same `ordo tb job` commands, the set up to 5 against 5.
+run_set classic-6x5 --variant classic --board 6x5 --max-pieces 5,5
 
 # A small board's game through Slurm: a compact job per material writing into the game
 # table's .partial folder, then `ordo solve` assembling the game file from them; the file

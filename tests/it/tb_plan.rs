@@ -618,6 +618,54 @@ fn the_compact_json_plan_has_stored_slices_only() {
     assert_eq!(j["output"], "/shared/t/ctb-classic-5x5-3v2.ordotb");
     let cmd = words(&j["command"]);
     assert!(!cmd.contains(&"--solver"), "{cmd:?}");
+    // Each job's stored bytes are its slice's, counted; the plan's are their sum.
+    let mut tables = compact::CompactTables::new(board("5x5"), Variant::Classic);
+    let mut sum = 0;
+    for (j, name) in v["jobs"].as_array().unwrap().iter().zip(names) {
+        let (w, b) = name.split_once('v').unwrap();
+        let m = mat(w.parse().unwrap(), b.parse().unwrap());
+        let entries = tables.core_size(m).unwrap().entries;
+        assert_eq!(j["stored_bytes"], entries, "{name}");
+        assert_eq!(j["sized"], "counted", "{name}");
+        assert!(j.get("standard_error").is_none() && j.get("beyond").is_none());
+        sum += entries;
+    }
+    assert_eq!(v["stored_bytes"], sum);
+    assert_eq!(v["jobs_beyond"], 0);
+}
+
+/// Issue 25 point 3: a plan sizes a slice too large to count (classic row2 6 x 5 has slices
+/// of 10^14 rank pairs) from evenly spaced rows of its blocks. Here the budget is made tiny
+/// so that 5 x 4 slices are sampled: each estimate is within four of its standard errors of
+/// the count (the sampling is deterministic), a slice within the budget is counted exactly,
+/// and a plan's tables size slices without refusing them.
+#[test]
+fn a_plan_samples_the_slices_it_cannot_count_within_their_errors() {
+    for variant in [Variant::Classic, Variant::X] {
+        let dims = board("5x4");
+        let mut exact = compact::CompactTables::new(dims, variant);
+        let mut plan = compact::CompactTables::plan_only(dims, variant, 1 << 16);
+        let mut sampled = 0;
+        for m in compact::stored_up_to(mat(5, 5)) {
+            let (count, guess) = (exact.core_size(m).unwrap(), plan.core_size(m).unwrap());
+            let Some(err) = guess.sampled else {
+                assert_eq!(guess, count, "{variant:?} {m}: within the budget, counted");
+                continue;
+            };
+            sampled += 1;
+            let off = guess.entries.abs_diff(count.entries);
+            assert!(
+                off <= 4 * err.max(1),
+                "{variant:?} {m}: {guess:?} against {count:?}"
+            );
+            assert!(
+                err < count.entries / 10,
+                "{variant:?} {m}: error {err} of {count:?}"
+            );
+            assert!(plan.buildable(m).is_ok(), "{variant:?} {m}");
+        }
+        assert!(sampled >= 5, "{variant:?}: only {sampled} slices sampled");
+    }
 }
 
 /// The compact make plan of a small board's game: a job per stored material writing into

@@ -261,6 +261,9 @@ pub struct IndexSize {
     pub largest_group: u64,
     /// Connected sets of both sides.
     pub sets: u64,
+    /// `None` when every pair was counted; when rows of the large blocks were sampled
+    /// ([`CoreIndex::estimate`]), one standard error of `entries`.
+    pub sampled: Option<u64>,
 }
 
 /// The 64 bits of `src` from bit `start + 64 i` on (zeros past its end).
@@ -424,25 +427,49 @@ impl CoreIndex {
     /// The sizes of the index of `sets`, counted block by block without building it (no
     /// memory but a row of marks): what [`CoreIndex::new`] would hold.
     pub fn measure(sets: [Arc<Sets>; 2]) -> IndexSize {
-        let index = CoreIndex::empty(sets);
-        let (tw, tb) = (index.sets[0].advancements(), index.sets[1].advancements());
+        CoreIndex::empty(sets)
+            .size_by(|index, stm, adv, row| (index.count_block(stm, adv, row), 0.0))
+    }
+
+    /// [`CoreIndex::measure`] visiting about `budget` rank pairs at most: where the index has
+    /// more, each block's stored pairs are estimated from evenly spaced rows of it (a share
+    /// of its rows in proportion, at least 16, every row of a smaller block), and the size
+    /// says its standard error. For plans of slices too large to count (or to build).
+    pub fn estimate(sets: [Arc<Sets>; 2], budget: u64) -> IndexSize {
+        let pairs = 2 * sets[0].len() as u64 * sets[1].len() as u64;
+        if pairs <= budget {
+            return CoreIndex::measure(sets);
+        }
+        let share = budget as f64 / pairs as f64;
+        let mut size = CoreIndex::empty(sets)
+            .size_by(|index, stm, adv, _| index.sample_block(stm, adv, share));
+        size.sampled = Some(size.sampled.unwrap_or(0));
+        size
+    }
+
+    /// The sizes of the index, `count` giving each block's stored pairs and their variance.
+    fn size_by(
+        &self,
+        count: impl Fn(&CoreIndex, Color, [u32; 2], &mut Vec<u64>) -> (usize, f64),
+    ) -> IndexSize {
+        let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
         let mut size = IndexSize {
-            sets: (index.sets[0].len() + index.sets[1].len()) as u64,
+            sets: (self.sets[0].len() + self.sets[1].len()) as u64,
             ..IndexSize::default()
         };
-        let (mut bits, mut rows, mut cols, mut blocks) = (0u64, 0u64, 0u64, 0u64);
+        let (mut bits, mut rows, mut cols, mut blocks, mut var) = (0u64, 0u64, 0u64, 0u64, 0.0);
         let mut row = Vec::new();
         for total in (0..tw + tb).rev() {
             let mut group = 0u64;
-            for (stm, adv) in index.plan(total).into_iter().flatten() {
-                let (w, b) = (index.sets[0].run(adv[0]), index.sets[1].run(adv[1]));
-                let stored = index.count_block(stm, adv, &mut row);
+            for (stm, adv) in self.plan(total).into_iter().flatten() {
+                let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
+                let (stored, v) = count(self, stm, adv, &mut row);
                 if listed(stored, w.len() * b.len(), b.len()) {
                     (rows, cols) = (rows + w.len() as u64, cols + stored as u64);
                 } else {
                     bits += (w.len() * b.len()) as u64;
                 }
-                (blocks, group) = (blocks + 1, group + stored as u64);
+                (blocks, group, var) = (blocks + 1, group + stored as u64, var + v);
             }
             size.entries += group;
             size.largest_group = size.largest_group.max(group);
@@ -453,7 +480,33 @@ impl CoreIndex {
             + rows * 4
             + cols * 2
             + blocks * std::mem::size_of::<Block>() as u64;
+        size.sampled = (var > 0.0).then(|| var.sqrt().round() as u64);
         size
+    }
+
+    /// The stored pairs of a block estimated from `share` of its rows, evenly spaced (all of
+    /// them in a small block), and the variance of that estimate.
+    fn sample_block(&self, stm: Color, adv: [u32; 2], share: f64) -> (usize, f64) {
+        let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
+        let rows = w.len();
+        let n = ((rows as f64 * share).ceil() as usize).clamp(16.min(rows), rows);
+        if n == rows {
+            let mut row = Vec::new();
+            return (self.count_block(stm, adv, &mut row), 0.0);
+        }
+        let counts: Vec<f64> = (0..n)
+            .into_par_iter()
+            .map_init(Vec::new, |row, i| {
+                let rw = w.start + ((2 * i + 1) * rows / (2 * n)) as u32;
+                self.row_marks(stm, rw, b.clone(), row);
+                row.iter().map(|x| x.count_ones() as f64).sum::<f64>()
+            })
+            .collect();
+        let mean = counts.iter().sum::<f64>() / n as f64;
+        let sd2 = counts.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / (n - 1).max(1) as f64;
+        let scale = rows as f64;
+        let var = scale * scale * sd2 / n as f64 * (1.0 - n as f64 / scale);
+        ((mean * scale).round() as usize, var)
     }
 
     /// The layers of total advancement `total`, each as its blocks.

@@ -113,6 +113,9 @@ pub struct CompactTables {
     /// The verdicts of the in-sweep check of the slices built whole by these tables (not
     /// resumed from a checkpoint, not loaded): see [`CompactTables::build_check`].
     checks: BTreeMap<Material, Verification>,
+    /// For a plan ([`CompactTables::plan_only`]): the rank pairs past which a slice is sized
+    /// by sampling rather than counted.
+    plan_budget: Option<u64>,
 }
 
 /// A slice being built: the tables below it and the layers solved so far.
@@ -138,6 +141,18 @@ impl CompactTables {
             sized: BTreeMap::new(),
             shell: ShellCache::default(),
             checks: BTreeMap::new(),
+            plan_budget: None,
+        }
+    }
+
+    /// Tables that only size slices, for a plan of a set that may be beyond this solver: a
+    /// slice of more than `budget` rank pairs is sized by sampling ([`CoreIndex::estimate`]),
+    /// and [`CompactTables::core_size`] sizes slices it could not build (see
+    /// [`CompactTables::buildable`]) instead of refusing them.
+    pub fn plan_only(dims: Dims, variant: Variant, budget: u64) -> CompactTables {
+        CompactTables {
+            plan_budget: Some(budget),
+            ..CompactTables::new(dims, variant)
         }
     }
 
@@ -187,10 +202,17 @@ impl CompactTables {
             self.sets(Color::White, m.white),
             self.sets(Color::Black, m.black),
         ];
-        // Sizing and building the index visit every rank pair of a slice, 64 a word
-        // operation, three times (measure, count, mark); what it keeps is counted by
-        // `CoreIndex::measure` and held to the memory limit. Past 2^40 pairs (hours of
-        // marking for one slice) a slice is refused before any is visited.
+        if self.plan_budget.is_none() {
+            self.check_pairs(m, &sets)?;
+        }
+        Ok(sets)
+    }
+
+    /// Sizing and building the index visit every rank pair of a slice, 64 a word operation,
+    /// three times (measure, count, mark); what it keeps is counted by `CoreIndex::measure`
+    /// and held to the memory limit. Past 2^40 pairs (hours of marking for one slice) a
+    /// slice is refused before any is visited.
+    fn check_pairs(&self, m: Material, sets: &[Arc<Sets>; 2]) -> Result<(), SolveError> {
         let pairs = 2 * sets[0].len() as u64 * sets[1].len() as u64;
         if pairs > MAX_RANK_PAIRS {
             return Err(SolveError::TooLarge(format!(
@@ -201,7 +223,18 @@ impl CompactTables {
                 sets[1].len()
             )));
         }
-        Ok(sets)
+        Ok(())
+    }
+
+    /// Whether this solver can build slice `m`: its rank pairs within [`MAX_RANK_PAIRS`] and
+    /// its core positions (as sized) under 2^32; the error says which bound it passes.
+    pub fn buildable(&mut self, m: Material) -> Result<(), SolveError> {
+        let sets = self.index_sets(m)?;
+        self.check_pairs(m, &sets)?;
+        match self.core_size(m)?.entries {
+            e if e >= 1 << 32 => Err(self.too_many(m)),
+            _ => Ok(()),
+        }
     }
 
     /// The rank pairs sizing slice `m` visits (both sides to move, every connected set of
@@ -212,7 +245,8 @@ impl CompactTables {
             return Ok(0);
         }
         let [w, b] = self.index_sets(m)?;
-        Ok(2 * w.len() as u64 * b.len() as u64)
+        let pairs = 2 * w.len() as u64 * b.len() as u64;
+        Ok(self.plan_budget.map_or(pairs, |b| pairs.min(b)))
     }
 
     fn too_many(&self, m: Material) -> SolveError {
@@ -233,12 +267,13 @@ impl CompactTables {
     /// The sizes of the core index of material `m`, counted without building it (a memory
     /// estimate: a row of marks is all it allocates besides the connected sets).
     pub fn core_size(&mut self, m: Material) -> Result<IndexSize, SolveError> {
-        let size = match self.sized.get(&m) {
-            Some(&size) => size,
-            None => CoreIndex::measure(self.index_sets(m)?),
+        let size = match (self.sized.get(&m), self.plan_budget) {
+            (Some(&size), _) => size,
+            (None, None) => CoreIndex::measure(self.index_sets(m)?),
+            (None, Some(budget)) => CoreIndex::estimate(self.index_sets(m)?, budget),
         };
         self.sized.insert(m, size);
-        if size.entries >= 1 << 32 {
+        if size.entries >= 1 << 32 && self.plan_budget.is_none() {
             return Err(self.too_many(m));
         }
         Ok(size)
