@@ -964,3 +964,50 @@ fn a_shared_sizer_gives_every_job_the_estimate_it_finds_alone_ordo_6_4_ordox_4_1
         assert_eq!(solver.estimate(mat(3, 2)).unwrap(), before.unwrap());
     }
 }
+
+/// Issue 25 point 3: the published job graph of classic row2 6 x 5
+/// (`analysis/plans/classic-6x5-row2.json`, analysis/README.md) is whole and adds up: a job
+/// per stored material (ORDO-6.4: each after every slice a capture leads into) and the game
+/// last; the plan's stored bytes are the slices' sum; the sampled sizes have errors under
+/// 5 %; the jobs beyond this version are those past 2^40 rank pairs, counted in
+/// `jobs_beyond`; and the slices up to 5v5 are sized as a fresh count sizes them.
+#[test]
+fn the_published_plan_of_classic_row2_6x5_adds_up_ordo_6_4() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read(root.join("analysis/plans/classic-6x5-row2.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&text).expect("JSON");
+    let jobs = v["jobs"].as_array().expect("jobs");
+    let stored = compact::stored_up_to(mat(12, 12));
+    assert_eq!(jobs.len(), stored.len() + 1);
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut sum, mut beyond) = (0u64, 0);
+    let mut tables = compact::CompactTables::new(board("6x5"), Variant::Classic);
+    for (j, m) in jobs.iter().zip(&stored) {
+        assert_eq!(j["name"], m.to_string());
+        assert!(
+            words(&j["parents"]).iter().all(|p| seen.contains(*p)),
+            "{j}"
+        );
+        seen.insert(m.to_string());
+        let bytes = j["stored_bytes"].as_u64().unwrap();
+        sum += bytes;
+        if let Some(e) = j["standard_error"].as_u64() {
+            assert!(j["sized"] == "sampled" && e * 20 < bytes, "{}", j["name"]);
+        } else if m.white + m.black <= 10 {
+            assert_eq!(bytes, tables.core_size(*m).unwrap().entries, "{m}");
+        }
+        if let Some(why) = j["beyond"].as_str() {
+            assert!(why.contains("over the 2^40"), "{why}");
+            beyond += 1;
+        }
+    }
+    let game = jobs.last().unwrap();
+    assert_eq!(game["name"], "game");
+    assert_eq!(words(&game["parents"]), ["12v12"]);
+    assert_eq!(
+        (v["stored_bytes"].as_u64(), game["stored_bytes"].as_u64()),
+        (Some(sum), Some(sum))
+    );
+    assert_eq!(v["jobs_beyond"], beyond + 1, "the game reads them all");
+    assert!(beyond > 0 && beyond < stored.len());
+}
