@@ -95,6 +95,11 @@ pub struct PlanArgs {
     /// The ordo binary the jobs run, as every node sees it (default: this one).
     #[arg(long)]
     pub ordo: Option<PathBuf>,
+    /// Rank pairs of a slice counted exactly; a larger slice is sized from a sample of
+    /// about as many (2^36 by default: under a CPU minute a slice). From 1,024 to 2^50.
+    #[arg(long, value_name = "PAIRS", default_value_t = PLAN_PAIRS,
+          value_parser = clap::value_parser!(u64).range(1024..=1 << 50))]
+    pub sample_pairs: u64,
 }
 
 fn parse_flag_material(flag: &str, s: &str) -> Result<Material, CliError> {
@@ -335,7 +340,7 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
         .map_or(ctx.dir.clone(), ctb::partial_dir);
     // One sizer for every job: each slice is measured once (a minute for Ordo X row2 5 x 5,
     // shown on a terminal as rank pairs visited, with a rate and the time left).
-    let mut sizer = CompactTables::plan_only(dims, variant, PLAN_PAIRS);
+    let mut sizer = CompactTables::plan_only(dims, variant, a.sample_pairs);
     let bar = super::bar::Bar::new();
     let jobs = slice_jobs(&ctx, max, &job_dir, &mut sizer, &bar);
     bar.finish();

@@ -595,7 +595,7 @@ fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
     // On this board the 7v5 slice is over the index's 2^32 entries; a machine with little
     // memory refuses it sooner, on the memory limit.
     assert!(
-        err.contains("slice 7v5 of classic on 9x8 has 2^32 or more core positions")
+        err.contains("slice 7v5 of classic on 9x8 has 2^32 or more stored positions")
             || err.contains("memory limit of"),
         "{err}"
     );

@@ -1011,3 +1011,43 @@ fn the_published_plan_of_classic_row2_6x5_adds_up_ordo_6_4() {
     assert_eq!(v["jobs_beyond"], beyond + 1, "the game reads them all");
     assert!(beyond > 0 && beyond < stored.len());
 }
+
+/// A plan with slices this version cannot build (on 8 x 8, 7v6 and 7v7 would hold 2^32
+/// stored positions or more): the JSON plan sizes them (sampled, `--sample-pairs` made tiny
+/// so that it takes seconds) and names why each is beyond; a Slurm or make plan, whose jobs
+/// would fail, is refused with exit status 2 naming the first of them.
+#[test]
+fn a_plan_beyond_this_version_is_sized_in_json_and_refused_for_a_scheduler() {
+    let args = ["tb", "plan", "--board", "8x8", "--max-pieces", "7,7"];
+    let tail = ["--sample-pairs", "1024", "--dir", "/shared/t"];
+    let json = ordo(&[&args[..], &tail, &["--format", "json"]].concat());
+    assert_ok(&json);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let beyond: Vec<&str> = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| {
+            j["beyond"]
+                .as_str()
+                .is_some_and(|w| w.contains("2^32 or more"))
+        })
+        .map(|j| j["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(beyond, ["7v6", "7v7"]);
+    assert_eq!(v["jobs_beyond"], 2);
+    assert_eq!(v["jobs"][27]["sized"], "sampled");
+    for format in ["slurm", "make"] {
+        let o = ordo(&[&args[..], &tail, &["--format", format]].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("job 7v6 cannot be built by this version"),
+            "{err}"
+        );
+        assert!(
+            err.contains("--format json") && o.stdout.is_empty(),
+            "{err}"
+        );
+    }
+}

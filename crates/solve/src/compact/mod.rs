@@ -251,7 +251,7 @@ impl CompactTables {
 
     fn too_many(&self, m: Material) -> SolveError {
         SolveError::TooLarge(format!(
-            "slice {m} of {} on {} has 2^32 or more core positions",
+            "slice {m} of {} on {} has 2^32 or more stored positions",
             self.variant, self.dims
         ))
     }
