@@ -108,7 +108,8 @@ pub fn size(
         group = group.max(size.largest_group);
         largest = largest.max(size.entries);
         sizing.entries.insert(m, size.entries);
-        let cache = compact::ShellCache::bytes_for(largest as usize) as u64;
+        let shell = compact::shell_entries(tables.variant, largest as usize);
+        let cache = compact::ShellCache::bytes_for(shell) as u64;
         let sets = tables.sets_bytes(sizing.entries.keys());
         sizing.bytes = (bytes + WORK_PER_ENTRY * group + cache).max(sets);
         if bound.is_some_and(|b| sizing.bytes > b) {

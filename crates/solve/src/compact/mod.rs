@@ -127,6 +127,16 @@ struct Building<'a, E> {
     engine: PhantomData<fn() -> E>,
 }
 
+/// The entries to size the shell cache for, with `entries` in the largest slice: none in
+/// Ordo X, where a capture leaves the captured side one group (ORDOX-4.1), so no shell
+/// position is ever valued and the cache keeps its few minimum slots.
+pub fn shell_entries(variant: Variant, entries: usize) -> usize {
+    match variant {
+        Variant::Classic => entries,
+        Variant::X => 0,
+    }
+}
+
 /// The most rank pairs (White set, Black set, side to move) a slice's index visits.
 pub const MAX_RANK_PAIRS: u64 = 1 << 40;
 
@@ -260,7 +270,7 @@ impl CompactTables {
     pub fn core_index(&mut self, m: Material) -> Result<CoreIndex, SolveError> {
         let sets = self.index_sets(m)?;
         let index = CoreIndex::new(sets).ok_or_else(|| self.too_many(m))?;
-        self.shell.grow(index.len());
+        self.shell.grow(shell_entries(self.variant, index.len()));
         Ok(index)
     }
 
