@@ -352,7 +352,19 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
         Some((setup, _)) => format!("the {variant} {dims} {} game", setup.name()),
         None => format!("the {variant} {dims} tablebase up to {max}"),
     };
-    if a.format != PlanFormat::Json {
+    print_plan(a.format, &ctx, &what, &jobs, out)?;
+    Ok(0)
+}
+
+/// Print the plan `jobs` of `what` in `format`: for a scheduler only if every job can run.
+fn print_plan(
+    format: PlanFormat,
+    ctx: &Context,
+    what: &str,
+    jobs: &[Planned],
+    out: &mut String,
+) -> Result<(), CliError> {
+    if format != PlanFormat::Json {
         if let Some((j, why)) = jobs.iter().find_map(|j| Some(j).zip(j.beyond.as_ref())) {
             return Err(CliError(format!(
                 "{what}: job {} cannot be built by this version: {why}; `--format json` gives the whole graph with every slice's size",
@@ -360,24 +372,24 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
             )));
         }
     }
-    match a.format {
-        PlanFormat::Slurm => slurm_script(&ctx, &what, &jobs, out),
-        PlanFormat::Make => makefile(&ctx, &what, &jobs, out)?,
+    match format {
+        PlanFormat::Slurm => slurm_script(ctx, what, jobs, out),
+        PlanFormat::Make => makefile(ctx, what, jobs, out)?,
         PlanFormat::Json => {
             let slices = jobs.iter().filter(|j| !j.stdout_to_output);
             let v = serde_json::json!({
-                "variant": variant.name(),
-                "board": dims.to_string(),
+                "variant": ctx.variant.name(),
+                "board": ctx.dims.to_string(),
                 "dir": ctx.dir,
                 "solver": "compact",
-                "stored_bytes": slices.clone().map(|j| j.stored_bytes).sum::<u64>(),
+                "stored_bytes": slices.map(|j| j.stored_bytes).sum::<u64>(),
                 "jobs_beyond": jobs.iter().filter(|j| j.beyond.is_some()).count(),
                 "jobs": jobs,
             });
             let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v)?);
         }
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The material bound of a plan, and the game's setup and start if it plans a game.
