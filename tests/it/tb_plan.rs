@@ -1051,3 +1051,76 @@ fn a_plan_beyond_this_version_is_sized_in_json_and_refused_for_a_scheduler() {
         );
     }
 }
+
+/// Stops once it has seen `after` counts of the verification.
+struct StopVerifying {
+    after: u64,
+    seen: std::sync::atomic::AtomicU64,
+}
+
+impl Progress for StopVerifying {
+    fn update(&self, phase: ordo_solve::Phase, _done: u64, _total: Option<u64>) {
+        if phase == ordo_solve::Phase::VERIFYING {
+            self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    fn stop_requested(&self) -> bool {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst) >= self.after
+    }
+}
+
+/// `tb build --verify` over slices already built (read from their files, then verified)
+/// honours a stop (Ctrl-C, a scheduler's SIGTERM) between layer groups of a verification
+/// and before the next slice to verify, where it used to verify every slice read before
+/// looking; the files are left as they were.
+#[test]
+fn a_stop_during_the_verification_of_read_slices_is_honoured_at_once() {
+    let root = crate::common::scratch("verify-stop");
+    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 3), &root);
+    let files = || {
+        let names = table_files(&root);
+        let bytes: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(root.join(n)).unwrap())
+            .collect();
+        (names, bytes)
+    };
+    let before = files();
+    let run = |after| {
+        let stop = StopVerifying {
+            after,
+            seen: Default::default(),
+        };
+        let opts = BuildOptions {
+            progress: &stop,
+            verify: ordo_solve::VerifyScope::All,
+            ..BuildOptions::default()
+        };
+        let r = ctb::build::<Bitboard>(
+            board("4x4"),
+            Variant::Classic,
+            mat(3, 3),
+            &root,
+            &opts,
+            |_| {},
+        );
+        (r.map(|_| ()), stop.seen.into_inner())
+    };
+    match run(2) {
+        (Err(SolveError::Interrupted(msg)), seen) => {
+            assert!(msg.contains("verification stopped in slice 1v1"), "{msg}");
+            assert_eq!(
+                seen, 2,
+                "stopped at the first group boundary after the request"
+            );
+        }
+        r => panic!("not stopped: {r:?}"),
+    }
+    let (r, _) = run(0);
+    assert!(
+        matches!(&r, Err(SolveError::Interrupted(m)) if m.contains("before slice 1v1")),
+        "{r:?}"
+    );
+    assert!(run(u64::MAX).0.is_ok());
+    assert_eq!(files(), before);
+}

@@ -305,7 +305,9 @@ pub fn build<E: Engine>(
     let mut reports = Vec::new();
     for (&m, step) in slices.iter().zip(&steps) {
         let file = path(dir, variant, dims, m);
-        if !file.exists() {
+        // A stop is honoured before any slice with work left: one to build, or one read
+        // from its file that this run verifies.
+        if !file.exists() || opts.verify.covers(false) {
             stop_before(opts.progress, m, reports.len(), dir)?;
         }
         opts.progress.begin(step);

@@ -28,6 +28,20 @@ use crate::{Phase, Progress, RunWork, SolveError, Step, Ticker, Verification};
 /// The number of mismatches a verdict describes.
 const EXAMPLES: usize = 5;
 
+/// A verification of slice `m` stopped on request: where its checked chunks are kept, if
+/// they are.
+fn stopped(m: Material, log: Option<&VerifyLog>) -> SolveError {
+    SolveError::Interrupted(match log {
+        Some(l) => format!(
+            "verification stopped in slice {m}, the chunks checked kept in {}",
+            l.path().display()
+        ),
+        None => format!(
+            "verification stopped in slice {m} (its files are untouched; its check starts over)"
+        ),
+    })
+}
+
 impl CompactTables {
     /// Verify slice `m` by building it again ([`Phase::VERIFYING`], in stored positions):
     /// layer group by group, each from the held values of the groups before it and of the
@@ -191,7 +205,7 @@ impl CompactTables {
     /// earlier run checked is skipped (they count as checked, by the counts logged), a chunk
     /// is recorded once every group it meets is rebuilt, if the slice showed no mismatch so
     /// far, and a stop asked through `progress` ends the pass between groups with
-    /// [`SolveError::Interrupted`].
+    /// [`SolveError::Interrupted`] (without a log too: nothing of the pass is kept then).
     fn verify_rebuilt<E: Engine>(
         &self,
         m: Material,
@@ -217,11 +231,8 @@ impl CompactTables {
                 progress.update(Phase::VERIFYING, end as u64, Some(len as u64));
                 continue;
             }
-            if let Some(l) = log.as_ref().filter(|_| progress.stop_requested()) {
-                return Err(SolveError::Interrupted(format!(
-                    "verification stopped in slice {m}, the chunks checked kept in {}",
-                    l.path().display()
-                )));
+            if progress.stop_requested() {
+                return Err(stopped(m, log.as_deref()));
             }
             for v in self.recheck_group::<E>(m, slice, &group)? {
                 all.mismatches += v.mismatches;
@@ -259,11 +270,8 @@ impl CompactTables {
                 checked += c;
                 continue;
             }
-            if let Some(l) = log.as_ref().filter(|_| progress.stop_requested()) {
-                return Err(SolveError::Interrupted(format!(
-                    "verification stopped in slice {m}, the chunks checked kept in {}",
-                    l.path().display()
-                )));
+            if progress.stop_requested() {
+                return Err(stopped(m, log.as_deref()));
             }
             let (c, bad) = range
                 .into_par_iter()
