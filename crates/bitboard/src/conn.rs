@@ -184,6 +184,18 @@ impl Info {
         self.single_ok_slow(g, s)
     }
 
+    /// [`Info::single_ok`] for a piece `s` not in `liftable`, the `i`-th of them (lowest
+    /// first): their landing masks are remembered in that order (by [`Info::fill`], or by a
+    /// first walk over all of a split mover's pieces), so the lookup is one compare rather
+    /// than a call and a search.
+    #[inline(always)]
+    pub fn single_ok_nth(&mut self, g: &Geo, i: usize, s: u32) -> u128 {
+        if i < self.n_slow && self.slow_sq[i] == s {
+            return self.slow_ok[i];
+        }
+        self.single_ok_slow(g, s)
+    }
+
     #[inline(never)]
     fn single_ok_slow(&mut self, g: &Geo, s: u32) -> u128 {
         if let Some(i) = self.slow_sq[..self.n_slow].iter().position(|&q| q == s) {
@@ -233,6 +245,24 @@ impl Info {
         self.liftable & low != 0 && (run ^ low) & !after_first == 0
     }
 
+    /// [`Info::run_conn_slow`], with the run's first slot looked at inline: a run met before
+    /// sits there unless another one took it first, so most lookups make no call.
+    #[inline(always)]
+    pub fn run_conn(
+        &mut self,
+        g: &Geo,
+        run: u128,
+        first: u32,
+        len: u32,
+        vertical: bool,
+    ) -> RunConn {
+        let (key, slot) = run_slot(first, len, vertical);
+        if self.run_key[slot] == key {
+            return self.run_conn[slot];
+        }
+        self.run_conn_slow(g, run, first, len, vertical)
+    }
+
     /// How the landings of the run `run` (lower end `first`, `len` pieces, along a column if
     /// `vertical`) are judged when it does not lift locally: exactly, by the groups of the
     /// rest; remembered per run.
@@ -246,8 +276,7 @@ impl Info {
         vertical: bool,
     ) -> RunConn {
         // Open addressing with linear probing; a full table just stops remembering.
-        let key = 1 + (first | (len << 7) | ((vertical as u32) << 12));
-        let mut slot = (key.wrapping_mul(0x9E37_79B9) >> 26) as usize % RUNS;
+        let (key, mut slot) = run_slot(first, len, vertical);
         let mut free = None;
         for _ in 0..RUNS {
             match self.run_key[slot] {
@@ -277,6 +306,13 @@ impl Info {
         }
         conn
     }
+}
+
+/// The key of a run in the table of run verdicts (never 0) and its first slot there.
+#[inline(always)]
+fn run_slot(first: u32, len: u32, vertical: bool) -> (u32, usize) {
+    let key = 1 + (first | (len << 7) | ((vertical as u32) << 12));
+    (key, (key.wrapping_mul(0x9E37_79B9) >> 26) as usize % RUNS)
 }
 
 /// A two-way set-associative table of [`Info`] by piece mask, one per search thread: each

@@ -247,17 +247,25 @@ impl<'g, 'c> Side<'g, 'c> {
     #[inline(always)]
     fn walk_singles<V: Visit>(&mut self, pieces: u128, single_dirs: u8, v: &mut V) {
         let g = self.g;
+        let lifts = self.info.liftable;
+        // How many of the pieces walked so far are not in `lifts`.
+        let mut nth = 0;
         for s in squares(pieces) {
             let mut reach = 0;
             for_each_dir!(single_dirs, D => reach |= g.slide_dir::<D>(s, self.occ));
             reach &= !self.own;
-            if reach == 0 {
-                continue;
+            let fast = lifts & bit(s) != 0;
+            if reach != 0 {
+                let ok = if fast {
+                    self.info.single_ok(g, s)
+                } else {
+                    self.info.single_ok_nth(g, nth, s)
+                };
+                if reach & ok != 0 {
+                    v.singles(self, s, reach & ok);
+                }
             }
-            let dests = reach & self.info.single_ok(g, s);
-            if dests != 0 {
-                v.singles(self, s, dests);
-            }
+            nth += !fast as usize;
         }
     }
 
@@ -508,31 +516,30 @@ impl<'g, 'c> Side<'g, 'c> {
         let g = self.g;
         let rest = self.own & !run;
         let blockers = self.occ & !run;
-        let lifts = rest == 0 || self.info.run_lifts_locally(run, first, vertical);
-        let mut slow = None;
+        let lifts = rest != 0 && self.info.run_lifts_locally(run, first, vertical);
+        // A landing is legal iff it meets both `meet[0]` and `meet[1]` (the board: no
+        // condition) and, when `many` (three or more groups left, rare), the flood fill agrees.
+        let (mut meet, many) = if rest == 0 {
+            ([g.board; 2], false)
+        } else if lifts {
+            // The rest is one group: the landing must touch it.
+            ([g.expand(rest), g.board], false)
+        } else {
+            match self.info.run_conn(g, run, first, len, vertical) {
+                RunConn::Any => ([g.board; 2], false),
+                RunConn::Touch(ex) => ([ex, g.board], false),
+                RunConn::Two(a, b) => ([a, b], false),
+                RunConn::Many => ([g.board; 2], true),
+            }
+        };
         let mut t = g.step::<D>(run);
         let mut k = 1;
         loop {
-            let legal = if rest == 0 {
-                true
-            } else if lifts {
-                // The rest is one group: the landing must touch it.
-                if across && k > 1 {
-                    t & self.info.e1 != 0
-                } else {
-                    t & g.expand(rest) != 0
-                }
-            } else {
-                let conn = *slow
-                    .get_or_insert_with(|| self.info.run_conn_slow(g, run, first, len, vertical));
-                match conn {
-                    RunConn::Any => true,
-                    RunConn::Touch(ex) => t & ex != 0,
-                    RunConn::Two(a, b) => t & a != 0 && t & b != 0,
-                    // Three or more groups (rare): flood-fill the result.
-                    RunConn::Many => g.connected(rest | t),
-                }
-            };
+            let legal = (t & meet[0] != 0) & (t & meet[1] != 0) && (!many || g.connected(rest | t));
+            if lifts && across {
+                // From two squares on the landing cannot touch the run's own squares.
+                meet[0] = self.info.e1;
+            }
             let to = (first as i32 + k * g.delta[D]) as u32;
             v.ordo(legal, first, len, vertical, to);
             if t & !g.src[D] != 0 {
