@@ -105,6 +105,16 @@ pub(crate) struct Info {
     n_slow: usize,
     slow_sq: [u32; SLOW],
     slow_ok: [u128; SLOW],
+    /// Whether every piece not in `liftable` has its landing mask remembered (the mover one
+    /// group, at most [`SLOW`] such pieces, more than one piece): then the two masks below
+    /// let all the singletons be counted together (see [`Info::single_zones`]).
+    pub bulk_singles: bool,
+    /// Per direction `d`: the squares next to a piece (`e1`) whose nearest piece of the
+    /// mover behind them along `d` is in `liftable`.
+    pub zone_e1: [u128; 8],
+    /// Per direction `d`: the legal landings of the pieces not in `liftable` in direction
+    /// `d`, each on the squares up to the next piece of the mover along `d`.
+    pub slow_land: [u128; 8],
     /// Run key + 1 per slot (0: empty).
     run_key: [u32; RUNS],
     run_conn: [RunConn; RUNS],
@@ -125,6 +135,9 @@ impl Info {
             n_slow: 0,
             slow_sq: [0; SLOW],
             slow_ok: [0; SLOW],
+            bulk_singles: false,
+            zone_e1: [0; 8],
+            slow_land: [0; 8],
             run_key: [0; RUNS],
             run_conn: [RunConn::Any; RUNS],
         }
@@ -170,6 +183,34 @@ impl Info {
                     }
                 }
             }
+        }
+        self.single_zones(g);
+    }
+
+    /// The masks that count every singleton step of the mover per direction at once.
+    ///
+    /// Sliding all the mover's pieces in direction `d` at once, each square reached is
+    /// reached from one piece, its nearest piece of the mover behind it along `d` (every
+    /// square between them is empty). Which piece that is depends on the mover's pieces
+    /// alone, so per direction the entry keeps, for the squares whose nearest piece is
+    /// liftable, `e1` there (a landing away from its piece must touch the rest; the landing
+    /// next to it is judged by `e2` in [`crate::gen::Side::count`]), and for the squares
+    /// whose nearest piece `s` is not, the legal landings of `s` there.
+    fn single_zones(&mut self, g: &Geo) {
+        let slow = self.own & !self.liftable;
+        self.bulk_singles =
+            !self.split && self.own.count_ones() > 1 && self.n_slow == slow.count_ones() as usize;
+        if !self.bulk_singles {
+            return;
+        }
+        let open = g.board & !self.own;
+        for d in 0..8 {
+            self.zone_e1[d] = fill_dir(g, self.liftable, open, d) & self.e1;
+            let mut land = 0;
+            for i in 0..self.n_slow {
+                land |= fill_dir(g, bit(self.slow_sq[i]), open, d) & self.slow_ok[i];
+            }
+            self.slow_land[d] = land;
         }
     }
 
@@ -306,6 +347,20 @@ impl Info {
         }
         conn
     }
+}
+
+/// Every square the pieces of `from` reach going in direction `d` over the squares of
+/// `open`, the first square beyond them included (an occluded fill).
+fn fill_dir(g: &Geo, from: u128, open: u128, d: usize) -> u128 {
+    let mut front = g.shift(from, d);
+    let mut reach = front;
+    front &= open;
+    while front != 0 {
+        front = g.shift(front, d);
+        reach |= front;
+        front &= open;
+    }
+    reach
 }
 
 /// The key of a run in the table of run verdicts (never 0) and its first slot there.

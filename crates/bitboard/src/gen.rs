@@ -201,22 +201,32 @@ impl<'g, 'c> Side<'g, 'c> {
 
     /// The number of legal steps of the phase, tie choices included (ORDOX-4.2).
     ///
-    /// Singletons are counted per direction for all locally liftable pieces at once: in one
+    /// Singletons are counted per direction for all liftable pieces at once: in one
     /// direction every destination has exactly one piece behind it, a landing next to that
     /// piece must touch two of the mover's pieces (`E2`; one of them is the piece itself) and
-    /// a landing further away one (`E1`). The other pieces are counted one by one.
+    /// a landing further away one (`E1`). When the entry knows the landings of every other
+    /// piece too ([`Info::bulk_singles`]), all pieces slide together and each destination
+    /// is judged by the masks of its piece's zone; otherwise the others are counted one by
+    /// one.
     #[inline(always)]
     pub fn count(&mut self, phase: Phase) -> u64 {
         let g = self.g;
         let (single_dirs, h_dirs, v_dirs) = phase_dirs(phase, self.me);
         let mut c = Count(0);
         let fast = self.info.liftable;
+        let bulk = self.info.bulk_singles;
+        let movers = if bulk { self.own } else { fast };
         let (e1, e2) = (self.info.e1, self.info.e2);
         let empty = g.board & !self.occ;
         for_each_dir!(single_dirs, D => {
-            let (reach, near) = (g.slide_all::<D>(fast, empty), g.step::<D>(fast));
+            let (reach, near) = (g.slide_all::<D>(movers, empty), g.step::<D>(fast));
             let (reach, near) = (reach & !self.own, near & !self.own);
-            let legal = (near & e2) | (reach & !near & e1);
+            let (far, slow) = if bulk {
+                (self.info.zone_e1[D], self.info.slow_land[D])
+            } else {
+                (e1, 0)
+            };
+            let legal = (near & e2) | (reach & !near & far) | (reach & slow);
             c.0 += legal.count_ones() as u64;
             if self.variant == Variant::X {
                 for t in squares(legal & self.opp) {
@@ -224,7 +234,9 @@ impl<'g, 'c> Side<'g, 'c> {
                 }
             }
         });
-        self.walk_singles(self.own & !fast, single_dirs, &mut c);
+        if !bulk {
+            self.walk_singles(self.own & !fast, single_dirs, &mut c);
+        }
         if h_dirs != 0 {
             self.count_runs::<false>(h_dirs, &mut c);
         }
