@@ -73,19 +73,11 @@ pub(crate) fn parts(g: &Geo, ring: u128, rest: u128) -> Parts {
     }
 }
 
-/// How the landings of a lifted run are judged.
-#[derive(Clone, Copy)]
-pub(crate) enum RunConn {
-    /// Nothing else is left: any landing is fine.
-    Any,
-    /// The rest is one group; a landing must touch this mask (`expand(rest)`).
-    Touch(u128),
-    /// The rest is two groups; a landing must touch both masks (each group expanded).
-    Two(u128, u128),
-    /// The rest is three or more groups: the caller works them out.
-    Many,
-}
-
+/// How the landings of a lifted run are judged: a landing is legal iff it meets both masks
+/// (the board for no condition; one group left: `expand(rest)` and the board; two groups:
+/// each group expanded). `[0, 0]` when the rest is three or more groups, which the caller
+/// works out by a flood fill.
+pub(crate) type Meet = [u128; 2];
 /// Connection knowledge about one mask of the mover's pieces.
 pub(crate) struct Info {
     valid: bool,
@@ -117,7 +109,7 @@ pub(crate) struct Info {
     pub slow_land: [u128; 8],
     /// Run key + 1 per slot (0: empty).
     run_key: [u32; RUNS],
-    run_conn: [RunConn; RUNS],
+    run_conn: [Meet; RUNS],
 }
 
 impl Info {
@@ -139,7 +131,7 @@ impl Info {
             zone_e1: [0; 8],
             slow_land: [0; 8],
             run_key: [0; RUNS],
-            run_conn: [RunConn::Any; RUNS],
+            run_conn: [[0; 2]; RUNS],
         }
     }
 
@@ -289,14 +281,7 @@ impl Info {
     /// [`Info::run_conn_slow`], with the run's first slot looked at inline: a run met before
     /// sits there unless another one took it first, so most lookups make no call.
     #[inline(always)]
-    pub fn run_conn(
-        &mut self,
-        g: &Geo,
-        run: u128,
-        first: u32,
-        len: u32,
-        vertical: bool,
-    ) -> RunConn {
+    pub fn run_conn(&mut self, g: &Geo, run: u128, first: u32, len: u32, vertical: bool) -> Meet {
         let (key, slot) = run_slot(first, len, vertical);
         if self.run_key[slot] == key {
             return self.run_conn[slot];
@@ -315,7 +300,7 @@ impl Info {
         first: u32,
         len: u32,
         vertical: bool,
-    ) -> RunConn {
+    ) -> Meet {
         // Open addressing with linear probing; a full table just stops remembering.
         let (key, mut slot) = run_slot(first, len, vertical);
         let mut free = None;
@@ -331,14 +316,14 @@ impl Info {
         }
         let rest = self.own & !run;
         let conn = if rest == 0 {
-            RunConn::Any
+            [g.board; 2]
         } else if self.split {
-            RunConn::Many
+            [0; 2]
         } else {
             match parts(g, g.expand(run) & rest, rest) {
-                Parts::One => RunConn::Touch(g.expand(rest)),
-                Parts::Two(small) => RunConn::Two(g.expand(small), g.expand(rest & !small)),
-                Parts::Many => RunConn::Many,
+                Parts::One => [g.expand(rest), g.board],
+                Parts::Two(small) => [g.expand(small), g.expand(rest & !small)],
+                Parts::Many => [0; 2],
             }
         };
         if let Some(slot) = free {

@@ -5,7 +5,7 @@
 
 use crate::rules::{Color, Variant};
 
-use super::conn::{split_groups, Info, RunConn};
+use super::conn::{split_groups, Info};
 use super::encoding;
 use super::geometry::{bit, for_each_dir, headings, shl, shr, squares, Geo, E, N, POSITIVE, S, W};
 
@@ -440,8 +440,40 @@ impl<'g, 'c> Side<'g, 'c> {
                 len += 1;
                 lifts &= after & cur != 0;
                 if !lifts {
-                    self.run_steps::<D, Count>(run, lead, len, VERTICAL, true, c);
+                    self.count_unlifted_run::<D>(run, lead, len, VERTICAL, c);
                 }
+            }
+        }
+    }
+
+    /// [`Side::run_steps`], counting, for a run that does not lift locally and moves across
+    /// its line (so its landings never overlap its squares), each of its pieces with an
+    /// empty square ahead, when the mover has other pieces: one verdict lookup, then a
+    /// landing per distance until the edge or a piece.
+    #[inline(always)]
+    fn count_unlifted_run<const D: usize>(
+        &mut self,
+        run: u128,
+        first: u32,
+        len: u32,
+        vertical: bool,
+        c: &mut Count,
+    ) {
+        let g = self.g;
+        let meet = self.info.run_conn(g, run, first, len, vertical);
+        let mut t = g.step::<D>(run);
+        loop {
+            c.0 += if meet[0] == 0 {
+                g.connected((self.own & !run) | t)
+            } else {
+                (t & meet[0] != 0) & (t & meet[1] != 0)
+            } as u64;
+            if t & !g.src[D] != 0 {
+                return;
+            }
+            t = g.step::<D>(t);
+            if t & self.occ != 0 {
+                return;
             }
         }
     }
@@ -529,25 +561,25 @@ impl<'g, 'c> Side<'g, 'c> {
         let rest = self.own & !run;
         let blockers = self.occ & !run;
         let lifts = rest != 0 && self.info.run_lifts_locally(run, first, vertical);
-        // A landing is legal iff it meets both `meet[0]` and `meet[1]` (the board: no
-        // condition) and, when `many` (three or more groups left, rare), the flood fill agrees.
-        let (mut meet, many) = if rest == 0 {
-            ([g.board; 2], false)
+        // A landing is legal iff it meets both masks (see [`super::conn::Meet`]), or when
+        // `many` (three or more groups left, rare) iff the flood fill says so.
+        let mut meet = if rest == 0 {
+            [g.board; 2]
         } else if lifts {
             // The rest is one group: the landing must touch it.
-            ([g.expand(rest), g.board], false)
+            [g.expand(rest), g.board]
         } else {
-            match self.info.run_conn(g, run, first, len, vertical) {
-                RunConn::Any => ([g.board; 2], false),
-                RunConn::Touch(ex) => ([ex, g.board], false),
-                RunConn::Two(a, b) => ([a, b], false),
-                RunConn::Many => ([g.board; 2], true),
-            }
+            self.info.run_conn(g, run, first, len, vertical)
         };
+        let many = meet[0] == 0;
         let mut t = g.step::<D>(run);
         let mut k = 1;
         loop {
-            let legal = (t & meet[0] != 0) & (t & meet[1] != 0) && (!many || g.connected(rest | t));
+            let legal = if many {
+                g.connected(rest | t)
+            } else {
+                (t & meet[0] != 0) & (t & meet[1] != 0)
+            };
             if lifts && across {
                 // From two squares on the landing cannot touch the run's own squares.
                 meet[0] = self.info.e1;
