@@ -364,6 +364,9 @@ pub(crate) struct Cache {
     entries: Box<[Info]>,
     /// Per set: which way was used last.
     recent: Box<[u8]>,
+    /// The entry [`Cache::get`] returned last: sibling positions share the mover's pieces,
+    /// so it is looked at first, before the mask is hashed.
+    last: usize,
 }
 
 impl Cache {
@@ -373,20 +376,25 @@ impl Cache {
         Cache {
             entries: (0..n).map(|_| Info::blank()).collect(),
             recent: vec![0; n / 2].into_boxed_slice(),
+            last: 0,
         }
     }
 
     /// The knowledge about `own` (whose split flag is `split`), computed on a miss.
     #[inline(always)]
     pub fn get(&mut self, g: &Geo, own: u128, split: bool) -> &mut Info {
+        let dims = g.cols << 8 | g.rows;
+        let hit = |e: &Info| e.valid && e.own == own && e.split == split && e.dims == dims;
+        if hit(&self.entries[self.last]) {
+            // Its set's most recent way already.
+            return &mut self.entries[self.last];
+        }
         // Fold and mix (the SplitMix64 finaliser): every bit of the mask reaches the set index.
         let mut h = own as u64 ^ ((own >> 64) as u64).rotate_left(29) ^ split as u64;
         h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         h ^= h >> 31;
         let set = h as usize & (self.recent.len() - 1);
-        let dims = g.cols << 8 | g.rows;
-        let hit = |e: &Info| e.valid && e.own == own && e.split == split && e.dims == dims;
         let way = if hit(&self.entries[2 * set]) {
             0
         } else if hit(&self.entries[2 * set + 1]) {
@@ -397,6 +405,7 @@ impl Cache {
             way
         };
         self.recent[set] = way as u8;
+        self.last = 2 * set + way;
         &mut self.entries[2 * set + way]
     }
 }
