@@ -73,19 +73,11 @@ pub(crate) fn parts(g: &Geo, ring: u128, rest: u128) -> Parts {
     }
 }
 
-/// How the landings of a lifted run are judged.
-#[derive(Clone, Copy)]
-pub(crate) enum RunConn {
-    /// Nothing else is left: any landing is fine.
-    Any,
-    /// The rest is one group; a landing must touch this mask (`expand(rest)`).
-    Touch(u128),
-    /// The rest is two groups; a landing must touch both masks (each group expanded).
-    Two(u128, u128),
-    /// The rest is three or more groups: the caller works them out.
-    Many,
-}
-
+/// How the landings of a lifted run are judged: a landing is legal iff it meets both masks
+/// (the board for no condition; one group left: `expand(rest)` and the board; two groups:
+/// each group expanded). `[0, 0]` when the rest is three or more groups, which the caller
+/// works out by a flood fill.
+pub(crate) type Meet = [u128; 2];
 /// Connection knowledge about one mask of the mover's pieces.
 pub(crate) struct Info {
     valid: bool,
@@ -105,9 +97,19 @@ pub(crate) struct Info {
     n_slow: usize,
     slow_sq: [u32; SLOW],
     slow_ok: [u128; SLOW],
+    /// Whether every piece not in `liftable` has its landing mask remembered (the mover one
+    /// group, at most [`SLOW`] such pieces, more than one piece): then the two masks below
+    /// let all the singletons be counted together (see [`Info::single_zones`]).
+    pub bulk_singles: bool,
+    /// Per direction `d`: the squares next to a piece (`e1`) whose nearest piece of the
+    /// mover behind them along `d` is in `liftable`.
+    pub zone_e1: [u128; 8],
+    /// Per direction `d`: the legal landings of the pieces not in `liftable` in direction
+    /// `d`, each on the squares up to the next piece of the mover along `d`.
+    pub slow_land: [u128; 8],
     /// Run key + 1 per slot (0: empty).
     run_key: [u32; RUNS],
-    run_conn: [RunConn; RUNS],
+    run_conn: [Meet; RUNS],
 }
 
 impl Info {
@@ -125,8 +127,11 @@ impl Info {
             n_slow: 0,
             slow_sq: [0; SLOW],
             slow_ok: [0; SLOW],
+            bulk_singles: false,
+            zone_e1: [0; 8],
+            slow_land: [0; 8],
             run_key: [0; RUNS],
-            run_conn: [RunConn::Any; RUNS],
+            run_conn: [[0; 2]; RUNS],
         }
     }
 
@@ -171,6 +176,34 @@ impl Info {
                 }
             }
         }
+        self.single_zones(g);
+    }
+
+    /// The masks that count every singleton step of the mover per direction at once.
+    ///
+    /// Sliding all the mover's pieces in direction `d` at once, each square reached is
+    /// reached from one piece, its nearest piece of the mover behind it along `d` (every
+    /// square between them is empty). Which piece that is depends on the mover's pieces
+    /// alone, so per direction the entry keeps, for the squares whose nearest piece is
+    /// liftable, `e1` there (a landing away from its piece must touch the rest; the landing
+    /// next to it is judged by `e2` in [`crate::gen::Side::count`]), and for the squares
+    /// whose nearest piece `s` is not, the legal landings of `s` there.
+    fn single_zones(&mut self, g: &Geo) {
+        let slow = self.own & !self.liftable;
+        self.bulk_singles =
+            !self.split && self.own.count_ones() > 1 && self.n_slow == slow.count_ones() as usize;
+        if !self.bulk_singles {
+            return;
+        }
+        let open = g.board & !self.own;
+        for d in 0..8 {
+            self.zone_e1[d] = fill_dir(g, self.liftable, open, d) & self.e1;
+            let mut land = 0;
+            for i in 0..self.n_slow {
+                land |= fill_dir(g, bit(self.slow_sq[i]), open, d) & self.slow_ok[i];
+            }
+            self.slow_land[d] = land;
+        }
     }
 
     /// The squares `t` (not holding one of the pieces) such that the pieces with the one on
@@ -180,6 +213,18 @@ impl Info {
         if self.liftable & bit(s) != 0 {
             let n = g.nbr[s as usize];
             return (self.e1 & !n) | (self.e2 & n);
+        }
+        self.single_ok_slow(g, s)
+    }
+
+    /// [`Info::single_ok`] for a piece `s` not in `liftable`, the `i`-th of them (lowest
+    /// first): their landing masks are remembered in that order (by [`Info::fill`], or by a
+    /// first walk over all of a split mover's pieces), so the lookup is one compare rather
+    /// than a call and a search.
+    #[inline(always)]
+    pub fn single_ok_nth(&mut self, g: &Geo, i: usize, s: u32) -> u128 {
+        if i < self.n_slow && self.slow_sq[i] == s {
+            return self.slow_ok[i];
         }
         self.single_ok_slow(g, s)
     }
@@ -233,6 +278,17 @@ impl Info {
         self.liftable & low != 0 && (run ^ low) & !after_first == 0
     }
 
+    /// [`Info::run_conn_slow`], with the run's first slot looked at inline: a run met before
+    /// sits there unless another one took it first, so most lookups make no call.
+    #[inline(always)]
+    pub fn run_conn(&mut self, g: &Geo, run: u128, first: u32, len: u32, vertical: bool) -> Meet {
+        let (key, slot) = run_slot(first, len, vertical);
+        if self.run_key[slot] == key {
+            return self.run_conn[slot];
+        }
+        self.run_conn_slow(g, run, first, len, vertical)
+    }
+
     /// How the landings of the run `run` (lower end `first`, `len` pieces, along a column if
     /// `vertical`) are judged when it does not lift locally: exactly, by the groups of the
     /// rest; remembered per run.
@@ -244,10 +300,9 @@ impl Info {
         first: u32,
         len: u32,
         vertical: bool,
-    ) -> RunConn {
+    ) -> Meet {
         // Open addressing with linear probing; a full table just stops remembering.
-        let key = 1 + (first | (len << 7) | ((vertical as u32) << 12));
-        let mut slot = (key.wrapping_mul(0x9E37_79B9) >> 26) as usize % RUNS;
+        let (key, mut slot) = run_slot(first, len, vertical);
         let mut free = None;
         for _ in 0..RUNS {
             match self.run_key[slot] {
@@ -261,14 +316,14 @@ impl Info {
         }
         let rest = self.own & !run;
         let conn = if rest == 0 {
-            RunConn::Any
+            [g.board; 2]
         } else if self.split {
-            RunConn::Many
+            [0; 2]
         } else {
             match parts(g, g.expand(run) & rest, rest) {
-                Parts::One => RunConn::Touch(g.expand(rest)),
-                Parts::Two(small) => RunConn::Two(g.expand(small), g.expand(rest & !small)),
-                Parts::Many => RunConn::Many,
+                Parts::One => [g.expand(rest), g.board],
+                Parts::Two(small) => [g.expand(small), g.expand(rest & !small)],
+                Parts::Many => [0; 2],
             }
         };
         if let Some(slot) = free {
@@ -277,6 +332,27 @@ impl Info {
         }
         conn
     }
+}
+
+/// Every square the pieces of `from` reach going in direction `d` over the squares of
+/// `open`, the first square beyond them included (an occluded fill).
+fn fill_dir(g: &Geo, from: u128, open: u128, d: usize) -> u128 {
+    let mut front = g.shift(from, d);
+    let mut reach = front;
+    front &= open;
+    while front != 0 {
+        front = g.shift(front, d);
+        reach |= front;
+        front &= open;
+    }
+    reach
+}
+
+/// The key of a run in the table of run verdicts (never 0) and its first slot there.
+#[inline(always)]
+fn run_slot(first: u32, len: u32, vertical: bool) -> (u32, usize) {
+    let key = 1 + (first | (len << 7) | ((vertical as u32) << 12));
+    (key, (key.wrapping_mul(0x9E37_79B9) >> 26) as usize % RUNS)
 }
 
 /// A two-way set-associative table of [`Info`] by piece mask, one per search thread: each
@@ -288,6 +364,9 @@ pub(crate) struct Cache {
     entries: Box<[Info]>,
     /// Per set: which way was used last.
     recent: Box<[u8]>,
+    /// The entry [`Cache::get`] returned last: sibling positions share the mover's pieces,
+    /// so it is looked at first, before the mask is hashed.
+    last: usize,
 }
 
 impl Cache {
@@ -297,20 +376,25 @@ impl Cache {
         Cache {
             entries: (0..n).map(|_| Info::blank()).collect(),
             recent: vec![0; n / 2].into_boxed_slice(),
+            last: 0,
         }
     }
 
     /// The knowledge about `own` (whose split flag is `split`), computed on a miss.
     #[inline(always)]
     pub fn get(&mut self, g: &Geo, own: u128, split: bool) -> &mut Info {
+        let dims = g.cols << 8 | g.rows;
+        let hit = |e: &Info| e.valid && e.own == own && e.split == split && e.dims == dims;
+        if hit(&self.entries[self.last]) {
+            // Its set's most recent way already.
+            return &mut self.entries[self.last];
+        }
         // Fold and mix (the SplitMix64 finaliser): every bit of the mask reaches the set index.
         let mut h = own as u64 ^ ((own >> 64) as u64).rotate_left(29) ^ split as u64;
         h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         h ^= h >> 31;
         let set = h as usize & (self.recent.len() - 1);
-        let dims = g.cols << 8 | g.rows;
-        let hit = |e: &Info| e.valid && e.own == own && e.split == split && e.dims == dims;
         let way = if hit(&self.entries[2 * set]) {
             0
         } else if hit(&self.entries[2 * set + 1]) {
@@ -321,6 +405,7 @@ impl Cache {
             way
         };
         self.recent[set] = way as u8;
+        self.last = 2 * set + way;
         &mut self.entries[2 * set + way]
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::rules::{Color, Variant};
 
-use super::conn::{split_groups, Info, RunConn};
+use super::conn::{split_groups, Info};
 use super::encoding;
 use super::geometry::{bit, for_each_dir, headings, shl, shr, squares, Geo, E, N, POSITIVE, S, W};
 
@@ -201,22 +201,32 @@ impl<'g, 'c> Side<'g, 'c> {
 
     /// The number of legal steps of the phase, tie choices included (ORDOX-4.2).
     ///
-    /// Singletons are counted per direction for all locally liftable pieces at once: in one
+    /// Singletons are counted per direction for all liftable pieces at once: in one
     /// direction every destination has exactly one piece behind it, a landing next to that
     /// piece must touch two of the mover's pieces (`E2`; one of them is the piece itself) and
-    /// a landing further away one (`E1`). The other pieces are counted one by one.
+    /// a landing further away one (`E1`). When the entry knows the landings of every other
+    /// piece too ([`Info::bulk_singles`]), all pieces slide together and each destination
+    /// is judged by the masks of its piece's zone; otherwise the others are counted one by
+    /// one.
     #[inline(always)]
     pub fn count(&mut self, phase: Phase) -> u64 {
         let g = self.g;
         let (single_dirs, h_dirs, v_dirs) = phase_dirs(phase, self.me);
         let mut c = Count(0);
         let fast = self.info.liftable;
+        let bulk = self.info.bulk_singles;
+        let movers = if bulk { self.own } else { fast };
         let (e1, e2) = (self.info.e1, self.info.e2);
         let empty = g.board & !self.occ;
         for_each_dir!(single_dirs, D => {
-            let (reach, near) = (g.slide_all::<D>(fast, empty), g.step::<D>(fast));
+            let (reach, near) = (g.slide_all::<D>(movers, empty), g.step::<D>(fast));
             let (reach, near) = (reach & !self.own, near & !self.own);
-            let legal = (near & e2) | (reach & !near & e1);
+            let (far, slow) = if bulk {
+                (self.info.zone_e1[D], self.info.slow_land[D])
+            } else {
+                (e1, 0)
+            };
+            let legal = (near & e2) | (reach & !near & far) | (reach & slow);
             c.0 += legal.count_ones() as u64;
             if self.variant == Variant::X {
                 for t in squares(legal & self.opp) {
@@ -224,7 +234,9 @@ impl<'g, 'c> Side<'g, 'c> {
                 }
             }
         });
-        self.walk_singles(self.own & !fast, single_dirs, &mut c);
+        if !bulk {
+            self.walk_singles(self.own & !fast, single_dirs, &mut c);
+        }
         if h_dirs != 0 {
             self.count_runs::<false>(h_dirs, &mut c);
         }
@@ -247,17 +259,25 @@ impl<'g, 'c> Side<'g, 'c> {
     #[inline(always)]
     fn walk_singles<V: Visit>(&mut self, pieces: u128, single_dirs: u8, v: &mut V) {
         let g = self.g;
+        let lifts = self.info.liftable;
+        // How many of the pieces walked so far are not in `lifts`.
+        let mut nth = 0;
         for s in squares(pieces) {
             let mut reach = 0;
             for_each_dir!(single_dirs, D => reach |= g.slide_dir::<D>(s, self.occ));
             reach &= !self.own;
-            if reach == 0 {
-                continue;
+            let fast = lifts & bit(s) != 0;
+            if reach != 0 {
+                let ok = if fast {
+                    self.info.single_ok(g, s)
+                } else {
+                    self.info.single_ok_nth(g, nth, s)
+                };
+                if reach & ok != 0 {
+                    v.singles(self, s, reach & ok);
+                }
             }
-            let dests = reach & self.info.single_ok(g, s);
-            if dests != 0 {
-                v.singles(self, s, dests);
-            }
+            nth += !fast as usize;
         }
     }
 
@@ -420,8 +440,40 @@ impl<'g, 'c> Side<'g, 'c> {
                 len += 1;
                 lifts &= after & cur != 0;
                 if !lifts {
-                    self.run_steps::<D, Count>(run, lead, len, VERTICAL, true, c);
+                    self.count_unlifted_run::<D>(run, lead, len, VERTICAL, c);
                 }
+            }
+        }
+    }
+
+    /// [`Side::run_steps`], counting, for a run that does not lift locally and moves across
+    /// its line (so its landings never overlap its squares), each of its pieces with an
+    /// empty square ahead, when the mover has other pieces: one verdict lookup, then a
+    /// landing per distance until the edge or a piece.
+    #[inline(always)]
+    fn count_unlifted_run<const D: usize>(
+        &mut self,
+        run: u128,
+        first: u32,
+        len: u32,
+        vertical: bool,
+        c: &mut Count,
+    ) {
+        let g = self.g;
+        let meet = self.info.run_conn(g, run, first, len, vertical);
+        let mut t = g.step::<D>(run);
+        loop {
+            c.0 += if meet[0] == 0 {
+                g.connected((self.own & !run) | t)
+            } else {
+                (t & meet[0] != 0) & (t & meet[1] != 0)
+            } as u64;
+            if t & !g.src[D] != 0 {
+                return;
+            }
+            t = g.step::<D>(t);
+            if t & self.occ != 0 {
+                return;
             }
         }
     }
@@ -508,31 +560,30 @@ impl<'g, 'c> Side<'g, 'c> {
         let g = self.g;
         let rest = self.own & !run;
         let blockers = self.occ & !run;
-        let lifts = rest == 0 || self.info.run_lifts_locally(run, first, vertical);
-        let mut slow = None;
+        let lifts = rest != 0 && self.info.run_lifts_locally(run, first, vertical);
+        // A landing is legal iff it meets both masks (see [`super::conn::Meet`]), or when
+        // `many` (three or more groups left, rare) iff the flood fill says so.
+        let mut meet = if rest == 0 {
+            [g.board; 2]
+        } else if lifts {
+            // The rest is one group: the landing must touch it.
+            [g.expand(rest), g.board]
+        } else {
+            self.info.run_conn(g, run, first, len, vertical)
+        };
+        let many = meet[0] == 0;
         let mut t = g.step::<D>(run);
         let mut k = 1;
         loop {
-            let legal = if rest == 0 {
-                true
-            } else if lifts {
-                // The rest is one group: the landing must touch it.
-                if across && k > 1 {
-                    t & self.info.e1 != 0
-                } else {
-                    t & g.expand(rest) != 0
-                }
+            let legal = if many {
+                g.connected(rest | t)
             } else {
-                let conn = *slow
-                    .get_or_insert_with(|| self.info.run_conn_slow(g, run, first, len, vertical));
-                match conn {
-                    RunConn::Any => true,
-                    RunConn::Touch(ex) => t & ex != 0,
-                    RunConn::Two(a, b) => t & a != 0 && t & b != 0,
-                    // Three or more groups (rare): flood-fill the result.
-                    RunConn::Many => g.connected(rest | t),
-                }
+                (t & meet[0] != 0) & (t & meet[1] != 0)
             };
+            if lifts && across {
+                // From two squares on the landing cannot touch the run's own squares.
+                meet[0] = self.info.e1;
+            }
             let to = (first as i32 + k * g.delta[D]) as u32;
             v.ordo(legal, first, len, vertical, to);
             if t & !g.src[D] != 0 {

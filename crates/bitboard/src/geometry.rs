@@ -148,9 +148,9 @@ pub(crate) struct Geo {
     /// Per direction: the size of that offset (at most 17, so a shift by it is below 64).
     amount: [u32; 8],
     /// Per square and direction: every square along the ray, the square itself excluded.
-    pub rays: Box<[[u128; 8]]>,
+    pub rays: [[u128; 8]; 128],
     /// Per square: its (up to eight) neighbours (ORDO-4.1).
-    pub nbr: Box<[u128]>,
+    pub nbr: [u128; 128],
     /// Home row of White (row 1) and of Black (last row), indexed by `Color as usize`
     /// (ORDO-1.3).
     pub home: [u128; 2],
@@ -195,98 +195,121 @@ pub(crate) fn squares(mut x: u128) -> impl Iterator<Item = u32> {
     })
 }
 
+/// Whether `(c, r)` lies on a board of `cols` x `rows`.
+const fn on_board(c: i32, r: i32, cols: i32, rows: i32) -> bool {
+    c >= 0 && r >= 0 && c < cols && r < rows
+}
+
 /// Per square, the masks [`Geo`] keeps: the squares that have a neighbour in each direction,
 /// the ray from each square in each direction, and each square's neighbours.
 struct SquareTables {
     src: [u128; 8],
-    rays: Box<[[u128; 8]]>,
-    nbr: Box<[u128]>,
+    rays: [[u128; 8]; 128],
+    nbr: [u128; 128],
 }
 
 impl SquareTables {
-    fn new(cols: u32, rows: u32) -> SquareTables {
-        let n = cols * rows;
-        let on = |c: i32, r: i32| c >= 0 && r >= 0 && c < cols as i32 && r < rows as i32;
-        let idx = |c: i32, r: i32| (r * cols as i32 + c) as u32;
+    /// Computed at compile time for the standard board (see [`STANDARD`]), hence the
+    /// `while` loops.
+    const fn new(cols: u32, rows: u32) -> SquareTables {
+        let (cols, rows) = (cols as i32, rows as i32);
         let mut t = SquareTables {
             src: [0u128; 8],
-            rays: vec![[0u128; 8]; n as usize].into_boxed_slice(),
-            nbr: vec![0u128; n as usize].into_boxed_slice(),
+            rays: [[0u128; 8]; 128],
+            nbr: [0u128; 128],
         };
-        for r in 0..rows as i32 {
-            for c in 0..cols as i32 {
-                let s = idx(c, r);
-                for (d, &(dc, dr)) in DIRS.iter().enumerate() {
-                    if on(c + dc, r + dr) {
-                        t.src[d] |= bit(s);
-                        t.nbr[s as usize] |= bit(idx(c + dc, r + dr));
-                    }
-                    let (mut x, mut y) = (c + dc, r + dr);
-                    while on(x, y) {
-                        t.rays[s as usize][d] |= bit(idx(x, y));
-                        x += dc;
-                        y += dr;
-                    }
+        let mut s = 0;
+        while s < cols * rows {
+            let (c, r) = (s % cols, s / cols);
+            let mut d = 0;
+            while d < 8 {
+                let (dc, dr) = DIRS[d];
+                if on_board(c + dc, r + dr, cols, rows) {
+                    t.src[d] |= bit(s as u32);
+                    t.nbr[s as usize] |= bit((s + dr * cols + dc) as u32);
                 }
+                let (mut x, mut y) = (c + dc, r + dr);
+                while on_board(x, y, cols, rows) {
+                    t.rays[s as usize][d] |= bit((y * cols + x) as u32);
+                    x += dc;
+                    y += dr;
+                }
+                d += 1;
             }
+            s += 1;
         }
         t
     }
 }
 
+/// The geometry of the standard 10 x 8 board (ORDO-1.5), computed at compile time: code that
+/// knows it works on this board (the x86 perft, see `Bitboard::perft_x86`) reads its masks and
+/// step sizes as constants, so they become immediate operands rather than loads and shifts by
+/// a register.
+pub(crate) static STANDARD: Geo = Geo::new(10, 8);
+
 impl Geo {
-    fn new(dims: Dims) -> Geo {
-        let cols = dims.cols as u32;
-        let rows = dims.rows as u32;
+    /// The geometry of a board of `cols` x `rows` (a `const fn` for [`STANDARD`]).
+    const fn new(cols: u32, rows: u32) -> Geo {
         let n = cols * rows;
         let board = if n == 128 {
             u128::MAX
         } else {
             (1u128 << n) - 1
         };
-        let mut not_first = 0;
-        let mut not_last = 0;
-        for s in 0..n {
+        let (mut not_first, mut not_last) = (0, 0);
+        let mut s = 0;
+        while s < n {
             if s % cols > 0 {
                 not_first |= bit(s);
             }
             if s % cols < cols - 1 {
                 not_last |= bit(s);
             }
+            s += 1;
         }
-        let delta = DIRS.map(|(dc, dr)| dr * cols as i32 + dc);
-        let SquareTables { src, rays, nbr } = SquareTables::new(cols, rows);
-        let row_mask = |r: u32| ((1u128 << cols) - 1) << (r * cols);
+        let (mut delta, mut amount) = ([0i32; 8], [0u32; 8]);
+        let mut d = 0;
+        while d < 8 {
+            delta[d] = DIRS[d].1 * cols as i32 + DIRS[d].0;
+            amount[d] = delta[d].unsigned_abs();
+            d += 1;
+        }
         let mut vrun = [0u128; MAX_SIDE as usize + 1];
-        for len in 1..=MAX_SIDE as usize {
-            vrun[len] = if len as u32 <= rows {
-                vrun[len - 1] | bit((len as u32 - 1) * cols)
-            } else {
-                vrun[len - 1]
-            };
+        let mut len = 1;
+        while len <= MAX_SIDE as usize {
+            vrun[len] = vrun[len - 1];
+            if len as u32 <= rows {
+                vrun[len] |= bit((len as u32 - 1) * cols);
+            }
+            len += 1;
         }
-        let amount = delta.map(|k| k.unsigned_abs());
+        let t = SquareTables::new(cols, rows);
+        let row = (1u128 << cols) - 1;
         Geo {
             cols,
             rows,
             board,
             not_first,
             not_last,
-            src,
+            src: t.src,
             delta,
             amount,
-            rays,
-            nbr,
-            home: [row_mask(0), row_mask(rows - 1)],
+            rays: t.rays,
+            nbr: t.nbr,
+            home: [row, row << ((rows - 1) * cols)],
             vrun,
         }
     }
 
     /// The geometry of a board size, computed on first use.
     pub fn get(dims: Dims) -> &'static Geo {
+        if (dims.cols, dims.rows) == (10, 8) {
+            return &STANDARD;
+        }
         static GEOS: [OnceLock<Box<Geo>>; 17 * 17] = [const { OnceLock::new() }; 17 * 17];
         let slot = &GEOS[dims.cols as usize * 17 + dims.rows as usize];
-        slot.get_or_init(|| Box::new(Geo::new(dims)))
+        slot.get_or_init(|| Box::new(Geo::new(dims.cols as u32, dims.rows as u32)))
     }
 
     pub fn dims(&self) -> Dims {

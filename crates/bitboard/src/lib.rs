@@ -397,8 +397,30 @@ impl Bitboard {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
     unsafe fn perft_x86(&self, depth: u32, work: &mut Work) -> u64 {
+        if std::ptr::eq(self.geo, &geometry::STANDARD) {
+            // SAFETY: as for this function.
+            return unsafe { self.perft_x86_standard(depth, work) };
+        }
         // SAFETY: this function only runs where the features are present.
         self.perft_node::<false>(depth, work, |b, d, w| unsafe { b.perft_x86(d, w) })
+    }
+
+    /// [`Bitboard::perft_x86`] on the standard board: the same code with the geometry known
+    /// at compile time ([`geometry::STANDARD`]), so that its masks and step sizes are
+    /// constants (immediate operands, shifts by a constant) rather than loads.
+    ///
+    /// # Safety
+    /// As for [`Bitboard::perft_x86`]; the position must be on the standard board.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    unsafe fn perft_x86_standard(&self, depth: u32, work: &mut Work) -> u64 {
+        debug_assert!(std::ptr::eq(self.geo, &geometry::STANDARD));
+        let this = Bitboard {
+            geo: &geometry::STANDARD,
+            ..*self
+        };
+        // SAFETY: as for this function; the children are on the same board.
+        this.perft_node::<false>(depth, work, |b, d, w| unsafe { b.perft_x86_standard(d, w) })
     }
 
     /// Perft below this position (`depth >= 1`), with the fastest code the processor runs.
