@@ -244,10 +244,21 @@ impl Sets {
     }
 }
 
-/// Whether a block of `pairs` rank pairs, `stored` of them stored, `width` a row, marks them
-/// by a list (fewer than one pair in sixteen stored) rather than a bit each.
-fn listed(stored: usize, pairs: usize, width: usize) -> bool {
-    width <= 1 << 16 && stored * 16 < pairs
+/// Whether a block of `pairs` rank pairs, `stored` of them stored, marks them by a list
+/// (fewer than one pair in sixteen stored) rather than a bit each.
+fn listed(stored: usize, pairs: usize) -> bool {
+    stored * 16 < pairs
+}
+
+/// Words of a band: a list-marked block lists each row's stored columns band by band, 65,536
+/// columns a band, each column as its offset in the band (a `u16`), with an end a band in
+/// the row ends; a crowded slice's Black runs are wider than a `u16` can name (classic
+/// row2 6 x 5: 12,526,900 sets of 12 pieces), which would otherwise need a bit a pair.
+const BAND_WORDS: usize = 1 << 10;
+
+/// Bands of `width` columns, `band_words` words a band.
+fn bands(width: u64, band_words: usize) -> usize {
+    (width.div_ceil(64 * band_words as u64) as usize).max(1)
 }
 
 /// The sizes of a core index: what [`CoreIndex::measure`] counts.
@@ -295,9 +306,9 @@ enum Marks {
     /// A bit per pair, row by row, from bit `bit` of the index's bits, which has `ones` set
     /// bits before it.
     Bits { bit: u64, ones: u64 },
-    /// The stored pairs as a list (for blocks where most pairs overlap): for each row the end
-    /// of its columns, from `row` on in the index's row ends, and the columns (offsets in the
-    /// Black run) from `col` on in its column list.
+    /// The stored pairs as a list (for blocks where most pairs overlap): for each row and
+    /// band ([`BAND_WORDS`]) the end of its columns, from `row` on in the index's row ends,
+    /// and the columns (offsets in the band) from `col` on in its column list.
     List { row: usize, col: usize },
 }
 
@@ -363,6 +374,8 @@ pub struct CoreIndex {
     bits: Arc<RankBits>,
     row_ends: Arc<Vec<u32>>,
     cols: Arc<Vec<u16>>,
+    /// Words of a band of a list-marked block ([`BAND_WORDS`]; fewer in tests).
+    band_words: usize,
     len: usize,
     layers: Vec<Vec<Layer>>,
 }
@@ -374,8 +387,14 @@ impl CoreIndex {
     /// The index of the material whose White and Black sets are `sets`; `None` if it would
     /// hold 2^32 or more positions.
     pub fn new(sets: [Arc<Sets>; 2]) -> Option<CoreIndex> {
+        CoreIndex::with_bands(sets, BAND_WORDS)
+    }
+
+    /// [`CoreIndex::new`] with bands of `band_words` words in its lists.
+    fn with_bands(sets: [Arc<Sets>; 2], band_words: usize) -> Option<CoreIndex> {
         let (tw, tb) = (sets[0].advancements(), sets[1].advancements());
         let mut index = CoreIndex::empty(sets);
+        index.band_words = band_words;
         let mut bits = RankBits::default();
         let (mut row_ends, mut cols) = (Vec::new(), Vec::new());
         for total in (0..tw + tb).rev() {
@@ -419,6 +438,7 @@ impl CoreIndex {
             bits: Arc::default(),
             row_ends: Arc::default(),
             cols: Arc::default(),
+            band_words: BAND_WORDS,
             len: 0,
             layers: Vec::new(),
         }
@@ -464,8 +484,9 @@ impl CoreIndex {
             for (stm, adv) in self.plan(total).into_iter().flatten() {
                 let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
                 let (stored, v) = count(self, stm, adv, &mut row);
-                if listed(stored, w.len() * b.len(), b.len()) {
-                    (rows, cols) = (rows + w.len() as u64, cols + stored as u64);
+                if listed(stored, w.len() * b.len()) {
+                    let bands = bands(b.len() as u64, self.band_words) as u64;
+                    (rows, cols) = (rows + bands * w.len() as u64, cols + stored as u64);
                 } else {
                     bits += (w.len() * b.len()) as u64;
                 }
@@ -547,7 +568,7 @@ impl CoreIndex {
         let (w, b) = (self.sets[0].run(adv[0]), self.sets[1].run(adv[1]));
         let mut row = Vec::new();
         let stored = self.count_block(stm, adv, &mut row);
-        let list = listed(stored, w.len() * b.len(), b.len());
+        let list = listed(stored, w.len() * b.len());
         let marks = if list {
             Marks::List {
                 row: row_ends.len(),
@@ -562,14 +583,16 @@ impl CoreIndex {
         for rw in w.clone() {
             self.row_marks(stm, rw, b.clone(), &mut row);
             if let Marks::List { col, .. } = marks {
-                for (i, &word) in row.iter().enumerate() {
-                    let mut rest = word;
-                    while rest != 0 {
-                        cols.push((i * 64) as u16 + rest.trailing_zeros() as u16);
-                        rest &= rest - 1;
+                for band in row.chunks(self.band_words) {
+                    for (i, &word) in band.iter().enumerate() {
+                        let mut rest = word;
+                        while rest != 0 {
+                            cols.push((i * 64) as u16 + rest.trailing_zeros() as u16);
+                            rest &= rest - 1;
+                        }
                     }
+                    row_ends.push((cols.len() - col) as u32);
                 }
-                row_ends.push((cols.len() - col) as u32);
             } else {
                 bits.push_words(&row, b.len() as u64);
             }
@@ -706,18 +729,21 @@ impl CoreIndex {
                     .then(|| (self.bits.rank(p) - ones) as usize)?
             }
             Marks::List { row: r, col: c } => {
-                let lo = if row == 0 {
-                    0
-                } else {
-                    self.row_ends[r + row - 1]
-                };
-                let (lo, hi) = (lo as usize, self.row_ends[r + row] as usize);
+                let band = 64 * self.band_words as u32;
+                let end = r + row * self.bands(block) + (col / band) as usize;
+                let lo = if end == r { 0 } else { self.row_ends[end - 1] };
+                let (lo, hi) = (lo as usize, self.row_ends[end] as usize);
                 lo + self.cols[c + lo..c + hi]
-                    .binary_search(&(col as u16))
+                    .binary_search(&((col % band) as u16))
                     .ok()?
             }
         };
         Some(block.slot + offset)
+    }
+
+    /// Bands a row of `block` has in a list ([`BAND_WORDS`]).
+    fn bands(&self, block: &Block) -> usize {
+        bands(block.width(), self.band_words)
     }
 
     /// The stored position of slot `i`.
@@ -733,9 +759,11 @@ impl CoreIndex {
                 ((q / block.width()) as u32, (q % block.width()) as u32)
             }
             Marks::List { row, col } => {
-                let ends = &self.row_ends[row..row + block.rows()];
-                let r = ends.partition_point(|&e| e as usize <= off);
-                (r as u32, u32::from(self.cols[col + off]))
+                let bands = self.bands(block);
+                let ends = &self.row_ends[row..row + block.rows() * bands];
+                let end = ends.partition_point(|&e| e as usize <= off);
+                let band = (end % bands * 64 * self.band_words) as u32;
+                ((end / bands) as u32, band + u32::from(self.cols[col + off]))
             }
         };
         let (rw, rb) = (block.white.0 + row, block.black.0 + col);
@@ -752,14 +780,20 @@ impl CoreIndex {
                     .ones_in(row, block.width())
                     .map(move |off| (rw, b.0 + off as u32))
             })),
-            Marks::List { row, col } => Box::new((w.0..w.1).flat_map(move |rw| {
-                let r = row + (rw - w.0) as usize;
-                let lo = if rw == w.0 { 0 } else { self.row_ends[r - 1] };
-                let (lo, hi) = (col + lo as usize, col + self.row_ends[r] as usize);
-                self.cols[lo..hi]
-                    .iter()
-                    .map(move |&c| (rw, b.0 + u32::from(c)))
-            })),
+            Marks::List { row, col } => {
+                let bands = self.bands(block);
+                Box::new((w.0..w.1).flat_map(move |rw| {
+                    (0..bands).flat_map(move |band| {
+                        let r = row + (rw - w.0) as usize * bands + band;
+                        let lo = if r == row { 0 } else { self.row_ends[r - 1] };
+                        let (lo, hi) = (col + lo as usize, col + self.row_ends[r] as usize);
+                        let first = b.0 + (band * 64 * self.band_words) as u32;
+                        self.cols[lo..hi]
+                            .iter()
+                            .map(move |&c| (rw, first + u32::from(c)))
+                    })
+                }))
+            }
         }
     }
 
@@ -827,6 +861,44 @@ mod tests {
                 }
             }
             assert!(checked > 1000, "{board}: {checked} pairs");
+        }
+    }
+
+    /// Lists in bands (a crowded slice's Black runs pass the 65,536 columns a `u16` names):
+    /// with bands of 64 columns an index answers every position, slot and entry as with one
+    /// band a row, and is measured right.
+    #[test]
+    fn list_bands_answer_as_one_band_a_row() {
+        for (board, k) in [("4x5", [5, 4]), ("4x4", [6, 6]), ("5x4", [5, 5])] {
+            let dims: Dims = board.parse().unwrap();
+            let sets = [
+                Arc::new(Sets::new(dims, Color::White, k[0])),
+                Arc::new(Sets::new(dims, Color::Black, k[1])),
+            ];
+            let one = CoreIndex::new(sets.clone()).unwrap();
+            let banded = CoreIndex::with_bands(sets.clone(), 1).unwrap();
+            let multi = |b: &Block| matches!(b.marks, Marks::List { .. }) && banded.bands(b) > 1;
+            assert!(
+                banded.blocks.iter().any(multi),
+                "{board}: no list of two bands"
+            );
+            assert_eq!(one.len(), banded.len(), "{board}");
+            for i in 0..one.len() {
+                assert_eq!(one.position(i), banded.position(i), "{board} slot {i}");
+            }
+            for layer in one.layers().into_iter().flatten() {
+                let entries = one.entries(layer).zip(banded.entries(layer));
+                for (i, (a, b)) in entries.enumerate() {
+                    assert_eq!(a, b, "{board}");
+                    let at = banded.slot_of(b.stm, b.ranks, b.adv);
+                    assert_eq!(at, Some(layer.start + i), "{board}");
+                }
+                assert_eq!(banded.entries(layer).count(), layer.len(), "{board}");
+            }
+            let mut empty = CoreIndex::empty(sets);
+            empty.band_words = 1;
+            let size = empty.size_by(|i, stm, adv, row| (i.count_block(stm, adv, row), 0.0));
+            assert_eq!(size.marks, banded.bytes() as u64, "{board}");
         }
     }
 
