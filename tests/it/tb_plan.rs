@@ -1124,3 +1124,57 @@ fn a_stop_during_the_verification_of_read_slices_is_honoured_at_once() {
     assert!(run(u64::MAX).0.is_ok());
     assert_eq!(files(), before);
 }
+
+/// A slice resumed from its checkpoint is verified in a pass after its build; a stop during
+/// that pass leaves the slice's file and the mark `FILE.unverified`, so the next run that
+/// verifies what it builds (`--verify-new`) verifies the slice although it reads it from its
+/// file, and removes the mark; the run after that owes nothing.
+#[test]
+fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
+    let root = crate::common::scratch("owed-verification");
+    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 2), &root);
+    let stopped = compact_build(&root, mat(3, 3), &StopAfter::new(Some(2)));
+    assert!(
+        matches!(stopped, Err(SolveError::Interrupted(_))),
+        "{stopped:?}"
+    );
+    let run = |after| {
+        let stop = StopVerifying {
+            after,
+            seen: Default::default(),
+        };
+        let opts = BuildOptions {
+            progress: &stop,
+            verify: ordo_solve::VerifyScope::Built,
+            ..BuildOptions::default()
+        };
+        let mut seen = Vec::new();
+        let r = ctb::build::<Bitboard>(
+            board("4x4"),
+            Variant::Classic,
+            mat(3, 3),
+            &root,
+            &opts,
+            |r| seen.push((r.stats.material.to_string(), r.built, r.verified)),
+        );
+        (r.map(|_| ()), seen)
+    };
+    let (r, _) = run(2);
+    assert!(
+        matches!(&r, Err(SolveError::Interrupted(m)) if m.contains("slice 3v3")),
+        "{r:?}"
+    );
+    let file = ctb::path(&root, Variant::Classic, board("4x4"), mat(3, 3));
+    let mark = ctb::owed_mark(&file);
+    assert!(
+        file.exists() && mark.exists(),
+        "the file and the mark are left"
+    );
+    let (r, seen) = run(u64::MAX);
+    assert!(r.is_ok(), "{r:?}");
+    let owed: Vec<_> = seen.iter().filter(|s| s.2.is_some()).collect();
+    assert_eq!(owed, [&("3v3".to_string(), false, Some(true))]);
+    assert!(!mark.exists(), "the mark is removed once verified");
+    let (_, seen) = run(u64::MAX);
+    assert!(seen.iter().all(|s| s.2.is_none()), "nothing owed: {seen:?}");
+}

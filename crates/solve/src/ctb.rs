@@ -231,6 +231,26 @@ pub fn build_slice<E: Engine>(
     Ok(slice_report(tables, &header, true))
 }
 
+/// The mark `FILE.unverified` of the slice file `file`: the slice was resumed from its
+/// checkpoint by a run that verifies what it builds, and that verification (a pass after the
+/// build, not in its sweep) is not done yet. A later run verifying what it builds
+/// (`--verify-new`) verifies the slice although it reads it from its file, then removes the
+/// mark; a stop during that pass leaves it.
+pub fn owed_mark(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".unverified");
+    PathBuf::from(name)
+}
+
+/// Write the mark [`owed_mark`] of slice `m` before its resumed build.
+fn owe_verification(mark: &Path, m: Material) -> Result<(), SolveError> {
+    let text = format!(
+        "slice {m} was resumed from its checkpoint; its verification is owed (ordo tb build --verify-new does it)\n"
+    );
+    crate::files::write_atomically_with(mark, |w| std::io::Write::write_all(w, text.as_bytes()))
+        .map_err(|e| SolveError::io(mark, e))
+}
+
 /// [`SolveError::Interrupted`] if `progress` asks to stop before slice `m`.
 fn stop_before(
     progress: &dyn Progress,
@@ -300,25 +320,32 @@ pub fn build<E: Engine>(
         let built = !file.exists();
         // A slice built whole is checked in its build's sweep; a resumed one is verified after.
         let pass = !built || partial_dir(&file).exists();
-        (built, opts.verify.covers(built) && pass)
+        let owed = owed_mark(&file).exists() && opts.verify.covers(true);
+        (built, opts.verify.covers(built) && pass || owed)
     });
     let mut reports = Vec::new();
     for (&m, step) in slices.iter().zip(&steps) {
         let file = path(dir, variant, dims, m);
+        let (mark, fresh) = (owed_mark(&file), !file.exists());
+        let owed = mark.exists() && opts.verify.covers(true);
         // A stop is honoured before any slice with work left: one to build, or one read
         // from its file that this run verifies.
-        if !file.exists() || opts.verify.covers(false) {
+        if fresh || owed || opts.verify.covers(false) {
             stop_before(opts.progress, m, reports.len(), dir)?;
         }
         opts.progress.begin(step);
+        if fresh && partial_dir(&file).exists() && opts.verify.covers(true) {
+            owe_verification(&mark, m)?;
+        }
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;
-        if opts.verify.covers(report.built) {
+        if opts.verify.covers(report.built) || owed {
             // A slice built whole here was checked in the build's sweep.
             let verdict = match tables.build_check(m).filter(|_| report.built) {
                 Some(v) => v.clone(),
                 None => tables.verify_slice::<E>(m, opts.progress)?,
             };
             report.verified = Some(verdict.ok());
+            let _ = std::fs::remove_file(&mark);
         }
         each(&report);
         reports.push(report);
