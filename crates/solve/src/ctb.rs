@@ -245,7 +245,7 @@ pub fn owed_mark(file: &Path) -> PathBuf {
 /// Write the mark [`owed_mark`] of slice `m` before its resumed build.
 fn owe_verification(mark: &Path, m: Material) -> Result<(), SolveError> {
     let text = format!(
-        "slice {m} was resumed from its checkpoint; its verification is owed (ordo tb build --verify-new does it)\n"
+        "slice {m} was resumed from its checkpoint; its verification is owed: the next build that verifies the slices it builds verifies it too\n"
     );
     crate::files::write_atomically_with(mark, |w| std::io::Write::write_all(w, text.as_bytes()))
         .map_err(|e| SolveError::io(mark, e))
