@@ -1069,6 +1069,38 @@ impl Progress for StopVerifying {
     }
 }
 
+/// A slice's report: its material, whether this run built it, its verdict.
+type Reported = (String, bool, Option<bool>);
+
+/// The compact build of classic 4 x 4 to 3v3 in `root`, verifying `scope` and asked to stop
+/// once the verification has counted `after` times: its result, the slices' reports and
+/// the counts of the verification.
+fn build_stopping_verification(
+    root: &Path,
+    scope: ordo_solve::VerifyScope,
+    after: u64,
+) -> (Result<(), SolveError>, Vec<Reported>, u64) {
+    let stop = StopVerifying {
+        after,
+        seen: Default::default(),
+    };
+    let opts = BuildOptions {
+        progress: &stop,
+        verify: scope,
+        ..BuildOptions::default()
+    };
+    let mut reports = Vec::new();
+    let r = ctb::build::<Bitboard>(
+        board("4x4"),
+        Variant::Classic,
+        mat(3, 3),
+        root,
+        &opts,
+        |r| reports.push((r.stats.material.to_string(), r.built, r.verified)),
+    );
+    (r.map(|_| ()), reports, stop.seen.into_inner())
+}
+
 /// `tb build --verify` over slices already built (read from their files, then verified)
 /// honours a stop (Ctrl-C, a scheduler's SIGTERM) between layer groups of a verification
 /// and before the next slice to verify, where it used to verify every slice read before
@@ -1087,24 +1119,8 @@ fn a_stop_during_the_verification_of_read_slices_is_honoured_at_once() {
     };
     let before = files();
     let run = |after| {
-        let stop = StopVerifying {
-            after,
-            seen: Default::default(),
-        };
-        let opts = BuildOptions {
-            progress: &stop,
-            verify: ordo_solve::VerifyScope::All,
-            ..BuildOptions::default()
-        };
-        let r = ctb::build::<Bitboard>(
-            board("4x4"),
-            Variant::Classic,
-            mat(3, 3),
-            &root,
-            &opts,
-            |_| {},
-        );
-        (r.map(|_| ()), stop.seen.into_inner())
+        let (r, _, seen) = build_stopping_verification(&root, ordo_solve::VerifyScope::All, after);
+        (r, seen)
     };
     match run(2) {
         (Err(SolveError::Interrupted(msg)), seen) => {
@@ -1139,25 +1155,9 @@ fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
         "{stopped:?}"
     );
     let run = |after| {
-        let stop = StopVerifying {
-            after,
-            seen: Default::default(),
-        };
-        let opts = BuildOptions {
-            progress: &stop,
-            verify: ordo_solve::VerifyScope::Built,
-            ..BuildOptions::default()
-        };
-        let mut seen = Vec::new();
-        let r = ctb::build::<Bitboard>(
-            board("4x4"),
-            Variant::Classic,
-            mat(3, 3),
-            &root,
-            &opts,
-            |r| seen.push((r.stats.material.to_string(), r.built, r.verified)),
-        );
-        (r.map(|_| ()), seen)
+        let (r, reports, _) =
+            build_stopping_verification(&root, ordo_solve::VerifyScope::Built, after);
+        (r, reports)
     };
     let (r, _) = run(2);
     assert!(
