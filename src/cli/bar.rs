@@ -250,6 +250,12 @@ impl Bar {
         self.bar.tick();
     }
 
+    /// Run `f` with the bar out of the way (a line written to stdout while a bar is drawn on
+    /// the same terminal would be torn by it).
+    pub fn above<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// Clear the bar for good.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

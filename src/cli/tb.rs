@@ -319,20 +319,3 @@ pub(super) fn slice_status(built: bool, seconds: Option<f64>, verified: Option<b
     };
     how + check
 }
-
-/// Every slice report, one line each: JSON, or as `line` writes it.
-pub(super) fn write_slices<R: serde::Serialize>(
-    lines: &[R],
-    json: bool,
-    line: fn(&R) -> String,
-    out: &mut String,
-) -> Result<(), CliError> {
-    for r in lines {
-        if json {
-            let _ = writeln!(out, "{}", serde_json::to_string(r)?);
-        } else {
-            let _ = writeln!(out, "{}", line(r));
-        }
-    }
-    Ok(())
-}

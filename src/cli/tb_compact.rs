@@ -25,8 +25,8 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
         progress: &progress,
         ..opts
     };
-    let mut lines = Vec::new();
-    let mut each = |r: &CompactSliceReport| lines.push(r.clone());
+    let mut shown = Shown::default();
+    let mut each = |r: &CompactSliceReport| shown.slice(r, s.json, &bar);
     let result = match s.engine {
         EngineArg::Bitboard => ctb::build::<Bitboard>(dims, variant, max, &s.dir, &opts, &mut each),
         EngineArg::Reference => {
@@ -34,8 +34,6 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
         }
     };
     bar.finish();
-    // The slices done before a failure are reported too.
-    super::tb::write_slices(&lines, s.json, slice_line, out)?;
     if let Err(e) = result {
         let typed = s.memory_limit.as_deref();
         return super::interrupt::stopped(
@@ -45,10 +43,38 @@ pub fn build(s: &Slices, verify: VerifyScope, out: &mut String) -> Result<u8, Cl
             |t| bar.say_after(t),
         );
     }
+    if let Some(code) = shown.failed {
+        return Ok(code);
+    }
     if !s.json {
         let _ = writeln!(out, "this run: {}", clock.text(2));
     }
-    Ok(u8::from(lines.iter().any(|r| r.verified == Some(false))))
+    Ok(u8::from(shown.refuted))
+}
+
+/// The slices of a build as they end: each one's line is on stdout the moment its slice is
+/// done (a run of days, killed outright, still leaves the lines of what it finished).
+#[derive(Default)]
+struct Shown {
+    /// A slice failed its verification.
+    refuted: bool,
+    /// Standard output could not be written (the error is said): the exit status.
+    failed: Option<u8>,
+}
+
+impl Shown {
+    fn slice(&mut self, r: &CompactSliceReport, json: bool, bar: &Bar) {
+        self.refuted |= r.verified == Some(false);
+        if self.failed.is_some() {
+            return;
+        }
+        let text = if json {
+            serde_json::to_string(r).unwrap_or_default()
+        } else {
+            slice_line(r)
+        };
+        self.failed = bar.above(|| super::out::stdout(&format!("{text}\n")));
+    }
 }
 
 /// One slice as `ordo tb build` prints it.

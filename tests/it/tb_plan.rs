@@ -883,10 +883,12 @@ fn a_stopped_game_solve_resumes_in_its_partial_folder_to_the_same_file() {
     finish("not used: it is of slice 4v3");
 }
 
-/// Ctrl-C (SIGINT) on a real `ordo tb build`, sent once the slice before the last is written:
-/// the build stops in (or before) the last slice, keeps what it finished, says so in one
-/// line with how to resume, exits with status 130 and writes no file of that slice; the same
-/// command then finishes it and removes the checkpoint.
+/// Ctrl-C (SIGINT) on a real `ordo tb build`, sent once the line of the slice before the
+/// last is on stdout (each slice's line is written the moment it ends, not when the run
+/// ends: the run must still be going when the 3v1 line is read): the build stops in (or
+/// before) the last slice, keeps what it finished, says so in one line with how to resume,
+/// exits with status 130 and writes no file of that slice; the same command then finishes
+/// it and removes the checkpoint.
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
@@ -910,15 +912,26 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run ordo");
-    while !at(3, 1).exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "ended before 3v1 was written"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    let mut read = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut shown = String::new();
+    while !shown.contains("3v1 and 1v3: ") {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut read, &mut line).unwrap();
+        assert!(n > 0, "stdout ended before the line of 3v1: {shown}");
+        shown += &line;
     }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the line of 3v1 came only when the run ended: {shown}"
+    );
+    assert!(at(3, 1).exists(), "the line of 3v1 follows its file");
     crate::common::press_ctrl_c(&child);
     let o = child.wait_with_output().unwrap();
+    std::io::Read::read_to_string(&mut read, &mut shown).unwrap();
+    assert!(
+        !shown.contains("3v2"),
+        "no line of the stopped slice: {shown}"
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
