@@ -1154,19 +1154,106 @@ fn a_stop_during_the_verification_of_read_slices_is_honoured_at_once() {
     assert_eq!(files(), before);
 }
 
-/// A slice resumed from its checkpoint is verified in a pass after its build; a stop during
-/// that pass leaves the slice's file and the mark `FILE.unverified`, so the next run that
-/// verifies what it builds (`--verify-new`) verifies the slice although it reads it from its
-/// file, and removes the mark; the run after that owes nothing.
-#[test]
-fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
-    let root = crate::common::scratch("owed-verification");
-    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 2), &root);
-    let stopped = compact_build(&root, mat(3, 3), &StopAfter::new(Some(2)));
+/// Rewrite the header of the checkpoint `path` through `edit`, its BLAKE3 recomputed (as an
+/// older version wrote it, or as a forger would).
+fn rewrite_checkpoint(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let bytes = std::fs::read(path).unwrap();
+    let mut lines = bytes.splitn(4, |&b| b == b'\n');
+    let (magic, head, _sum) = (lines.next().unwrap(), lines.next().unwrap(), lines.next());
+    let payload = lines.next().unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(head).unwrap();
+    edit(&mut v);
+    let head = format!("{}\n{}\n", String::from_utf8_lossy(magic), v);
+    let mut h = blake3::Hasher::new();
+    h.update(head.as_bytes());
+    h.update(payload);
+    let sum = format!("checksum blake3 {}\n", h.finalize().to_hex());
+    std::fs::write(path, [head.as_bytes(), sum.as_bytes(), payload].concat()).unwrap();
+}
+
+/// Classic 4 x 4 to 3v2 built in `root`, then the build of 3v3 stopped after two of its
+/// layer groups: the checkpoint of 3v3.
+fn stop_3v3_after_two_groups(root: &Path) -> PathBuf {
+    build_compact_locally(board("4x4"), Variant::Classic, mat(3, 2), root);
+    let stopped = compact_build(root, mat(3, 3), &StopAfter::new(Some(2)));
     assert!(
         matches!(stopped, Err(SolveError::Interrupted(_))),
         "{stopped:?}"
     );
+    ctb::partial_dir(&ctb::path(root, Variant::Classic, board("4x4"), mat(3, 3)))
+}
+
+/// The in-sweep check of 3v3 (`build_check`) after `tb build --verify-new` to 3v3 in
+/// `root`, with its report and the counts of any verification pass.
+fn verify_new_3v3(root: &Path) -> (ordo_solve::Verification, Reported, u64) {
+    let stop = StopVerifying {
+        after: u64::MAX,
+        seen: Default::default(),
+    };
+    let opts = BuildOptions {
+        progress: &stop,
+        verify: ordo_solve::VerifyScope::Built,
+        ..BuildOptions::default()
+    };
+    let (dims, v) = (board("4x4"), Variant::Classic);
+    let (tables, reports) = ctb::build::<Bitboard>(dims, v, mat(3, 3), root, &opts, |_| {})
+        .expect("tb build --verify-new");
+    let r = reports.last().unwrap();
+    let reported = (r.stats.material.to_string(), r.built, r.verified);
+    let check = tables.build_check(mat(3, 3)).expect("a verdict").clone();
+    (check, reported, stop.seen.into_inner())
+}
+
+/// A checkpoint keeps the verdict of the in-sweep check of its layer groups (format 3), so a
+/// slice built across a stop ends with the verdict of all its groups, as a build in one go
+/// does, and needs no verification pass after it (which cost a build again): resumed under
+/// `--verify-new`, 3v3 is reported verified with no count of a pass and no mark
+/// `FILE.unverified`, its verdict covering as many positions as a build never stopped. The
+/// verdict is the checkpoint's own: one planted there (a mismatch, the BLAKE3 recomputed)
+/// makes the resumed slice fail its verification.
+#[test]
+fn a_resumed_slice_keeps_the_check_of_its_checkpoint_and_needs_no_pass() {
+    let root = crate::common::scratch("kept-check");
+    let checkpoint = stop_3v3_after_two_groups(&root);
+    let kept = std::fs::read(&checkpoint).unwrap();
+    assert!(compact::carries_check(&checkpoint));
+    rewrite_checkpoint(&checkpoint, |v| {
+        v["check"]["mismatches"] = 1.into();
+        v["check"]["examples"] = serde_json::json!(["planted"]);
+    });
+    let (check, reported, seen) = verify_new_3v3(&root);
+    assert_eq!(reported, ("3v3".to_string(), true, Some(false)));
+    assert_eq!(
+        (check.mismatches, &check.examples[..], seen),
+        (1, &["planted".to_string()][..], 0)
+    );
+    let file = ctb::path(&root, Variant::Classic, board("4x4"), mat(3, 3));
+    std::fs::remove_file(&file).unwrap();
+    std::fs::write(&checkpoint, kept).unwrap();
+    let (check, reported, seen) = verify_new_3v3(&root);
+    assert_eq!(reported, ("3v3".to_string(), true, Some(true)));
+    assert_eq!(seen, 0, "no verification pass");
+    assert!(!ctb::owed_mark(&file).exists() && !checkpoint.exists());
+    std::fs::remove_file(&file).unwrap();
+    let (whole, ..) = verify_new_3v3(&root);
+    assert_eq!(check, whole, "the verdict of every group");
+    assert!(whole.checked > 0 && whole.ok());
+}
+
+/// A slice resumed from a checkpoint of format 2 (written before checkpoints kept the
+/// verdict of their groups) is verified in a pass after its build; a stop during that pass
+/// leaves the slice's file and the mark `FILE.unverified`, so the next run that verifies what
+/// it builds (`--verify-new`) verifies the slice although it reads it from its file, and
+/// removes the mark; the run after that owes nothing.
+#[test]
+fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
+    let root = crate::common::scratch("owed-verification");
+    let checkpoint = stop_3v3_after_two_groups(&root);
+    rewrite_checkpoint(&checkpoint, |v| {
+        v["format"] = 2.into();
+        v.as_object_mut().unwrap().remove("check");
+    });
+    assert!(!compact::carries_check(&checkpoint));
     let run = |after| {
         let (r, reports, _) =
             build_stopping_verification(&root, ordo_solve::VerifyScope::Built, after);

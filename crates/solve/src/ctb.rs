@@ -231,9 +231,9 @@ pub fn build_slice<E: Engine>(
     Ok(slice_report(tables, &header, true))
 }
 
-/// The mark `FILE.unverified` of the slice file `file`: the slice was resumed from its
-/// checkpoint by a run that verifies what it builds, and that verification (a pass after the
-/// build, not in its sweep) is not done yet. A later run verifying what it builds
+/// The mark `FILE.unverified` of the slice file `file`: the slice was resumed from a
+/// checkpoint that kept no verdict of its groups (format 2) by a run that verifies what it
+/// builds, and that verification (a pass after the build, not in its sweep) is not done yet. A later run verifying what it builds
 /// (`--verify-new`) verifies the slice although it reads it from its file, then removes the
 /// mark; a stop during that pass leaves it.
 pub fn owed_mark(file: &Path) -> PathBuf {
@@ -318,8 +318,10 @@ pub fn build<E: Engine>(
     let steps = build_steps(&slices, &sizing, |m| {
         let file = path(dir, variant, dims, m);
         let built = !file.exists();
-        // A slice built whole is checked in its build's sweep; a resumed one is verified after.
-        let pass = !built || partial_dir(&file).exists();
+        // A slice built here is checked in its build's sweep, unless it resumes a
+        // checkpoint that kept no verdict of its groups: that one is verified after.
+        let partial = partial_dir(&file);
+        let pass = !built || partial.exists() && !compact::carries_check(&partial);
         let owed = owed_mark(&file).exists() && opts.verify.covers(true);
         (built, opts.verify.covers(built) && pass || owed)
     });
@@ -334,7 +336,12 @@ pub fn build<E: Engine>(
             stop_before(opts.progress, m, reports.len(), dir)?;
         }
         opts.progress.begin(step);
-        if fresh && partial_dir(&file).exists() && opts.verify.covers(true) {
+        let partial = partial_dir(&file);
+        if fresh
+            && partial.exists()
+            && !compact::carries_check(&partial)
+            && opts.verify.covers(true)
+        {
             owe_verification(&mark, m)?;
         }
         let mut report = load_or_build::<E>(&mut tables, &file, m, opts.progress)?;

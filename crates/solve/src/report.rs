@@ -85,7 +85,7 @@ pub struct SliceReport {
 }
 
 /// The outcome of a verification pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Verification {
     /// Positions recomputed.
     pub checked: u64,

@@ -139,9 +139,9 @@ impl CompactTables {
         self.verify_run::<E>(progress, log, run, false)
     }
 
-    /// [`Self::verify_all_run`] after a build: a slice these tables built whole counts with
-    /// the verdict of the check made in its build's sweep ([`Self::build_check`]); the others
-    /// (loaded, or resumed from a checkpoint) are verified.
+    /// [`Self::verify_all_run`] after a build: a slice these tables built counts with the
+    /// verdict of the check made in its build's sweep ([`Self::build_check`]); the others
+    /// (loaded, or resumed from a checkpoint of format 2, which kept no verdict) are verified.
     pub fn verify_built_run<E: Engine>(
         &self,
         progress: &dyn Progress,

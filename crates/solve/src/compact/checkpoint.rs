@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! ORDO-CHECKPOINT\n
-//! {"format":2,"variant":...,"material":"3v2","groups":12,"done":40960,...}\n
+//! {"format":3,"variant":...,"material":"3v2","groups":12,"done":40960,...,"check":{...}}\n
 //! checksum blake3 0123...(64 hex digits)\n BLAKE3 of line 1, line 2 and the payload
 //! done x 1 byte                             the values of the first `groups` layer groups
 //! ```
@@ -16,6 +16,13 @@
 //! slice, board, game, rules version or index scheme, or one that is damaged, is not used:
 //! the caller hears why and the slice is built from its first group. So is a checkpoint of
 //! format 1 (an FNV-1a 64 checksum), written before the tables moved to BLAKE3.
+//!
+//! Format 3 adds `check`, the verdict of the in-sweep check of the groups kept
+//! (`layer::check_layer`, run as each group is settled): a build resumed from it checks the
+//! groups it adds in its own sweep and ends with the verdict of the whole slice, as a build
+//! in one go does, so a slice built across stops needs no verification pass after it. A
+//! checkpoint of format 2 (before that) is still used; it carries no verdict, so the slice
+//! it resumes is verified after its build.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -23,6 +30,7 @@ use std::path::Path;
 use super::{CoreIndex, Layer, SliceStats, INDEX_SCHEME};
 use crate::checksum::{self, BLAKE3_LINE};
 use crate::material::Material;
+use crate::report::Verification;
 use crate::rules::{clauses, Dims, Variant};
 
 /// Why a checkpoint is not written, or not used.
@@ -55,7 +63,9 @@ impl CheckpointError {
 }
 
 const MAGIC: &str = "ORDO-CHECKPOINT";
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
+/// The oldest format read: 2 (no `check`).
+const OLDEST: u32 = 2;
 /// The longest header line read.
 const MAX_HEADER: u64 = 1 << 16;
 
@@ -76,12 +86,18 @@ struct Header {
     done: u64,
     /// The statistics of the finished groups.
     stats: SliceStats,
+    /// The in-sweep check of the finished groups (format 3 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    check: Option<Verification>,
 }
 
-/// Where a build stands: the layer groups finished and their statistics.
+/// Where a build stands: the layer groups finished, their statistics, and the verdict of
+/// the in-sweep check of all of them (`None`: some were built by a run that kept no
+/// verdict, a checkpoint of format 2).
 pub(super) struct Kept {
     pub groups: usize,
     pub stats: SliceStats,
+    pub check: Option<Verification>,
 }
 
 /// The slice a checkpoint belongs to.
@@ -94,9 +110,10 @@ pub(super) struct Of<'a> {
 }
 
 impl Of<'_> {
-    fn header(&self, groups: usize, stats: &SliceStats) -> Header {
+    fn header(&self, kept: &Kept) -> Header {
+        let (groups, stats) = (kept.groups, &kept.stats);
         Header {
-            format: FORMAT,
+            format: if kept.check.is_some() { FORMAT } else { OLDEST },
             variant: self.variant.name().into(),
             board: self.dims.to_string(),
             material: self.material.to_string(),
@@ -106,6 +123,7 @@ impl Of<'_> {
             groups: groups as u64,
             done: self.done(groups) as u64,
             stats: stats.clone(),
+            check: kept.check.clone(),
         }
     }
 
@@ -119,8 +137,7 @@ impl Of<'_> {
 
     /// Write the first `kept.groups` groups' values (a prefix of `values`) to `path`.
     pub fn save(&self, path: &Path, kept: &Kept, values: &[u8]) -> Result<(), CheckpointError> {
-        let head = serde_json::to_string(&self.header(kept.groups, &kept.stats))
-            .map_err(CheckpointError::io)?;
+        let head = serde_json::to_string(&self.header(kept)).map_err(CheckpointError::io)?;
         let head = format!("{MAGIC}\n{head}\n");
         let payload = &values[..self.done(kept.groups)];
         let mut h = blake3::Hasher::new();
@@ -147,9 +164,12 @@ impl Of<'_> {
         let line = read_line(&mut r, MAX_HEADER)?;
         let h: Header =
             serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))?;
-        let groups = usize::try_from(h.groups).unwrap_or(usize::MAX);
-        let stats = h.stats.clone();
-        if groups > self.groups.len() || h != self.header(groups, &stats) {
+        let kept = Kept {
+            groups: usize::try_from(h.groups).unwrap_or(usize::MAX),
+            stats: h.stats.clone(),
+            check: h.check.clone().filter(|_| h.format == FORMAT),
+        };
+        if kept.groups > self.groups.len() || h != self.header(&kept) {
             return Err(CheckpointError::OtherSlice {
                 theirs: format!(
                     "slice {} of {} {} after {} layer groups (index scheme {}, rules version {}, {} entries)",
@@ -176,8 +196,21 @@ impl Of<'_> {
         if hash.finalize() != stored {
             return Err(CheckpointError::Checksum);
         }
-        Ok(Kept { groups, stats })
+        Ok(kept)
     }
+}
+
+/// Whether the checkpoint at `path` carries the verdict of the in-sweep check of its groups
+/// (format 3), read from its header alone: what a run plans on (a build resumed from one
+/// needs no verification pass after it); [`Of::load`] checks the whole file when it is used.
+pub fn carries_check(path: &Path) -> bool {
+    let header = || -> Result<Header, CheckpointError> {
+        let mut r = BufReader::new(crate::files::open_regular(path).map_err(CheckpointError::io)?);
+        read_line(&mut r, MAGIC.len() as u64 + 1)?;
+        let line = read_line(&mut r, MAX_HEADER)?;
+        serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))
+    };
+    header().is_ok_and(|h| h.format == FORMAT && h.check.is_some())
 }
 
 /// One line of at most `max` bytes, its newline included.

@@ -26,6 +26,7 @@
 mod bits;
 mod check;
 mod checkpoint;
+pub use checkpoint::carries_check;
 mod digest;
 mod index;
 mod layer;
@@ -110,8 +111,9 @@ pub struct CompactTables {
     sized: BTreeMap<Material, IndexSize>,
     /// Shell values computed lately, sized for the largest slice indexed.
     shell: ShellCache,
-    /// The verdicts of the in-sweep check of the slices built whole by these tables (not
-    /// resumed from a checkpoint, not loaded): see [`CompactTables::build_check`].
+    /// The verdicts of the in-sweep check of the slices built by these tables (in one go, or
+    /// resumed from a checkpoint that kept the verdict of its groups; not loaded): see
+    /// [`CompactTables::build_check`].
     checks: BTreeMap<Material, Verification>,
     /// For a plan ([`CompactTables::plan_only`]): the rank pairs past which a slice is sized
     /// by sampling rather than counted.
@@ -168,7 +170,8 @@ impl CompactTables {
 
     /// The verdict of the in-sweep check of slice `m` (every stored value recomputed by the
     /// retrograde equation from its successors' values as the build generated them, once its
-    /// layer is settled: `layer::check_layer`), if these tables built it whole. It checks the
+    /// layer is settled: `layer::check_layer`), if these tables built it, in one go or
+    /// resumed from a checkpoint that keeps the verdict of its groups (format 3). It checks the
     /// distance settling at no cost beyond the build; it does not check values changed
     /// after the build ([`CompactTables::verify_slice`], `ordo tb verify`, builds the slice
     /// again and compares), nor the move generation against [`Engine::legal_moves`] (the
@@ -344,12 +347,6 @@ impl CompactTables {
         };
         let mut values = vec![0u8; index.len()];
         let mut kept = self.resume(&of, checkpoint, &mut values, progress);
-        let whole = kept.groups == 0;
-        let mut check = Verification {
-            checked: 0,
-            mismatches: 0,
-            examples: Vec::new(),
-        };
         let total = index.len() as u64;
         let (mut saved, mut cost) = (std::time::Instant::now(), std::time::Duration::ZERO);
         progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
@@ -360,9 +357,12 @@ impl CompactTables {
             let group = &groups[kept.groups];
             for (s, v) in self.solve_group::<E>(m, &index, &mut values, group)? {
                 kept.stats.add(&s);
-                check.checked += v.checked;
-                check.mismatches += v.mismatches;
-                check.examples.extend(v.examples);
+                if let Some(check) = kept.check.as_mut() {
+                    check.checked += v.checked;
+                    check.mismatches += v.mismatches;
+                    check.examples.extend(v.examples);
+                    check.examples.truncate(5);
+                }
             }
             kept.groups += 1;
             progress.update(Phase::BUILDING, of.done(kept.groups) as u64, Some(total));
@@ -375,12 +375,11 @@ impl CompactTables {
             }
         }
         self.slices.insert(m, Slice { index, values });
-        check.examples.truncate(5);
-        if whole {
-            self.checks.insert(m, check);
-        } else {
-            self.checks.remove(&m);
-        }
+        // The verdict of every group, this run's and those of the checkpoint's runs.
+        match kept.check {
+            Some(check) => self.checks.insert(m, check),
+            None => self.checks.remove(&m),
+        };
         Ok(kept.stats)
     }
 
@@ -399,14 +398,19 @@ impl CompactTables {
                 entries: of.index.len() as u64,
                 ..SliceStats::default()
             },
+            check: Some(Verification::default()),
         };
         let Some(file) = checkpoint.filter(|f| f.exists()) else {
             return fresh();
         };
         match of.load(file, values) {
             Ok(kept) => {
+                let check = match kept.check {
+                    Some(_) => "their check kept",
+                    None => "no check kept: the slice is verified after its build",
+                };
                 progress.note(&format!(
-                    "resuming slice {} from {}: {} of {} layer groups done",
+                    "resuming slice {} from {}: {} of {} layer groups done ({check})",
                     of.material,
                     file.display(),
                     kept.groups,
