@@ -202,7 +202,7 @@ impl Of<'_> {
 
 /// Whether the checkpoint at `path` carries the verdict of the in-sweep check of its groups
 /// (format 3), read from its header alone: what a run plans on (a build resumed from one
-/// needs no verification pass after it); [`Of::load`] checks the whole file when it is used.
+/// needs no verification pass after it); loading it checks the whole file when it is used.
 pub fn carries_check(path: &Path) -> bool {
     let header = || -> Result<Header, CheckpointError> {
         let mut r = BufReader::new(crate::files::open_regular(path).map_err(CheckpointError::io)?);
