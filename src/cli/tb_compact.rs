@@ -8,6 +8,7 @@ use super::tb::{parse_slices, prepare_build, Slices};
 use super::{CliError, EngineArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
+use crate::solve::compact;
 use crate::solve::ctb::{self, CompactSliceReport};
 use crate::solve::VerifyScope;
 use crate::solve::{plies, Progress, RunWork, Step};
@@ -119,9 +120,10 @@ pub fn verify(s: &Slices, out: &mut String) -> Result<u8, CliError> {
             run: Some(RunWork { before, total }),
         });
         before += slice.values.len() as u64;
+        let log = compact::verify_log_path(&ctb::path(&s.dir, variant, dims, m));
         let verdict = match s.engine {
-            EngineArg::Bitboard => tables.verify_slice::<Bitboard>(m, &bar),
-            EngineArg::Reference => tables.verify_slice::<Reference>(m, &bar),
+            EngineArg::Bitboard => tables.verify_slice_logged::<Bitboard>(m, &bar, &log),
+            EngineArg::Reference => tables.verify_slice_logged::<Reference>(m, &bar, &log),
         }
         .map_err(solve_error)?;
         bad += super::tb::write_slice_verdict(&m.to_string(), "core positions", &verdict, out);

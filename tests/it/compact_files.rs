@@ -317,6 +317,88 @@ fn an_interrupted_verification_resumes_from_its_log() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Asks to stop after `after` progress updates; keeps the notes.
+struct StopAfterUpdates {
+    after: u64,
+    seen: std::sync::atomic::AtomicU64,
+    notes: std::sync::Mutex<Vec<String>>,
+}
+
+impl StopAfterUpdates {
+    fn new(after: u64) -> Self {
+        StopAfterUpdates {
+            after,
+            seen: Default::default(),
+            notes: Default::default(),
+        }
+    }
+}
+
+impl Progress for StopAfterUpdates {
+    fn update(&self, _phase: ordo_solve::Phase, _done: u64, _total: Option<u64>) {
+        self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    fn note(&self, text: &str) {
+        self.notes.lock().unwrap().push(text.to_string());
+    }
+    fn stop_requested(&self) -> bool {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst) >= self.after
+    }
+}
+
+/// The verification of a slice file (`tb verify`, `tb build --verify`, a pass owed by a
+/// resumed slice) is resumable as a game table's is: stopped, it keeps its log
+/// `FILE.verifying` (named in the stop's message); a chunk the log records counts as checked
+/// without being checked again (a planted count shows in the verdict, and the rerun says it
+/// resumes); the log names the slice and the slices its positions lead into by their
+/// values, so one value changed in a smaller slice (2v1) sets the log aside; the log is
+/// removed when the pass ends.
+#[test]
+fn an_interrupted_verification_of_a_slice_file_resumes_from_its_log() {
+    let dir = scratch("verify-slice-log");
+    let (mut t, _) = build(&dir, M22);
+    let full = t.verify_slice::<Bitboard>(M22, &Silent).unwrap();
+    let log =
+        ordo_solve::compact::verify_log_path(&ctb::path(&dir, Variant::Classic, dims("4x4"), M22));
+    let stopped = t.verify_slice_logged::<Bitboard>(M22, &StopAfterUpdates::new(2), &log);
+    let shown = log.display().to_string();
+    assert!(
+        matches!(&stopped, Err(SolveError::Interrupted(m)) if m.contains(&shown)),
+        "{stopped:?}"
+    );
+    let head = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(head.lines().count(), 1, "{head}");
+    let planted = format!("{head}2v2 0 {} ok\n", full.checked + 1000);
+    std::fs::write(&log, &planted).unwrap();
+    let resumed = StopAfterUpdates::new(u64::MAX);
+    let v = t
+        .verify_slice_logged::<Bitboard>(M22, &resumed, &log)
+        .unwrap();
+    assert_eq!((v.checked, v.mismatches), (full.checked + 1000, 0));
+    let notes = resumed.notes.lock().unwrap().join("\n");
+    assert!(
+        notes.contains("resuming the verification of slice 2v2: 1 chunks"),
+        "{notes}"
+    );
+    assert!(!log.exists(), "removed when the pass ends");
+    std::fs::write(&log, &planted).unwrap();
+    let smaller = &mut t
+        .slices
+        .get_mut(&Material { white: 2, black: 1 })
+        .unwrap()
+        .values;
+    smaller[0] ^= 1;
+    let v = t
+        .verify_slice_logged::<Bitboard>(M22, &Silent, &log)
+        .unwrap();
+    assert_eq!(
+        v.checked, full.checked,
+        "the log of other values is set aside"
+    );
+    assert!(!log.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The verification pass recomputes every value: one wrong value is caught (in the library,
 /// and as exit status 1 of `ordo tb verify` on a file whose checksum and counts are intact).
 #[test]

@@ -349,7 +349,10 @@ pub fn build<E: Engine>(
             // A slice built whole here was checked in the build's sweep.
             let verdict = match tables.build_check(m).filter(|_| report.built) {
                 Some(v) => v.clone(),
-                None => tables.verify_slice::<E>(m, opts.progress)?,
+                None => {
+                    let log = compact::verify_log_path(&file);
+                    tables.verify_slice_logged::<E>(m, opts.progress, &log)?
+                }
             };
             report.verified = Some(verdict.ok());
             let _ = std::fs::remove_file(&mark);

@@ -58,6 +58,31 @@ impl CompactTables {
         self.verify_rebuilt::<E>(m, progress, None)
     }
 
+    /// [`Self::verify_slice`] of a slice kept in a file, resumable: the chunks checked are
+    /// recorded in the log `log` (`FILE.verifying`, [`super::verify_log_path`]), which names
+    /// slice `m` and every slice its positions lead into by a fingerprint of their values, so
+    /// a pass stopped or killed loses at most the chunk under way and a rerun over the same
+    /// values checks only the rest; the log is removed when the pass ends.
+    pub fn verify_slice_logged<E: Engine>(
+        &self,
+        m: Material,
+        progress: &dyn Progress,
+        log: &Path,
+    ) -> Result<Verification, SolveError> {
+        let mut read = crate::ctb::needs(self.variant, m);
+        read.push(m);
+        let mut log = VerifyLog::open(log, self.fingerprint_of(&read))?;
+        if log.resumed() > 0 {
+            progress.note(&format!(
+                "resuming the verification of slice {m}: {} chunks of {CHUNK} entries were checked before",
+                log.resumed()
+            ));
+        }
+        let v = self.verify_rebuilt::<E>(m, progress, Some(&mut log))?;
+        log.finish()?;
+        Ok(v)
+    }
+
     /// The full pass over slice `m` (about three builds' work): every value recomputed from
     /// its successors generated afresh through [`Engine::legal_moves`] and
     /// [`Engine::apply`], each valued from the held tables ([`Phase::VERIFYING`], in stored

@@ -1,5 +1,5 @@
-//! The checkpoint of a verification pass over a game table: `TABLE.verifying`, beside the
-//! table, lists the chunks of index entries already recomputed without a mismatch, so an
+//! The checkpoint of a verification pass over a game table or a slice file:
+//! `TABLE.verifying`, beside the file, lists the chunks of index entries already recomputed without a mismatch, so an
 //! interrupted pass loses at most the chunk under way (a few seconds of work) instead of
 //! hours. The log names the tables by a fingerprint of their values: a log of other values
 //! (the table solved again, or damaged) is set aside and begun anew. The pass removes its
@@ -125,9 +125,17 @@ pub fn log_path(table: &Path) -> PathBuf {
 impl CompactTables {
     /// A fingerprint of the tables: game, board, and every slice's material and values.
     pub fn fingerprint(&self) -> u64 {
+        let all: Vec<Material> = self.slices.keys().copied().collect();
+        self.fingerprint_of(&all)
+    }
+
+    /// A fingerprint of game, board, and the material and values of each slice of `of`
+    /// these tables hold (in order of material, each once).
+    pub fn fingerprint_of(&self, of: &[Material]) -> u64 {
+        let of: std::collections::BTreeSet<&Material> = of.iter().collect();
         let mut h = Fnv::new();
         h.update(format!("{} {}", self.variant.name(), self.dims).as_bytes());
-        for (m, slice) in &self.slices {
+        for (m, slice) in self.slices.iter().filter(|(m, _)| of.contains(m)) {
             h.update(format!(" {m}:{}", slice.values.len()).as_bytes());
             h.update(&slice.values);
         }
