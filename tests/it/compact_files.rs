@@ -399,6 +399,52 @@ fn an_interrupted_verification_of_a_slice_file_resumes_from_its_log() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every count a phase reports: (phase name, done, total).
+#[derive(Default)]
+struct Counts(std::sync::Mutex<Vec<(&'static str, u64, Option<u64>)>>);
+
+impl Progress for Counts {
+    fn update(&self, phase: ordo_solve::Phase, done: u64, total: Option<u64>) {
+        self.0.lock().unwrap().push((phase.name, done, total));
+    }
+}
+
+/// A layer group's layers are solved side by side, and a group of a large slice takes
+/// minutes: the build and the verification report each layer as it ends, not only each
+/// group, so a log says where a long run stands. For the 3v3 slice of classic 4 x 4 (a
+/// group of several layers among them): one count to start, one a layer and one a group,
+/// never going back, ending at the slice's size.
+#[test]
+fn a_build_and_a_verification_report_each_layer_of_a_group() {
+    let dir = scratch("layer-progress");
+    let m = Material { white: 3, black: 3 };
+    build(&dir, Material { white: 3, black: 2 });
+    let counts = Counts::default();
+    let (dims, v) = (dims("4x4"), Variant::Classic);
+    let (t, _) = ctb::build::<Bitboard>(dims, v, m, &dir, &opts(&counts), |_| {}).unwrap();
+    let groups = t.slices[&m].index.layers();
+    let layers: usize = groups.iter().map(Vec::len).sum();
+    assert!(
+        groups.iter().any(|g| g.len() > 1),
+        "a group of several layers"
+    );
+    let len = t.slices[&m].values.len() as u64;
+    let seen = |phase: &str, all: &[(&str, u64, Option<u64>)]| -> Vec<u64> {
+        let mine: Vec<_> = all.iter().filter(|c| c.0 == phase).collect();
+        assert!(mine.iter().all(|c| c.2 == Some(len)), "{mine:?}");
+        mine.iter().map(|c| c.1).collect()
+    };
+    let built = seen("building", &counts.0.lock().unwrap());
+    assert_eq!(built.len(), 1 + layers + groups.len(), "{built:?}");
+    assert!(built.windows(2).all(|w| w[0] <= w[1]) && built.last() == Some(&len));
+    let counts = Counts::default();
+    t.verify_slice::<Bitboard>(m, &counts).unwrap();
+    let checked = seen("verifying", &counts.0.lock().unwrap());
+    assert_eq!(checked.len(), 1 + layers + groups.len(), "{checked:?}");
+    assert!(checked.windows(2).all(|w| w[0] <= w[1]) && checked.last() == Some(&len));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The verification pass recomputes every value: one wrong value is caught (in the library,
 /// and as exit status 1 of `ordo tb verify` on a file whose checksum and counts are intact).
 #[test]

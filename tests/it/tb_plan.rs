@@ -716,9 +716,30 @@ fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
     assert_eq!(report.lines().next(), solve.lines().next());
 }
 
-/// A [`Progress`] that asks to stop once `after` layer groups are done (its `layers`
-/// updates, the first of which comes before any group), and keeps the notes and the first
-/// `layers` count it hears.
+/// Which reports of a phase mark a layer group boundary: the phase's first report in a
+/// step (before any group) and each report that repeats the last count (the build and the
+/// verification report each layer of a group as it ends, then the group's end, with the
+/// count of its last layer).
+#[derive(Default)]
+struct Boundaries(std::sync::Mutex<Option<u64>>);
+
+impl Boundaries {
+    /// Whether the report of `done` marks a boundary.
+    fn at(&self, done: u64) -> bool {
+        let mut last = self.0.lock().unwrap();
+        let boundary = last.is_none_or(|l| l == done);
+        *last = Some(done);
+        boundary
+    }
+    /// A new step: its first report marks a boundary.
+    fn begin(&self) {
+        *self.0.lock().unwrap() = None;
+    }
+}
+
+/// A [`Progress`] that asks to stop once `after` layer groups are done (its group
+/// [`Boundaries`], the first of which comes before any group), and keeps the notes and the
+/// first count it hears.
 struct StopAfter {
     after: Option<u64>,
     /// Count only the groups of the piece of work `begin` names so (`slice 4v4`).
@@ -727,6 +748,7 @@ struct StopAfter {
     groups: std::sync::atomic::AtomicU64,
     first: std::sync::Mutex<Option<u64>>,
     notes: std::sync::Mutex<Vec<String>>,
+    boundaries: Boundaries,
 }
 
 impl StopAfter {
@@ -738,6 +760,7 @@ impl StopAfter {
             groups: Default::default(),
             first: Default::default(),
             notes: Default::default(),
+            boundaries: Default::default(),
         }
     }
     fn notes(&self) -> String {
@@ -753,8 +776,10 @@ impl Progress for StopAfter {
         };
         if phase == ordo_solve::Phase::BUILDING && counted {
             self.first.lock().unwrap().get_or_insert(done);
-            self.groups
-                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if self.boundaries.at(done) {
+                self.groups
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
         }
     }
     fn note(&self, text: &str) {
@@ -762,6 +787,7 @@ impl Progress for StopAfter {
     }
     fn begin(&self, step: &ordo_solve::Step) {
         *self.current.lock().unwrap() = step.what.clone();
+        self.boundaries.begin();
     }
     fn stop_requested(&self) -> bool {
         let seen = self.groups.load(std::sync::atomic::Ordering::SeqCst);
@@ -1065,17 +1091,21 @@ fn a_plan_beyond_this_version_is_sized_in_json_and_refused_for_a_scheduler() {
     }
 }
 
-/// Stops once it has seen `after` counts of the verification.
+/// Stops once it has seen `after` group [`Boundaries`] of the verification.
 struct StopVerifying {
     after: u64,
     seen: std::sync::atomic::AtomicU64,
+    boundaries: Boundaries,
 }
 
 impl Progress for StopVerifying {
-    fn update(&self, phase: ordo_solve::Phase, _done: u64, _total: Option<u64>) {
-        if phase == ordo_solve::Phase::VERIFYING {
+    fn update(&self, phase: ordo_solve::Phase, done: u64, _total: Option<u64>) {
+        if phase == ordo_solve::Phase::VERIFYING && self.boundaries.at(done) {
             self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
+    }
+    fn begin(&self, _step: &ordo_solve::Step) {
+        self.boundaries.begin();
     }
     fn stop_requested(&self) -> bool {
         self.seen.load(std::sync::atomic::Ordering::SeqCst) >= self.after
@@ -1096,6 +1126,7 @@ fn build_stopping_verification(
     let stop = StopVerifying {
         after,
         seen: Default::default(),
+        boundaries: Default::default(),
     };
     let opts = BuildOptions {
         progress: &stop,
@@ -1189,6 +1220,7 @@ fn verify_new_3v3(root: &Path) -> (ordo_solve::Verification, Reported, u64) {
     let stop = StopVerifying {
         after: u64::MAX,
         seen: Default::default(),
+        boundaries: Default::default(),
     };
     let opts = BuildOptions {
         progress: &stop,

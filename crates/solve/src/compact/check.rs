@@ -259,7 +259,8 @@ impl CompactTables {
             if progress.stop_requested() {
                 return Err(stopped(m, log.as_deref()));
             }
-            for v in self.recheck_group::<E>(m, slice, &group)? {
+            let within = super::Within::new(progress, Phase::VERIFYING, start, len as u64);
+            for v in self.recheck_group::<E>(m, slice, &group, &within)? {
                 all.mismatches += v.mismatches;
                 all.examples.extend(v.examples);
             }

@@ -355,7 +355,8 @@ impl CompactTables {
                 return Err(self.stop(&of, checkpoint, &kept, &values));
             }
             let group = &groups[kept.groups];
-            for (s, v) in self.solve_group::<E>(m, &index, &mut values, group)? {
+            let within = Within::new(progress, Phase::BUILDING, of.done(kept.groups), total);
+            for (s, v) in self.solve_group::<E>(m, &index, &mut values, group, &within)? {
                 kept.stats.add(&s);
                 if let Some(check) = kept.check.as_mut() {
                     check.checked += v.checked;
@@ -463,6 +464,7 @@ impl CompactTables {
         index: &CoreIndex,
         values: &mut [u8],
         group: &[Layer],
+        within: &Within,
     ) -> Result<Vec<(SliceStats, Verification)>, SolveError> {
         let (start, end) = (group[0].start, group[group.len() - 1].end);
         let (done, rest) = values.split_at_mut(start);
@@ -482,7 +484,7 @@ impl CompactTables {
         }
         chunks
             .into_par_iter()
-            .map(|(l, out)| b.solve_layer(l, out))
+            .map(|(l, out)| within.after(l.len(), b.solve_layer(l, out)))
             .collect()
     }
 
@@ -494,6 +496,7 @@ impl CompactTables {
         m: Material,
         slice: &Slice,
         group: &[Layer],
+        within: &Within,
     ) -> Result<Vec<Verification>, SolveError> {
         let start = group.first().map_or(0, |l| l.start);
         let b = Building::<E> {
@@ -505,7 +508,7 @@ impl CompactTables {
         };
         group
             .par_iter()
-            .map(|&l| b.recheck_layer(l, &slice.values[l.start..l.end]))
+            .map(|&l| within.after(l.len(), b.recheck_layer(l, &slice.values[l.start..l.end])))
             .collect()
     }
 
@@ -778,5 +781,39 @@ impl std::fmt::Display for CompactGame {
             sum(|s| s.layer_moves),
             self.slices.iter().map(|s| s.longest).max().unwrap_or(0)
         )
+    }
+}
+
+/// The progress of a phase inside one layer group, whose layers are solved side by side:
+/// each layer done is reported as it ends (a group of a large slice takes minutes, and a run
+/// without a terminal would otherwise log nothing until its end).
+pub(crate) struct Within<'a> {
+    progress: &'a dyn Progress,
+    phase: Phase,
+    /// Units done before the group, and of the whole phase.
+    before: u64,
+    total: u64,
+    /// Units of the group done; under the lock so that the counts reported only grow.
+    done: std::sync::Mutex<u64>,
+}
+
+impl<'a> Within<'a> {
+    pub(crate) fn new(progress: &'a dyn Progress, phase: Phase, before: usize, total: u64) -> Self {
+        Within {
+            progress,
+            phase,
+            before: before as u64,
+            total,
+            done: std::sync::Mutex::new(0),
+        }
+    }
+
+    /// A layer of `len` units has ended with `r`: report it, and pass `r` on.
+    fn after<R>(&self, len: usize, r: R) -> R {
+        let mut done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        *done += len as u64;
+        self.progress
+            .update(self.phase, self.before + *done, Some(self.total));
+        r
     }
 }
