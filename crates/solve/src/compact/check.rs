@@ -72,12 +72,7 @@ impl CompactTables {
         let mut read = crate::ctb::needs(self.variant, m);
         read.push(m);
         let mut log = VerifyLog::open(log, self.fingerprint_of(&read))?;
-        if log.resumed() > 0 {
-            progress.note(&format!(
-                "resuming the verification of slice {m}: {} chunks of {CHUNK} entries were checked before",
-                log.resumed()
-            ));
-        }
+        note_resumed(&log, &format!(" of slice {m}"), progress);
         let v = self.verify_rebuilt::<E>(m, progress, Some(&mut log))?;
         log.finish()?;
         Ok(v)
@@ -186,11 +181,8 @@ impl CompactTables {
         let mut log = log
             .map(|p| VerifyLog::open(p, self.fingerprint()))
             .transpose()?;
-        if let Some(l) = log.as_ref().filter(|l| l.resumed() > 0) {
-            progress.note(&format!(
-                "resuming the verification: {} chunks of {CHUNK} entries were checked before",
-                l.resumed()
-            ));
+        if let Some(l) = &log {
+            note_resumed(l, "", progress);
         }
         let mut all = Verification {
             checked: 0,
@@ -384,4 +376,14 @@ fn record_chunks(
         *next += 1;
     }
     Ok(())
+}
+
+/// Says how much of a pass its log already holds (`what` names the slice, or is empty).
+fn note_resumed(log: &VerifyLog, what: &str, progress: &dyn Progress) {
+    if log.resumed() > 0 {
+        progress.note(&format!(
+            "resuming the verification{what}: {} chunks of {CHUNK} entries were checked before",
+            log.resumed()
+        ));
+    }
 }

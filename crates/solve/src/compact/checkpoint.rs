@@ -157,13 +157,7 @@ impl Of<'_> {
         let f = crate::files::open_regular(path).map_err(CheckpointError::io)?;
         let len = f.metadata().map_err(CheckpointError::io)?.len();
         let mut r = BufReader::new(f);
-        let magic = read_line(&mut r, MAGIC.len() as u64 + 1)?;
-        if magic != format!("{MAGIC}\n").as_bytes() {
-            return Err(CheckpointError::NotCheckpoint);
-        }
-        let line = read_line(&mut r, MAX_HEADER)?;
-        let h: Header =
-            serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))?;
+        let (magic, line, h) = read_header(&mut r)?;
         let kept = Kept {
             groups: usize::try_from(h.groups).unwrap_or(usize::MAX),
             stats: h.stats.clone(),
@@ -206,11 +200,20 @@ impl Of<'_> {
 pub fn carries_check(path: &Path) -> bool {
     let header = || -> Result<Header, CheckpointError> {
         let mut r = BufReader::new(crate::files::open_regular(path).map_err(CheckpointError::io)?);
-        read_line(&mut r, MAGIC.len() as u64 + 1)?;
-        let line = read_line(&mut r, MAX_HEADER)?;
-        serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))
+        read_header(&mut r).map(|(_, _, h)| h)
     };
     header().is_ok_and(|h| h.format == FORMAT && h.check.is_some())
+}
+
+/// The magic line, the header line (both as read, for the checksum) and the header they hold.
+fn read_header(r: &mut impl BufRead) -> Result<(Vec<u8>, Vec<u8>, Header), CheckpointError> {
+    let magic = read_line(r, MAGIC.len() as u64 + 1)?;
+    if magic != format!("{MAGIC}\n").as_bytes() {
+        return Err(CheckpointError::NotCheckpoint);
+    }
+    let line = read_line(r, MAX_HEADER)?;
+    let h = serde_json::from_slice(&line).map_err(|e| CheckpointError::Header(e.to_string()))?;
+    Ok((magic, line, h))
 }
 
 /// One line of at most `max` bytes, its newline included.

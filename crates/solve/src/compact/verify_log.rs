@@ -1,9 +1,9 @@
-//! The checkpoint of a verification pass over a game table or a slice file:
-//! `TABLE.verifying`, beside the file, lists the chunks of index entries already recomputed without a mismatch, so an
-//! interrupted pass loses at most the chunk under way (a few seconds of work) instead of
-//! hours. The log names the tables by a fingerprint of their values: a log of other values
-//! (the table solved again, or damaged) is set aside and begun anew. The pass removes its
-//! log when it ends, so every later `--verify` checks everything again.
+//! The checkpoint of a verification pass over a game table or a slice file: `TABLE.verifying`,
+//! beside the file, lists the chunks of index entries already recomputed without a mismatch, so an
+//! interrupted pass loses at most the chunk under way (a few seconds of work) instead of hours. The
+//! log names the tables by a fingerprint of their values: a log of other values (the table solved
+//! again, or damaged) is set aside and begun anew. The pass removes its log when it ends, so every
+//! later `--verify` checks everything again.
 //!
 //! ```text
 //! ordo-verify-log 1 <fingerprint, 16 hex digits> <chunk size>
