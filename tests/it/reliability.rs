@@ -250,7 +250,7 @@ fn a_write_refuses_what_is_not_a_regular_file() {
         (std::path::Path::new("/dev/null"), "a device node"),
         (dir.as_path(), "a directory"),
     ] {
-        let e = ordo_os::files::write_atomically(target, "new").unwrap_err();
+        let e = ordo_system::files::write_atomically(target, "new").unwrap_err();
         let msg = e.to_string();
         assert!(msg.contains(kind) && msg.contains("refusing"), "{msg}");
         let o = ordo()
@@ -268,7 +268,7 @@ fn a_write_refuses_what_is_not_a_regular_file() {
         .file_type()
         .is_symlink());
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "keep me");
-    ordo_os::files::write_atomically(&real, "replaced").unwrap();
+    ordo_system::files::write_atomically(&real, "replaced").unwrap();
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "replaced");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -288,7 +288,7 @@ fn a_write_removes_the_litter_of_dead_writers() {
     for f in [&stale, &live, &other] {
         std::fs::write(f, vec![0u8; 1000]).unwrap();
     }
-    ordo_os::files::write_atomically(&target, "data").unwrap();
+    ordo_system::files::write_atomically(&target, "data").unwrap();
     let _ = alive.kill();
     let _ = alive.wait();
     assert!(!stale.exists(), "the dead writer's file is left");

@@ -1,6 +1,6 @@
 //! Table files that cannot lie (the retro solver's format 2, `ordo_testkit::retro`, whose
 //! loader the compact one's in crates/solve/src/compact/store.rs follows; atomic writes in
-//! crates/os/src/files.rs): every damaged,
+//! crates/system/src/files.rs): every damaged,
 //! truncated, extended, relabelled or swapped file is refused with a one-line reason, none
 //! is trusted; the header is read with a length limit and checked against the file's size
 //! and the request before anything is allocated; writes are atomic, clean up after dead
@@ -454,9 +454,9 @@ fn table_writes_are_atomic_and_clean_up_after_dead_writers() {
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
-    let stale = ordo_os::files::temp_path(&path, dead).unwrap();
+    let stale = ordo_system::files::temp_path(&path, dead).unwrap();
     std::fs::write(&stale, vec![0u8; 4096]).unwrap();
-    let live = ordo_os::files::temp_path(&path, 1).unwrap();
+    let live = ordo_system::files::temp_path(&path, 1).unwrap();
     std::fs::write(&live, b"in progress").unwrap();
     let table = game_table(Variant::Classic, "3x3", &path);
     assert!(

@@ -1,7 +1,7 @@
 //! Tables that cannot be forged or hang a run (issue 25, point 4): compact files checksummed
 //! with BLAKE3, older FNV-1a files refused with how to rebuild them
 //! (crates/solve/src/compact/store.rs); every table read refuses what is not a regular file
-//! before it could block (crates/os/src/files.rs `open_regular`); killed writers' temporary
+//! before it could block (crates/system/src/files.rs `open_regular`); killed writers' temporary
 //! files cleaned by the next run in the folder (`remove_stale_in`).
 
 use std::path::Path;

@@ -30,8 +30,8 @@ use ordo::render;
 use ordo_adjudicate as adjudicate;
 use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};
-use ordo_os::{files, signals};
 use ordo_reference as reference;
+use ordo_system::{files, signals};
 
 pub mod diff;
 

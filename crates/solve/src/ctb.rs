@@ -398,7 +398,7 @@ fn build_steps(
 }
 
 /// Remove the temporary files that killed writers left in `dir` (any target's, of the naming
-/// of `crates/os/src/files.rs`, whose process is gone), saying how many.
+/// of `crates/system/src/files.rs`, whose process is gone), saying how many.
 fn clean_dead_writers(dir: &Path, progress: &dyn Progress) {
     if let Ok(n @ 1..) = crate::files::remove_stale_in(dir) {
         progress.note(&format!(

@@ -19,7 +19,7 @@
 //! on the reference engine too.
 
 use ordo_core::{notation, rules};
-use ordo_os::files;
+use ordo_system::files;
 
 pub mod checksum;
 pub mod compact;

@@ -13,7 +13,7 @@
 //!    reason if one is damaged; it writes nothing then;
 //! 3. refuses up front a slice that would not fit the memory limit;
 //! 4. loads its parents, builds `m` with the solver's own per-slice code and writes its file
-//!    atomically (a temporary file beside it, renamed over it: `crates/os/src/files.rs`).
+//!    atomically (a temporary file beside it, renamed over it: `crates/system/src/files.rs`).
 //!
 //! So jobs whose files share one folder may run on different machines in any order the
 //! graph allows, and a job run twice, or killed and run again, ends with the same file.

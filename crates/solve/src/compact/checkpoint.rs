@@ -11,7 +11,7 @@
 //! done x 1 byte                             the values of the first `groups` layer groups
 //! ```
 //!
-//! It is written atomically (`crates/os/src/files.rs`) beside the slice's file, as that file's name with
+//! It is written atomically (`crates/system/src/files.rs`) beside the slice's file, as that file's name with
 //! `.partial` added, and removed once the slice's file is written. A checkpoint of another
 //! slice, board, game, rules version or index scheme, or one that is damaged, is not used:
 //! the caller hears why and the slice is built from its first group. So is a checkpoint of

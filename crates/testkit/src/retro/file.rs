@@ -140,7 +140,7 @@ pub fn header(
     }
 }
 
-/// Write a header, keys and values atomically to `path` (see `ordo_os::files`).
+/// Write a header, keys and values atomically to `path` (see `ordo_system::files`).
 pub fn save_raw(
     path: &Path,
     header: &Header,
@@ -153,7 +153,7 @@ pub fn save_raw(
         return Err(SolveError::io(path, "header longer than 4096 bytes"));
     }
     let sum = checksum(head.as_bytes(), keys, values);
-    ordo_os::files::write_atomically_with(path, |w| {
+    ordo_system::files::write_atomically_with(path, |w| {
         w.write_all(head.as_bytes())?;
         writeln!(w, "{CHECKSUM_PREFIX}{sum:016x}")?;
         for k in keys {
