@@ -1,4 +1,5 @@
-//! The load test of `ordo serve` (issue 24 point 6), on loopback only and bounded in time:
+//! The load test of `ordo serve` (one client cannot take the server), on loopback only and
+//! bounded in time:
 //!
 //! 1. throughput: 16 and then 256 keep-alive connections asking `/api/explain` for a few
 //!    seconds; requests per second and the 99th percentile of the answer time;

@@ -4,5 +4,5 @@
 //! docs/guide.md, "Speed". Run `cargo bench -p ordo-bench [--bench NAME] [-- FILTER]`.
 //!
 //! Beside them, `src/bin/anchor.rs`: bitboard classic perft against shakmaty's chess perft,
-//! interleaved in CPU seconds (issue 25; docs/guide.md, "The move generator beside its anchor").
+//! interleaved in CPU seconds (docs/guide.md, "The move generator beside its anchor").
 //! Run `cargo run --release -p ordo-bench --bin anchor -- --pairs 5`.

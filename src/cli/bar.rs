@@ -1,4 +1,4 @@
-//! The solver's progress as people read it (issue 25, point 5): the library reports typed
+//! The solver's progress as people read it, on a terminal and in a log: the library reports typed
 //! events ([`Progress`]: steps, phases, counts in a named unit) and this draws them with
 //! indicatif on stderr, one line rendered by [`line()`] (a pure function the tests call): the
 //! step as `slice k of n`, the phase, whole-number counts and rate in their unit, the time

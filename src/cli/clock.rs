@@ -1,4 +1,4 @@
-//! Timings that say which they are (issue 26, point 4): every time the command line prints is
+//! Timings that say which they are: every time the command line prints is
 //! the wall-clock time and the CPU time of the process over the same span, `12.3 s wall, 11.9 s
 //! CPU`, so that a figure measured on a busy machine can be compared with one in the README.
 

@@ -242,7 +242,8 @@ pub fn run_engine(args: &EngineArgs, _out: &mut String) -> Result<u8, CliError> 
 
 /// Run `ordo conform`.
 pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError> {
-    // Ctrl-C or a TERM must not leave the engine's process group running (issue 13).
+    // Ctrl-C or a TERM must not leave the engine's process group running: the engines
+    // end with the command.
     #[cfg(unix)]
     crate::conformance::client::signals::kill_engines_on_signals()
         .map_err(|e| CliError(format!("cannot catch Ctrl-C to stop the engines: {e}")))?;

@@ -69,8 +69,8 @@ pub struct PositionArgs {
     pub engine: EngineArg,
 }
 
-/// The `--engine` every command that runs one of ours defaults to (issue 26: one default
-/// everywhere, the reference engine one flag away).
+/// The `--engine` every command that runs one of ours defaults to: one default
+/// everywhere, the reference engine one flag away.
 pub const ENGINE_DEFAULT: &str = "bitboard";
 
 impl std::ops::Deref for PositionArgs {
@@ -226,7 +226,7 @@ fn parse_args() -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches)
 }
 
-/// `cmd` and all its subcommands with the habits every command shares (issue 26): a command
+/// `cmd` and all its subcommands with the habits every command shares: a command
 /// made of subcommands prints its help when given alone, and every listed value (variant,
 /// engine, board, …) is read in any case (`--variant X`, `--engine Reference`).
 pub fn with_habits(cmd: clap::Command) -> clap::Command {

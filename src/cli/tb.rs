@@ -218,7 +218,7 @@ fn probe(
 ) -> Result<u8, CliError> {
     if at.position.is_none() {
         // A standard start (20 against 20) is beyond every table: probing it only lists
-        // missing slices (issue 25, point 5).
+        // missing slices, so the error asks for a position instead.
         return Err(CliError(
             "tb probe needs --position (a standard start is beyond every table), e.g. --position \"BB2/4/4/WW2 w classic\"".into(),
         ));

@@ -1,5 +1,6 @@
 //! `ordo tb checksums`: the content checksums of compact table files, and their check
-//! against a published list (issue 25, point 4; `crates/solve/src/compact/digest.rs`).
+//! against a list published apart from the files, so that a forged table is caught
+//! (`crates/solve/src/compact/digest.rs`).
 
 use std::fmt::Write as _;
 use std::path::Path;

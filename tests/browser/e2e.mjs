@@ -7,23 +7,23 @@
 //    and ORDO-4.3 (the connection rule), the clause linked to the rules page's #ORDO-4.3.
 // 2. The shareable link, copied with its button and opened in a new page and in a fresh browser
 //    context (another profile: nothing shared but the link), shows the same verdict and clauses
-//    (issue 24, point 1).
+//    (the page works from its link alone).
 // 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
 //    which group stays and judges b3xb4/c4 legal.
 // 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
-// 6. Issue 24, point 7: an unreadable position in the field leaves the board drawn; an ordo
+// 6. Small defects: an unreadable position in the field leaves the board drawn; an ordo
 //    with no legal landing square says so; editing squares asks nothing until editing is done;
 //    the page has an icon that loads.
-// 7. Issue 24, point 2: after a verdict the board shows the move done, Back/Forward and [ ] step
+// 7. Show, don't list: after a verdict the board shows the move done, Back/Forward and [ ] step
 //    between the boards; ORDO-4.3's split groups are outlined; an ORDOX-4.2 tie outlines the
 //    tied groups and previews the board after each choice.
-// 8. Issue 24, point 3: under `ordo serve --tables` and on the static site of `ordo site
+// 8. Endgame values: under `ordo serve --tables` and on the static site of `ordo site
 //    --tables` (ORDO_TABLES=yes) each legal move with its endgame value, a click plays it;
 //    the static page fetches only the table files a position needs, each once, and shows the
 //    values `ordo serve --tables` answers (ORDO_SERVER_URL); a static site shipping no tables
 //    says so; where no table covers the position the panel says so.
-// 9. Issue 24, point 4: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
+// 9. Phone layout: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
 //    quarter (8 squares across) and, like an 8x8 one, keeps squares of 44 CSS px or more;
 //    clicks and arrow keys follow the turned board.
 // ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
@@ -87,7 +87,7 @@ async function disputeAndShare(context, problems) {
   check(v.move === 'e3-e5', `the verdict names the move e3-e5 (got ${v.move})`);
   check(v.clauses.length === 1 && v.clauses[0] === 'ORDO-4.3', `the clause shown is ORDO-4.3 (got ${v.clauses})`);
   check(v.hrefs[0] === 'rules#ORDO-4.3', 'the clause links to the rules page, rules#ORDO-4.3');
-  // Issue 24, point 2: the split groups drawn on the board as written, not listed.
+  // The split groups drawn on the board as written, not listed.
   const split = await page.locator('#board .overlay.group[data-role="split"]').evaluateAll(
     (rs) => ({ squares: rs.length, groups: new Set(rs.map((r) => r.getAttribute('data-group'))).size,
       e5: rs.filter((r) => r.getAttribute('data-square') === 'e5').length }));
@@ -171,7 +171,7 @@ async function ordoXTie(context) {
   await choices.first().waitFor();
   const labels = await choices.allTextContents();
   check(JSON.stringify(labels) === JSON.stringify(['Keep a4', 'Keep c4']), `the tie offers ${labels}`);
-  // Issue 24, point 2: the tied groups outlined, and the board after each choice beside it.
+  // The tied groups outlined, and the board after each choice beside it.
   check(await page.locator('#board .overlay.group[data-role="tied"]').count() === 2, 'the two tied groups are outlined on the board');
   const previews = await page.locator('#choices figure.tie-preview').evaluateAll((fs) => fs.map((f) => ({
     keep: f.getAttribute('data-keep'),
@@ -259,7 +259,7 @@ async function smallDefects(context) {
   await page.close();
 }
 
-// Issue 24, point 3: each legal move with its endgame value, best first; a click plays it. With
+// Endgame values: each legal move with its endgame value, best first; a click plays it. With
 // no tables (the static site), or none covering the position, the panel says so.
 async function endgameValues(context) {
   const page = await context.newPage();
@@ -320,7 +320,7 @@ async function phoneScreenshot(context) {
   const pos = '2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w classic';
   await page.goto(`${BASE}/?position=${encodeURIComponent(pos)}&move=e3-e5`);
   await verdictOf(page);
-  // Issue 24, point 4: the 10x8 board scales to the width: nothing scrolls sideways, neither
+  // Phone layout: the 10x8 board scales to the width: nothing scrolls sideways, neither
   // the page nor the board, and no label takes width beside the board.
   const measure = () => page.evaluate(() => {
     const sq = document.querySelector('#board rect.square').getBoundingClientRect();

@@ -19,7 +19,7 @@ if [ ! -d tests/browser/node_modules/playwright-core ]; then
 fi
 cargo build --release --locked
 
-# Endgame values (issue 24, point 3): a small table set for `ordo serve --tables` and for the
+# Endgame values: a small table set for `ordo serve --tables` and for the
 # static site, which ships it (`ordo site DIR --tables TDIR`).
 rm -rf target/browser/tb
 ./target/release/ordo tb build --board 4x4 --max-pieces 2,2 --dir target/browser/tb

@@ -50,7 +50,7 @@ fn conform(engine: &str) -> (Option<i32>, String) {
 }
 
 /// `engine` passes `ordo conform`, the game cases of the suite on `boards` (game:board, or `*`
-/// for every one) played through the protocol's `game` request (issue 23, point 1).
+/// for every one) played through the protocol's `game` request.
 fn assert_passes(engine: &str, boards: &[&str]) {
     let (code, report) = conform(engine);
     let games = ordo_conformance::cases::embedded()
@@ -300,7 +300,7 @@ fn handshake(sample: &str, path: &std::ffi::OsStr) -> String {
     format!("{out}{}", String::from_utf8_lossy(&o.stderr))
 }
 
-/// Issue 26 (moved to issue 23): the sample engines find `ordo` without `ORDO_BIN`, both an
+/// The sample engines find `ordo` without `ORDO_BIN`, both an
 /// installed one on the PATH and, when none is installed, the one `cargo build --release` left
 /// in this checkout.
 #[test]
@@ -353,7 +353,7 @@ op.serve(op.Engine("ordos twice", moves, s.play, s.status, capabilities="classic
                    validate=s.validate))
 "#;
 
-/// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): an engine on the helper
+/// spec/protocol.md, `moves`, each move once: an engine on the helper
 /// module that lists a move twice is not merged silently: the helper repeats the move in its
 /// reply and `ordo conform` fails it with findings of one kind of their own, "a move is
 /// listed twice", and no other.

@@ -531,7 +531,7 @@ fn explain_illegal_move_exits_1() {
     assert!(out.contains("verdict: illegal"), "{out}");
     for c in ["ORDO-8.2", "ORDO-9.2", "ORDO-7.3"] {
         let clause = clauses::get(c).unwrap();
-        // Issue 24, point 2: each heading once, with the clause's kind.
+        // Each heading once, with the clause's kind.
         let heading = format!("{} {} [{}]", clause.id, clause.title, clause.kind.name());
         assert_eq!(out.matches(&heading).count(), 1, "{c}: {out}");
         assert_eq!(

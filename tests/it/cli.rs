@@ -88,7 +88,7 @@ fn rules_quotes_a_clause() {
     let out = stdout(&o);
     assert!(out.starts_with("ORDO-7.2 "), "{out}");
     assert!(out.contains("[source]"));
-    // Issue 24, point 5: the source by author, title, date, section and address.
+    // The source by author, title, date, section and address.
     assert!(
         out.contains("source: Dieter Stein, Ordo (rules, English), January 15, 2009, section "),
         "{out}"
@@ -446,7 +446,7 @@ fn fuzz_short_campaign() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
     let out = stdout(&o);
-    // Issue 26: "1 thread", not "1 threads"; the time is wall clock and CPU.
+    // "1 thread", not "1 threads"; the time is wall clock and CPU.
     assert!(out.starts_with("fuzz: seed 3, 1 thread, "), "{out}");
     assert!(
         out.contains(" s wall, ") && out.contains(" s CPU: "),

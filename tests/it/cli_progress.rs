@@ -1,6 +1,6 @@
 //! The command line's progress line and output writer (`src/cli/bar.rs`, `src/cli/out.rs`),
-//! through the package's library target: issue 25 point 5 (progress people can read, the
-//! interruption message kept on screen) and the closed-pipe rule of `out`.
+//! through the package's library target: progress people can read, the interruption message
+//! kept on screen, and the closed-pipe rule of `out`.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
@@ -22,7 +22,7 @@ fn step(what: &str, number: usize, before: u64) -> Step {
     }
 }
 
-/// Issue 25, point 5: whole-number rates, the unit named (stored positions, not
+/// Whole-number rates, the unit named (stored positions, not
 /// "layers"), `slice k of n`, the phase's time left and the whole run's.
 #[test]
 fn the_progress_line_reads_as_words_and_whole_numbers() {
@@ -46,7 +46,7 @@ fn the_progress_line_reads_as_words_and_whole_numbers() {
     assert_eq!(grouped(1_000_000), "1,000,000");
 }
 
-/// Issue 25, point 5: a step's counts are its own: right after slice 2v1 begins, the
+/// A step's counts are its own: right after slice 2v1 begins, the
 /// line names 2v1 with none of 1v1's counts, and its first count starts it from zero
 /// (the whole run's share carries the finished slice).
 #[test]
@@ -111,7 +111,7 @@ impl indicatif::TermLike for Screen {
     }
 }
 
-/// Issue 25, point 5: the interruption message comes after the bar is cleared, and
+/// The interruption message comes after the bar is cleared, and
 /// nothing of the bar is drawn after it (on a terminal it used to be drawn over, erasing
 /// the checkpoint's path and how to resume).
 #[test]
@@ -143,7 +143,7 @@ fn the_interruption_message_stays_on_screen() {
 /// A run whose stderr is no terminal (under `nohup`, a scheduler, a pipe) logs plain lines:
 /// the progress line flattened, when a step or phase starts and then once a period, each
 /// with the step's own name, and nothing while the run is younger than its quiet time
-/// (issue 25, point 5: progress people can read, in a log too).
+/// (progress people can read, in a log too).
 #[test]
 fn a_run_without_a_terminal_logs_its_progress_once_a_period() {
     let said = Arc::new(Mutex::new(Vec::<String>::new()));

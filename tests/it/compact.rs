@@ -267,7 +267,7 @@ fn ordo_9_1_ten_by_eight_slices_agree_with_the_current_tablebase() {
     }
 }
 
-/// ORDOX-5.1 with the issue's claim: every Ordo X turn has a forward step, so no move stays
+/// ORDOX-5.1 and what follows from it: every Ordo X turn has a forward step, so no move stays
 /// inside a layer; classic Ordo's sideways moves do.
 #[test]
 fn ordo_x_layers_have_no_inner_moves_and_classic_ones_do() {
@@ -292,7 +292,7 @@ fn ordo_x_layers_have_no_inner_moves_and_classic_ones_do() {
 /// sampled core values of every material: the exact value when the game ends within the
 /// depth, "not decided" otherwise.
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_core_values() {
     let mut rng = Rng::new(11);
     for (variant, board, depth) in [

@@ -484,7 +484,7 @@ fn compact_verification_catches_a_wrong_value() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 25 (verification no dearer than the build): the verification of a held slice
+/// Verification no dearer than the build: the verification of a held slice
 /// builds it again and compares bytes. A planted wrong value in each of three places (the
 /// first, a middle and the last layer group's entries) is caught by it, named with the
 /// rebuilt value, and by the full pass through the move list; an intact slice passes both
@@ -564,7 +564,7 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
     );
 }
 
-/// Issue 25, point 5: `--memory-limit` is honoured before the peak. The sizing of Ordo X
+/// `--memory-limit` is honoured before the peak. The sizing of Ordo X
 /// row2 5 x 5 used to hold 160 MB for minutes under `--memory-limit 100M` before refusing;
 /// it now stops as soon as its estimate passes the limit, refuses before any slice is built
 /// (exit 2, nothing written) and says the need and the limit in the units typed.
@@ -659,7 +659,7 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
         out.contains("core positions ") && out.contains("\nsolved in "),
         "{out}"
     );
-    // Issue 26: the times say which they are, and the run's CPU time is given.
+    // The times say which they are, and the run's CPU time is given.
     assert!(out.contains(" s wall, peak memory "), "{out}");
     assert!(
         out.contains("\nthis run: ") && out.ends_with(" s CPU\n"),
@@ -712,11 +712,11 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 10: without `--memory-limit`, a board whose compact tables cannot be built is
+/// Without `--memory-limit`, a board whose compact tables cannot be built is
 /// refused from the index sizes, counted without building any index: `solve --board 9x8`
 /// took about 4 minutes and 3 GB to refuse when the estimate built every index first.
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
     let o = ordo_cmd(&["solve", "--board", "9x8", "--no-save", "--threads", "1"]);
     let err = assert_refused(&o);
@@ -729,7 +729,7 @@ fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
     );
 }
 
-/// Issue 10: a slice is held to the memory its index keeps, not to a bit per rank pair.
+/// A slice is held to the memory its index keeps, not to a bit per rank pair.
 /// Classic row2 5 x 5's 9v8 slice pairs 301,840 connected sets of White with 120,045 of
 /// Black (72,468,765,600 rank pairs with both sides to move, 9 GB as a bit each), under 1%
 /// of them disjoint; it was refused outright at 2^36 pairs and is sized now, in a small
@@ -866,7 +866,7 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 25, point 4: `analysis/checksums/` publishes the content checksums of the tables
+/// Forged tables are caught: `analysis/checksums/` publishes the content checksums of the tables
 /// behind the results, and a rebuild matches them (the build is deterministic: two builds
 /// differ only in the run's cost their headers record, which the content checksum leaves
 /// out). A payload edited with the file's own checksum recomputed loads as valid, but

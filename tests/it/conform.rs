@@ -406,7 +406,7 @@ fn conform_restarts_an_engine_that_hangs_later() {
     let (code, report, took) = conform(engine, &["--timeout-ms", "300"]);
     assert_eq!(code, Some(1), "{report}");
     assert!(report.contains("hang — no reply to"), "{report}");
-    // Issue 26: counts in words that agree with their number.
+    // Counts in words that agree with their number.
     assert!(
         report.contains(" 1 restart\n")
             || report.contains(" 1 restart,")
@@ -454,7 +454,7 @@ fn conform_rejects_bad_arguments() {
     }
 }
 
-/// The kit runs from any folder (issue 22): `ordo conform` and `ordo conformance check` read
+/// The kit runs from any folder: `ordo conform` and `ordo conformance check` read
 /// the vectors and the case suite built into the program, so an implementer runs them from
 /// their own project's folder, where no `spec/` exists; `--vectors DIR` still overrides, and
 /// a folder without vector files is refused naming the flag.

@@ -1,4 +1,4 @@
-//! `ordo conform`, third version (issue 23): findings attributed by cause (the clause of the
+//! `ordo conform`, third version: findings attributed by cause (the clause of the
 //! first point where engine and rules part, one kind per defect), drawings that replay, counts
 //! that add up in the text and the JSON report, engine replies escaped, and the planted faults
 //! the first plant set lacked (`play` that changes nothing, a broken capture rule, a win
@@ -221,8 +221,8 @@ fn the_unsupported_line_says_what_was_checked() {
     assert!(line.len() < 200, "{line}");
 }
 
-/// ORDO-3.3 (issue 23, points 3 and 6): an engine that declares a draw when a position comes
-/// back a third time in the game fails on the game cases given with `game`, with the
+/// ORDO-3.3, through the protocol's `game` request: an engine that declares a draw when a position
+/// comes back a third time in the game fails on the game cases given with `game`, with the
 /// threefold-repetition reading named as the main clause and one kind.
 #[test]
 fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
@@ -242,7 +242,7 @@ fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
     assert!(v["game_cases_played"].as_u64().unwrap() >= 2, "{v}");
 }
 
-/// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): an engine that lists every
+/// spec/protocol.md, `moves`, each move once: an engine that lists every
 /// ordo move from both ends of its run, as one real engine does, fails with one kind of
 /// finding, "a move is listed twice", and no clause of the rules named.
 #[test]

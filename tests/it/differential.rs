@@ -169,7 +169,7 @@ fn solver_interface_agrees(r: &Reference, b: &Bitboard) -> Result<(), String> {
     fast_paths_agree(b)
 }
 
-/// Issue 25 (successors without rebuilding a bitboard): the occupancies after each move
+/// Successors without rebuilding a bitboard: the occupancies after each move
 /// are those of the successors, and a position loaded with its split flags named is the
 /// one loaded by flood fill.
 fn fast_paths_agree(b: &Bitboard) -> Result<(), String> {

@@ -5,7 +5,7 @@
 //! test suite itself, ten-minute campaigns, tools fetched from the network) are listed in
 //! [`NOT_RUN`] with the reason.
 //!
-//! Issue 26: every command runs in the state its reader is in (`cargo run --release -- …`
+//! Every command runs in the state its reader is in (`cargo run --release -- …`
 //! from a checkout, with no `ordo` on the PATH; `ordo …` once installed, with it on the PATH),
 //! each guide keeps to the form it states ([`one_form_per_guide`]), and every count printed by
 //! a documented command agrees with its number ([`count_disagreements`]).
@@ -324,7 +324,7 @@ fn the_docs_checker_masks_times_and_finds_differences() {
     );
 }
 
-/// Nouns the program counts, singular and plural (issue 26, point 2).
+/// Nouns the program counts, singular and plural, so that every count agrees with its number.
 const NOUNS: [(&str, &str); 31] = [
     ("thread", "threads"),
     ("piece", "pieces"),
@@ -406,7 +406,7 @@ fn counts_that_disagree_with_their_number_are_found() {
     }
 }
 
-/// Issue 26, point 3: each guide says once which form its commands take, and keeps to it. In
+/// Each guide says once which form its commands take, and keeps to it. In
 /// the README the commands before `cargo install` are `cargo run --release -- …` and those after
 /// it `ordo …`; the guide has no install step, so all of its commands are `cargo run`.
 #[test]

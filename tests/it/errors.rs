@@ -93,14 +93,14 @@ fn round_trip_error_names_text_and_canonical_form() {
 /// flag as it stands in the literal, reason). Each entry must still be needed.
 const FLAG_ALLOWED: [(&str, &str, &str); 3] = [
     // The page's endgame-values panel tells its reader, on a server or a static site without
-    // tables, which command serves them (issue 24, point 3).
+    // tables, which command serves them.
     (
         "crates/page/src/api.rs",
         " --tables",
         "how to serve endgame values, said to the page's reader",
     ),
     // The game viewer's page tells its reader which command reproduces a finding (the move
-    // is `ordo explain`'s argument, issue 26, so only the position is a flag).
+    // is `ordo explain`'s argument, as in every command, so only the position is a flag).
     (
         "crates/page/src/pages.rs",
         " --position",

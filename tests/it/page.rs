@@ -1,4 +1,4 @@
-//! Issue 24, point 1: the page without a server. The dispatcher the WebAssembly module calls
+//! The page without a server. The dispatcher the WebAssembly module calls
 //! (`ordo_serve::answer`, from ordo-page) answers as the server's router does; `ordo site`
 //! writes the static site; `ordo serve --public-url` writes links with the public address.
 //! The page itself, served both ways, is driven in a browser by tests/browser/.
@@ -51,7 +51,7 @@ fn routed_with(target: &str, tables: Option<&std::path::Path>) -> (u16, String) 
 /// ORDO-4.3, ORDOX-4.2, ORDO-2.3: every route gives the same status and body through the
 /// dispatcher of the static page as through the server (errors: the same status and place).
 #[test]
-fn the_static_page_gets_the_answers_of_the_server_issue_24_point_1() {
+fn the_static_page_gets_the_answers_of_the_server() {
     let x = "5/BBB2/1W3/5/5 w x";
     let same = [
         format!("/api/explain?position={}&move=e3-e5", q(START)),
@@ -89,7 +89,7 @@ fn the_static_page_gets_the_answers_of_the_server_issue_24_point_1() {
 /// `ordo site DIR --wasm FILE` writes the page (answers from the module), its assets, the
 /// module and the rules page; a file that is not WebAssembly is refused in one line.
 #[test]
-fn ordo_site_writes_a_static_site_issue_24_point_1() {
+fn ordo_site_writes_a_static_site() {
     let dir = scratch("site");
     let wasm = dir.join("module.wasm");
     std::fs::write(&wasm, b"\0asm\x01\0\0\0").unwrap();
@@ -128,12 +128,12 @@ fn ordo_site_writes_a_static_site_issue_24_point_1() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 24, point 3 on the static site: `ordo site DIR --wasm FILE --tables TDIR` ships the
+/// Endgame values on the static site: `ordo site DIR --wasm FILE --tables TDIR` ships the
 /// table files of TDIR and lists them; the module's dispatcher, given the files `/api/tables`
 /// names, answers `/api/values` exactly as `ordo serve --tables TDIR` does; `--tables` without
 /// a module, or a folder with no table file, is refused in one line.
 #[test]
-fn the_static_site_ships_tables_and_answers_the_servers_values_issue_24_point_3() {
+fn the_static_site_ships_tables_and_answers_the_servers_values() {
     let dir = scratch("site-tables");
     let tb = dir.join("tb");
     crate::table_trust::build_22(&tb);
@@ -204,7 +204,7 @@ fn the_static_site_ships_tables_and_answers_the_servers_values_issue_24_point_3(
 /// `ordo serve --public-url URL`: the verdicts' links name the public address; an address that
 /// is not http(s) is refused before serving.
 #[test]
-fn serve_writes_links_with_the_public_url_issue_24_point_1() {
+fn serve_writes_links_with_the_public_url() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
         .args([
             "serve",
@@ -251,10 +251,10 @@ fn serve_writes_links_with_the_public_url_issue_24_point_1() {
     assert!(err.contains("--public-url"), "{err}");
 }
 
-/// Issue 24, point 2: the deciding clause first. ORDOX-4.2 settles a tie choice; ORDO-10.1 a
+/// The deciding clause first. ORDOX-4.2 settles a tie choice; ORDO-10.1 a
 /// move that reaches the home row; the API, `explain --html` and `ordo explain` agree.
 #[test]
-fn the_deciding_clause_comes_first_issue_24_point_2() {
+fn the_deciding_clause_comes_first() {
     let tie = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
     let ids: Vec<&str> = tie.permitted_by.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids[0], "ORDOX-4.2", "{ids:?}");
@@ -273,10 +273,10 @@ fn the_deciding_clause_comes_first_issue_24_point_2() {
     assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
 }
 
-/// Issue 24, point 2 (show, don't list), ORDO-4.3: the verdict on a disconnecting move draws the
+/// Show, don't list, ORDO-4.3: the verdict on a disconnecting move draws the
 /// mover's groups on the board as written (a `split` frame), instead of only listing squares.
 #[test]
-fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
+fn a_disconnecting_move_draws_the_split_groups() {
     let a = ordo_serve::api::explain(START, "e3-e5").expect("answer");
     assert_eq!(a.violated[0].id, "ORDO-4.3");
     assert_eq!(a.frames.len(), 1, "{:?}", a.frames);
@@ -308,12 +308,12 @@ fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
         .collect()
 }
 
-/// Issue 24, point 2 ("the groups left after a disconnecting capture"), ORDO-9.3: a classic
+/// The groups left after a disconnecting capture, ORDO-9.3: a classic
 /// capture that splits the opponent is shown on the board right after it with each of the
 /// opponent's groups as `left` (nothing removed, unlike Ordo X), then the board after it with
 /// the same groups; a classic capture that splits nothing draws no group.
 #[test]
-fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
+fn a_classic_disconnecting_capture_draws_the_groups_left() {
     let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
     assert_eq!(a.verdict, "legal", "{:?}", a.violated);
     let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
@@ -337,11 +337,11 @@ fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
     );
 }
 
-/// Issue 24, point 2, ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1: an Ordo X capture is shown in two
+/// ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1, shown rather than listed: an Ordo X capture is shown in two
 /// boards (the capture with the pieces to remove marked and the groups by role, then the
 /// removal); a two-step turn has a board after each step.
 #[test]
-fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
+fn ordo_x_turns_are_shown_step_by_step() {
     let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
     let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
     assert_eq!(kinds, ["capture", "after"]);
@@ -374,10 +374,10 @@ fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
     );
 }
 
-/// Issue 24, point 2, ORDOX-4.2: the step answer previews the board after each choice of a tie
+/// ORDOX-4.2: the step answer previews the board after each choice of a tie
 /// before the user picks, each named by its kept group.
 #[test]
-fn a_tie_previews_each_choice_issue_24_point_2() {
+fn a_tie_previews_each_choice() {
     let s = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
     let steps: Vec<&str> = s.tie_choices.iter().map(|c| c.step.as_str()).collect();
     assert_eq!(steps, ["b3xb4/a4", "b3xb4/c4"]);
@@ -391,13 +391,13 @@ fn a_tie_previews_each_choice_issue_24_point_2() {
     assert!(none.tie_choices.is_empty());
 }
 
-/// Issue 24, point 3: `/api/values` under `ordo serve --tables DIR` gives the position's value
+/// Endgame values: `/api/values` under `ordo serve --tables DIR` gives the position's value
 /// and each legal move's for the mover, best first, with the position after it (the values of
 /// `ordo tb probe`, ORDO-10 ends); without tables (the server without `--tables`, the static
 /// page's dispatcher) or with none covering the position, a 404 naming `tables`; a bad
 /// position a 400 naming `position`.
 #[test]
-fn endgame_values_answer_per_move_issue_24_point_3() {
+fn endgame_values_answer_per_move() {
     let dir = scratch("values");
     let tb = dir.join("tb");
     crate::table_trust::build_22(&tb);
@@ -471,11 +471,11 @@ fn endgame_values_answer_per_move_issue_24_point_3() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The leftover of issue 24: an installed `ordo` has no WebAssembly module, so `ordo site DIR`
+/// The page from an installed `ordo`, which has no WebAssembly module: `ordo site DIR`
 /// without `--wasm` either writes a page that asks an `ordo serve` (`--api URL`, which the
 /// server allows across origins) or is refused in one line naming both options.
 #[test]
-fn ordo_site_without_a_module_asks_a_server_issue_24() {
+fn ordo_site_without_a_module_asks_a_server() {
     let dir = scratch("site-api");
     let site = dir.join("site");
     let site_arg = site.to_str().unwrap();

@@ -282,7 +282,7 @@ fn cli_problem_verify_and_compose() {
         assert_eq!(o.status.code(), Some(0), "{out}");
         let both = format!(": sound ({proof} proof, ");
         assert_eq!(out.matches(&both).count(), 2, "{out}");
-        // Issue 26, point 4: each proof's time says which it is, wall clock and CPU.
+        // Each proof's time says which it is, wall clock and CPU.
         assert_eq!(out.matches(" s wall, ").count(), 2, "{out}");
         assert_eq!(out.matches(" s CPU").count(), 2, "{out}");
         out
@@ -394,7 +394,7 @@ fn search_memo_distinguishes_every_square_of_the_standard_board() {
     );
 }
 
-/// Issue 13: a "win in 1000" by search ran 262 s and aborted. The search has a node budget
+/// A "win in 1000" by search once ran 262 s and aborted. The search has a node budget
 /// and stops with a one-line reason; the command line names the flag that raises it.
 /// (ORDO-10.1: the win searched for is an arrival on the opponent's home row.)
 #[test]
@@ -600,7 +600,7 @@ fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
 /// the same key as its table proof: what `ordo problem verify analysis/problems/composed.toml
 /// --method search` prints for the whole file (the guide shows it for one problem, `--id`).
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn ordo_10_1_saved_problems_are_sound_by_search() {
     let file = saved_dir().join("composed.toml");
     let o = ordo_cmd(&[

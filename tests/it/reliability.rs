@@ -1,5 +1,5 @@
-//! Issue 13, attacked as a hostile user would: output that cannot be written, floods from an
-//! engine, signals during `ordo conform`. Each test failed before its fix (exit 101 panics,
+//! The program attacked as a hostile user would attack it: output that cannot be written, floods
+//! from an engine, signals during `ordo conform`. Each test failed before its fix (exit 101 panics,
 //! unbounded memory, processes left behind).
 
 use std::io::{Read, Write};
@@ -145,7 +145,7 @@ fn members(group: i32) -> Vec<i32> {
 }
 
 /// SIGINT or SIGTERM to `ordo conform` while its engine (which started a grandchild) hangs:
-/// conform ends with 130 or 143 and no process of the engine's group is left (issue 13, item 5).
+/// conform ends with 130 or 143 and no process of the engine's group is left.
 #[test]
 fn a_signal_to_conform_leaves_no_engine_process() {
     let dir = scratch("conform-signal");
@@ -232,7 +232,7 @@ fn the_engine_takes_a_request_of_exactly_the_limit() {
     assert!(r[2].starts_with("error line-too-long"), "{r:?}");
 }
 
-/// Issue 13, item 6: a target that is not a regular file (symbolic link, FIFO, device node,
+/// A target that is not a regular file (symbolic link, FIFO, device node,
 /// directory) is refused with one line and left as it was, on the library and the command line.
 #[test]
 fn a_write_refuses_what_is_not_a_regular_file() {
@@ -273,7 +273,7 @@ fn a_write_refuses_what_is_not_a_regular_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 13, item 5: the temporary file of a writer killed outright is removed by the next
+/// The temporary file of a writer killed outright is removed by the next
 /// write of the same target; one of a running writer is left alone.
 #[test]
 fn a_write_removes_the_litter_of_dead_writers() {
@@ -302,7 +302,7 @@ fn a_write_removes_the_litter_of_dead_writers() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 13, item 7: a header error names the header's line in the file, not its index among
+/// A header error names the header's line in the file, not its index among
 /// the headers (spec/game-record.md).
 #[test]
 fn a_header_error_gives_its_line_in_the_file() {
@@ -317,7 +317,7 @@ fn a_header_error_gives_its_line_in_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 13, item 3: a record of megabytes of move numbers is refused with one line, in a
+/// A record of megabytes of move numbers is refused with one line, in a
 /// quarter of a GiB (before: read whole, 2.98 GB for 100 MB); so is an endless device.
 #[test]
 fn check_game_refuses_a_huge_record_in_little_memory() {
@@ -340,7 +340,7 @@ fn check_game_refuses_a_huge_record_in_little_memory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 13, item 7: an error line that echoes an input cuts it after 100 characters and
+/// An error line that echoes an input cuts it after 100 characters and
 /// escapes its control characters (spec/notation.md, Errors).
 #[test]
 fn error_lines_cut_and_escape_what_they_echo() {

@@ -218,7 +218,7 @@ fn router_serves_the_api() {
     let (code, _, body) = get("/api/rules/ORDO-6.3");
     assert_eq!(code, 200);
     assert!(body.contains("\"title\":\"Path and landing square\""));
-    // Issue 24, point 5: sources by author, title, date, section and address.
+    // Sources by author, title, date, section and address.
     assert!(
         body.contains("\"Dieter Stein, Ordo (rules, English), January 15, 2009, section "),
         "{body}"
@@ -246,7 +246,7 @@ fn router_serves_the_page_and_the_rules() {
     }
     let (code, _, rules) = get("/rules");
     assert_eq!(code, 200);
-    // Issue 24, point 5: each source linked to where it is published.
+    // Each source linked to where it is published.
     assert!(
         rules.contains("<a href=\"https://spielstein.com/games/ordo-x\">"),
         "{rules}"
@@ -416,7 +416,8 @@ fn explain_html_is_self_contained() {
         "the SVG is inlined without its XML declaration"
     );
     // Nothing is loaded from elsewhere; the sources link to where they are published
-    // (issue 24, point 5), which a reader may follow, and nothing else leaves the file.
+    // (by author, title, date, section and address), which a reader may follow, and nothing else
+    // leaves the file.
     for forbidden in ["<script", " src=", "<link", "href=\"/"] {
         assert!(!html.contains(forbidden), "{forbidden} in the file");
     }

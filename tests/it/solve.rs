@@ -68,7 +68,7 @@ fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameR
 /// ORDO-10.1 .. ORDO-10.5, ORDO-3.3: the smallest boards, both games, fixed values checked
 /// by both engines, the reference verification pass and bounded minimax.
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn smallest_boards_are_solved_alike_by_both_routes() {
     let bar = ordo_solve::Silent;
     for (v, b, positions, edges, won, lost, drawn, longest, start, length, winning, first, stale) in
@@ -125,7 +125,7 @@ fn smallest_boards_are_solved_alike_by_both_routes() {
 /// table on sampled positions: the exact value when the game ends within the depth, "not
 /// decided" otherwise (draws included).
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_positions() {
     let mut rng = Rng::new(7);
     for (v, b, depth) in [
@@ -331,7 +331,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
             vec!["solve", "--board", "4x3", "--setup", "row2"],
             "needs at least 4 rows",
         ),
-        // Issue 13: 9 x 7 ignored the process's limit; the limit asked for is honoured,
+        // 9 x 7 once ignored the process's limit; the limit asked for is honoured,
         // named, and the estimate with it.
         (
             vec![
@@ -448,7 +448,7 @@ fn the_analysis_report_matches_its_json() {
 }
 
 /// analysis/run.sh finds the binary where cargo puts it, also under CARGO_TARGET_DIR
-/// (issue 12: it ran target/release/ordo whatever the target dir).
+/// (it used to run target/release/ordo whatever the target dir).
 #[test]
 fn analysis_script_follows_the_cargo_target_dir() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -474,7 +474,7 @@ fn analysis_script_follows_the_cargo_target_dir() {
     );
 }
 
-/// One ply is "1 ply", never "1 plies" (issue 13, item 7), in the library's words and so in
+/// One ply is "1 ply", never "1 plies", in the library's words and so in
 /// every report built on them.
 #[test]
 fn one_ply_is_singular() {

@@ -1,6 +1,6 @@
 //! Every function of the crate fits on a screen: no function in `src/` is longer than
 //! [`LIMIT`] lines (from its `fn` line to its closing brace), so each reads at a glance and is
-//! named after what it does (issue 12). The check reads the source as text, with comments and
+//! named after what it does. The check reads the source as text, with comments and
 //! literals blanked out by the same reader as `independence.rs`. What is deliberately longer
 //! stands in [`ALLOWED`] with its reason.
 

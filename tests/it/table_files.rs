@@ -142,7 +142,7 @@ fn truncated_and_extended_files_are_refused() {
 
 /// Relabelled headers: every field edited without the checksum is refused by the checksum;
 /// with the checksum forged, counts, entries and flags that disagree with the payload are
-/// still refused. Issue 13: "66736 won" became "96736 won" and was accepted.
+/// still refused (a forged "66736 won" edited to "96736 won" was once accepted).
 #[test]
 fn relabelled_headers_are_refused() {
     let dir = scratch("relabel");
@@ -386,8 +386,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// The command line reports a refused table: `tb probe` exits 2 with one line naming the
 /// file; `problem verify` says it proved by search instead, and why; the missing-table hint
-/// names the material the position needs (issue 12: it named the first slice in build
-/// order).
+/// names the material the position needs (not the first slice in build order).
 #[test]
 fn cli_reports_refused_and_missing_tables() {
     let dir = scratch("cli");

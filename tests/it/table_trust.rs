@@ -1,4 +1,4 @@
-//! Tables that cannot be forged or hang a run (issue 25, point 4): compact files checksummed
+//! Tables that cannot be forged or hang a run: compact files checksummed
 //! with BLAKE3, older FNV-1a files refused with how to rebuild them
 //! (crates/solve/src/compact/store.rs); every table read refuses what is not a regular file
 //! before it could block (crates/system/src/files.rs `open_regular`); killed writers' temporary
@@ -59,11 +59,11 @@ fn split(bytes: &[u8]) -> (String, String, Vec<u8>) {
     )
 }
 
-/// Issue 25 point 4: a payload edited with its checksum recomputed the old way (FNV-1a 64),
-/// as format 3 or under the format 4 header, is refused by the library load and by
-/// `ordo tb probe`, with how to rebuild where the format is the old one.
+/// A forged table is refused: a payload edited with its checksum recomputed the old way (FNV-1a
+/// 64), as format 3 or under the format 4 header, is refused by the library load and by `ordo tb
+/// probe`, with how to rebuild where the format is the old one.
 #[test]
-fn issue25_p4_a_payload_edited_with_an_fnv_checksum_is_refused() {
+fn a_payload_edited_with_an_fnv_checksum_is_refused() {
     let dir = crate::common::scratch("trust-fnv");
     build_22(&dir);
     let file = ctb::path(&dir, Variant::Classic, dims(), M22);
@@ -131,11 +131,11 @@ fn mkfifo(path: &Path) {
     assert!(ok.success());
 }
 
-/// Issue 25 point 4: a FIFO named like a slice file or a game table makes `tb build`,
+/// No table read hangs: a FIFO named like a slice file or a game table makes `tb build`,
 /// `tb probe`, `tb verify` and `solve` refuse it with one line naming the path (exit 2), and
 /// `problem verify` report it, instead of blocking on the open.
 #[test]
-fn issue25_p4_a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
+fn a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
     let dir = crate::common::scratch("trust-fifo");
     build_22(&dir);
     let d = dir.to_str().unwrap();
@@ -175,10 +175,10 @@ fn issue25_p4_a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 25 point 4: a temporary file of a killed writer (any target's name, a pid that is no
+/// A temporary file of a killed writer (any target's name, a pid that is no
 /// longer running) is removed by the next `tb build` in its folder; a live writer's is kept.
 #[test]
-fn issue25_p4_killed_writers_temporaries_are_cleaned_by_the_next_build() {
+fn killed_writers_temporaries_are_cleaned_by_the_next_build() {
     let dir = crate::common::scratch("trust-stale");
     let mut dead = Command::new("true").spawn().unwrap();
     let dead_pid = dead.id();
@@ -201,10 +201,10 @@ fn issue25_p4_killed_writers_temporaries_are_cleaned_by_the_next_build() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 25 point 5: `tb probe` without `--position` is a one-line error naming `--position`
+/// `tb probe` without `--position` is a one-line error naming `--position`
 /// (it probed the 20-against-20 start and listed every missing slice).
 #[test]
-fn issue25_p5_tb_probe_without_a_position_names_position() {
+fn tb_probe_without_a_position_names_position() {
     let dir = crate::common::scratch("trust-noposition");
     let err = assert_refused(&ordo_cmd(&["tb", "probe", "--dir", dir.to_str().unwrap()]));
     assert!(err.contains("--position"), "{err}");

@@ -143,7 +143,7 @@ fn slices_are_built_alike_on_both_engines_and_verify() {
 /// Bounded minimax on the reference engine agrees with sampled slice entries of the
 /// standard board (exact within the depth, undecided beyond it).
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_slice_positions() {
     let dims = Dims::STANDARD;
     let mut rng = Rng::new(11);
@@ -260,7 +260,7 @@ fn cli_tb_build_verify_probe() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
     // 1v1, 2v1 (which answers for 1v2, its colour twin) and 2v2.
-    // Issue 26 (timings say which they are): the slices, then the run's wall and CPU time.
+    // Timings say which they are: the slices, then the run's wall and CPU time.
     assert_eq!(out.lines().count(), 4, "{out}");
     let last = out.lines().last().unwrap();
     assert!(
@@ -269,7 +269,7 @@ fn cli_tb_build_verify_probe() {
     );
     assert!(out.contains(", built in 0.0 s wall\n"), "{out}");
     assert!(out.contains("classic 4x4 2v1 and 1v2: "), "{out}");
-    // Each result line once (issue 12: they came on stderr as well as on stdout).
+    // Each result line once, on stdout only (not on stderr as well).
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("classic 4x4"), "{err}");
     assert!(
@@ -403,7 +403,7 @@ fn colour_swapped_slices_agree_position_by_position() {
     }
 }
 
-/// Issue 22 (one probe entry) and ORDO-10.1 .. ORDO-10.4: `ordo_solve::Tablebase`, read
+/// One probe entry for library users, and ORDO-10.1 .. ORDO-10.4: `ordo_solve::Tablebase`, read
 /// lazily from a folder, gives every stored position of the slices the value the loaded
 /// slices give, on both engines, and every move the value of the position it leads to.
 #[test]
@@ -446,7 +446,7 @@ fn the_probe_entry_agrees_with_the_slices_on_both_engines() {
     assert_eq!(checked, 372);
 }
 
-/// Issue 22: the probe entry reads nothing a finished game does not need (ORDO-10.2: the
+/// The probe entry reads nothing a finished game does not need (ORDO-10.2: the
 /// side to move has no piece; ORDO-10.1: the opponent reached its home row), names the
 /// missing slices otherwise, and refuses a path that is not a folder.
 #[test]
@@ -471,7 +471,7 @@ fn the_probe_entry_answers_finished_games_and_names_missing_slices() {
     assert!(err.contains("not a folder"), "{err}");
 }
 
-/// Issue 25 (a finished position probes as finished): `ordo tb probe` answers a game whose
+/// A finished position probes as finished: `ordo tb probe` answers a game whose
 /// side to move has no piece, as `ordo show` does, instead of refusing it.
 #[test]
 fn cli_tb_probe_answers_a_finished_game() {
@@ -484,13 +484,13 @@ fn cli_tb_probe_answers_a_finished_game() {
     assert_eq!(out, "White to move has lost: the game is over\n");
 }
 
-/// Issue 24, point 3 (endgame values on the static site): tables given as the bytes of their
+/// Endgame values on the static site: tables given as the bytes of their
 /// files (`Tablebase::in_memory`, what the page's module gets) name the files a position still
 /// needs, give the folder's values and moves once given, and refuse a file whose checksum
 /// does not match (one flipped value byte) or that holds another slice, before any value of
 /// it is used.
 #[test]
-fn issue_24_point_3_tables_given_as_bytes_probe_as_the_folder_does() {
+fn tables_given_as_bytes_probe_as_the_folder_does() {
     let (dims, variant) = ("4x3".parse::<Dims>().unwrap(), Variant::Classic);
     let max = Material { white: 2, black: 2 };
     let dir = scratch("in-memory");

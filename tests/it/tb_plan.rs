@@ -634,7 +634,7 @@ fn the_compact_json_plan_has_stored_slices_only() {
     assert_eq!(v["jobs_beyond"], 0);
 }
 
-/// Issue 25 point 3: a plan sizes a slice too large to count (classic row2 6 x 5 has slices
+/// A plan sizes a slice too large to count (classic row2 6 x 5 has slices
 /// of 10^14 rank pairs) from evenly spaced rows of its blocks. Here the budget is made tiny
 /// so that 5 x 4 slices are sampled: each estimate is within four of its standard errors of
 /// the count (the sampling is deterministic), a slice within the budget is counted exactly,
@@ -1004,7 +1004,7 @@ fn a_shared_sizer_gives_every_job_the_estimate_it_finds_alone_ordo_6_4_ordox_4_1
     }
 }
 
-/// Issue 25 point 3: the published job graph of classic row2 6 x 5
+/// The published job graph of classic row2 6 x 5
 /// (`analysis/plans/classic-6x5-row2.json`, analysis/README.md) is whole and adds up: a job
 /// per stored material (ORDO-6.4: each after every slice a capture leads into) and the game
 /// last; the plan's stored bytes are the slices' sum; the sampled sizes have errors under

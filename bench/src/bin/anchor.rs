@@ -1,9 +1,9 @@
-//! The move generator beside its anchor (issue 25): bitboard classic perft(5) from the standard
-//! start on one thread against shakmaty's chess perft(6) from the initial position, both with
-//! bulk counting at the last ply, run interleaved (ordo, chess, ordo, chess, …) so that both
-//! sides of a pair see the same machine load. Each run is timed in CPU seconds of this thread
-//! (`CLOCK_THREAD_CPUTIME_ID`), not wall time. Prints each run, each pair's ratio of leaf
-//! rates (ordo / chess) and the median and range of the ratios.
+//! The move generator beside its anchor, the yardstick of its speed: bitboard classic perft(5) from
+//! the standard start on one thread against shakmaty's chess perft(6) from the initial position,
+//! both with bulk counting at the last ply, run interleaved (ordo, chess, ordo, chess, …) so that
+//! both sides of a pair see the same machine load. Each run is timed in CPU seconds of this thread
+//! (`CLOCK_THREAD_CPUTIME_ID`), not wall time. Prints each run, each pair's ratio of leaf rates
+//! (ordo / chess) and the median and range of the ratios.
 //!
 //! Run: `cargo run --release -p ordo-bench --bin anchor -- --pairs 5`
 //! (`--ordo-depth N` and `--chess-depth N` change the depths, 5 and 6 by default).

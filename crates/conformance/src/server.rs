@@ -628,7 +628,7 @@ mod tests {
 
     /// spec/protocol.md, `game`: a start and the moves played set the position after them, on
     /// both engines; a standard start is `start` with `variant`'s arguments; after an error the
-    /// previous position stays (issue 23, point 3).
+    /// previous position stays.
     #[test]
     fn game_sets_the_position_after_its_moves() {
         for choice in [EngineChoice::Reference, EngineChoice::Bitboard] {
@@ -687,7 +687,8 @@ mod tests {
         );
     }
 
-    /// Issue 13: `perft 8` on the standard start must not block the session for ever.
+    /// `perft 8` on the standard start must not block the session for ever: a hostile client
+    /// cannot hang the engine.
     #[test]
     fn perft_stops_at_its_budget_and_the_session_goes_on() {
         let mut s = Server::new(EngineChoice::Reference).with_perft_budget(1_000);
@@ -704,7 +705,7 @@ mod tests {
         assert_eq!(r[4], "perft 2 150");
     }
 
-    /// Issue 23, point 5: `perft` is bounded by time as well as by leaves, on both engines: in
+    /// `perft` is bounded by time as well as by leaves, on both engines: in
     /// Ordo X on 10 x 8 the reference engine's few leaves take long, and the time limit
     /// refuses the request long before the leaf limit would.
     #[test]

@@ -1,6 +1,6 @@
 //! Counts in words: `1 piece`, `2 pieces`, `1 ply`, `3 plies`. Every count the workspace prints
-//! next to a noun goes through [`count`], so the word always agrees with its number (issue 26,
-//! point 2).
+//! next to a noun goes through [`count`], so the word always agrees with its number
+//! (`1 ply`, never `1 plies`).
 
 /// The plural of an English `noun` as the program uses it: `ply` → `plies`, `match` →
 /// `matches`, `leaf` → `leaves`, otherwise an `s`. `noun` is singular.

@@ -169,7 +169,7 @@ pub struct ExplainAnswer {
     pub svg: String,
     /// The page's shareable link, relative to the server: `/?position=…&move=…`.
     pub link: String,
-    /// The boards after the move's diagram `svg` (issue 24, point 2): for a legal move each
+    /// The boards after the move's diagram `svg`, shown rather than listed: for a legal move each
     /// step, an Ordo X capture's removal on a board of its own, the groups a capture leaves
     /// drawn; for a move that breaks the connection rule, the move as written with the
     /// mover's groups drawn (ORDO-4.3, ORDO-9.1, ORDOX-3.2). Else empty.
@@ -203,8 +203,8 @@ pub struct StepAnswer {
     /// When the step is a capture that leaves the opponent's largest groups tied in size
     /// (ORDOX-4.2, Ordo X): those groups, each as its squares in row-major order. Else empty.
     pub tied_groups: Vec<Vec<String>>,
-    /// For each tied group, the board after the capture keeping it (issue 24, point 2: a
-    /// preview of each choice before the user picks). Empty when there is no tie.
+    /// For each tied group, the board after the capture keeping it (a preview of
+    /// each choice before the user picks). Empty when there is no tie.
     pub tie_choices: Vec<TieChoice>,
 }
 
@@ -494,7 +494,7 @@ const DECISIVE: [&str; 10] = [
     "ORDOX-5.",
 ];
 
-/// The clauses permitting a legal move in the order a verdict tells them (issue 24, point 2):
+/// The clauses permitting a legal move in the order a verdict tells them, the deciding one first:
 /// the clause that settles the question first (the one that ends the game, when the move wins
 /// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
 /// the page, the API, `ordo explain` and `explain --html`.

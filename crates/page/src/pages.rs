@@ -265,7 +265,7 @@ pub fn verdict_page(a: &ExplainAnswer) -> String {
     document(&format!("Ordo verdict: {} {}", a.mv, a.verdict), &body)
 }
 
-/// The boards after each step (issue 24, point 2), each captioned with what it shows and the
+/// The boards after each step, shown rather than listed, each captioned with what it shows and the
 /// groups that decide the verdict, by role.
 fn frame_figures(a: &ExplainAnswer, body: &mut String) {
     for f in &a.frames {

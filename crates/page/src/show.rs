@@ -1,4 +1,4 @@
-//! What a verdict shows on the board rather than in a list (issue 24, point 2): the boards of a
+//! What a verdict shows on the board rather than in a list (show, don't list): the boards of a
 //! move step by step ([`frames`]: before, each step, the removal after an Ordo X capture), the
 //! groups that decide it drawn on those boards (the mover's groups a disconnecting move leaves,
 //! ORDO-4.3; the opponent's groups a capture leaves, kept or removed, ORDOX-4.1), and the board

@@ -231,7 +231,7 @@ struct PositionQuery {
 }
 
 /// `GET /api/values?position=P`: the endgame value of P and of each legal move, from the
-/// tables of `ordo serve --tables DIR` (issue 24, point 3); 404 naming `tables` without them,
+/// tables of `ordo serve --tables DIR`; 404 naming `tables` without them,
 /// or naming the slices missing for P's material.
 async fn values_h(
     State(app): Shared,

@@ -1,4 +1,4 @@
-//! What one client may cost the server (issue 24, "a server that holds"): a fixed number of
+//! What one client may cost the server, so that the server holds under load: a fixed number of
 //! worker threads for the CPU work of the API, a bounded queue in front of them, a cap on the
 //! work each address may have queued or running, a budget of legal moves per request, and a
 //! cap on each address's open connections.
@@ -222,7 +222,8 @@ mod tests {
 
     const A: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));
 
-    /// Issue 24 point 6: an address holds at most its cap, and a unit comes back when dropped.
+    /// One address cannot take the server: it holds at most its cap, and a unit comes back when
+    /// dropped.
     #[test]
     fn a_tally_refuses_past_its_cap_and_gives_back_on_drop() {
         let t = Arc::new(Tally::default());
@@ -235,7 +236,7 @@ mod tests {
         assert!(Tally::take(&t, A, 2).is_some());
     }
 
-    /// Issue 24 point 6: the budget counts legal moves; the standard Ordo X start (2,062
+    /// A request's cost is bounded: the budget counts legal moves; the standard Ordo X start (2,062
     /// moves) is over a budget of 2,000 and within one of 3,000.
     #[test]
     fn the_move_budget_refuses_positions_with_more_legal_moves() {
@@ -255,8 +256,8 @@ mod tests {
         );
     }
 
-    /// Issue 24 point 6: a full queue answers 503 at once, an address over its share 429,
-    /// and work dropped while waiting never runs.
+    /// Overload is refused, not queued for ever: a full queue answers 503 at once, an address over
+    /// its share 429, and work dropped while waiting never runs.
     #[test]
     fn a_full_queue_refuses_and_abandoned_work_never_runs() {
         let rt = tokio::runtime::Builder::new_multi_thread()

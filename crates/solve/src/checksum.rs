@@ -5,9 +5,9 @@
 //! carry BLAKE3 (a cryptographic hash: no edit of the header or the payload can be given
 //! the same checksum, as FNV-1a's could be by solving for a few bytes). A checksum in the
 //! file itself catches damage, not a forger who recomputes it: that needs a list of the
-//! tables' checksums published apart from them (issue 25, point 4:
-//! [`crate::compact::content_checksum`], `ordo tb checksums`, `analysis/checksums/`). FNV-1a 64
-//! stays for the retro solver's files of the test tooling and the verification log.
+//! tables' checksums published apart from them ([`crate::compact::content_checksum`], `ordo tb
+//! checksums`, `analysis/checksums/`). FNV-1a 64 stays for the retro solver's files of the test
+//! tooling and the verification log.
 
 use std::io::{BufRead, Read};
 

@@ -125,7 +125,8 @@ pub extern "C" fn ordo_reply_len() -> usize {
 mod tests {
     use super::*;
 
-    /// Issue 24, point 1: the exports answer as the server's API does, bad bytes included.
+    /// The page without a server: the exports answer as the server's API does, bad bytes
+    /// included.
     fn call(bytes: &[u8]) -> (u32, String) {
         let ptr = ordo_alloc(bytes.len());
         // SAFETY: `ptr` has room for `bytes.len()` bytes, and is given up to `ordo_request`.
@@ -140,7 +141,7 @@ mod tests {
     }
 
     #[test]
-    fn the_exports_answer_requests_as_the_api_does_issue_24_point_1() {
+    fn the_exports_answer_requests_as_the_api_does() {
         let target = "/api/explain?position=4%2F1B2%2FWW2%2F2W1+w+classic&move=a2:b2-a3";
         let (status, body) = call(target.as_bytes());
         assert_eq!(

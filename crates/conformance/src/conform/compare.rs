@@ -649,7 +649,7 @@ mod tests {
         assert_eq!(d.main, ["ORDO-6.4"], "{d:?}");
     }
 
-    /// Issue 23, point 2 (spec/protocol.md, `moves`: each move once): a move listed twice in
+    /// spec/protocol.md, `moves`, each move once: a move listed twice in
     /// one spelling, or an ordo listed in both of its spellings, is a difference of its own
     /// kind, never merged into the set.
     #[test]

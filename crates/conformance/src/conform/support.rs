@@ -105,7 +105,8 @@ pub fn start_of(gb: GameBoard) -> Position {
 
 /// Read `--only classic:10x8,x:10x8`.
 pub fn parse_only(text: &str) -> Result<Vec<GameBoard>, ParseGameBoardError> {
-    // Typed by a user, so read in any case (issue 26), unlike the protocol's own tokens.
+    // Typed by a user, so read in any case like every listed value, unlike the protocol's own
+    // tokens.
     text.split(',')
         .map(|t| t.trim().to_ascii_lowercase().parse::<GameBoard>())
         .collect()
@@ -115,7 +116,7 @@ pub fn parse_only(text: &str) -> Result<Vec<GameBoard>, ParseGameBoardError> {
 mod only_tests {
     use super::parse_only;
 
-    /// Issue 26: `--only` is read in any case, as every other listed value of the command line.
+    /// `--only` is read in any case, as every other listed value of the command line.
     #[test]
     fn only_reads_games_and_boards_in_any_case() {
         let upper = parse_only("Classic:10X8, X:*").unwrap();

@@ -308,7 +308,7 @@ pub fn render_markdown() -> String {
 mod citation_tests {
     use super::*;
 
-    /// Issue 24, point 5: a source is cited by author, title, date, section and the address
+    /// A source is cited by author, title, date, section and the address
     /// where it is published, never by the name of the project's stored copy.
     #[test]
     fn sources_are_cited_by_author_title_date_section_and_address() {
@@ -331,7 +331,7 @@ mod citation_tests {
         }
     }
 
-    /// Issue 24, point 2: the body a verdict prints under its own heading repeats no heading.
+    /// The body a verdict prints under its own heading repeats no heading.
     #[test]
     fn a_quote_body_has_no_heading() {
         let c = get("ORDO-4.3").unwrap();

@@ -23,7 +23,7 @@ const state = {
   edited: false,    // squares changed since editing began
   judged: false,    // a verdict is on display
   cursor: 'a1',
-  frames: [],       // the boards of the verdict: before, then each step (issue 24, point 2)
+  frames: [],       // the boards of the verdict: before, then each step, shown rather than listed
   frame: 0,         // the board of `frames` on display
   groups: [],       // groups outlined on the board: [{role, squares}]
 };
@@ -217,7 +217,7 @@ function showSvg(svgText) {
   decorate();
 }
 
-// The board alone, scaled to the panel's width with no sideways scrolling (issue 24, point 4):
+// The board alone, scaled to the panel's width with no sideways scrolling, on a phone too:
 // the home-row labels and the caption beside and below it are dropped (the legend under the
 // board says what the bands are), the row numbers moved close to the board. On a 390 px phone
 // an 8-wide board keeps squares of at least 44 CSS px; a board wider than tall (10x8) is
@@ -420,7 +420,7 @@ function toggleOrdo() {
   decorate();
 }
 
-// ---- The boards of a verdict: before, after each step (issue 24, point 2) -------------------
+// ---- The boards of a verdict: before, after each step -----------------------------------------
 
 function setFrames(frames, at) {
   state.frames = frames;
@@ -530,7 +530,7 @@ async function proposeStep(step) {
 }
 
 // A tie (ORDOX-4.2): the tied groups outlined on the board, and beside each choice the board
-// after it, before the user picks (issue 24, point 2).
+// after it, before the user picks.
 function chooseGroup(step, groups, choices) {
   say(`${step} leaves the opponent in ${groups.length} equally large groups: which group stays (ORDOX-4.2)? Each choice shows the board after it.`);
   const buttons = groups.map((g) => [
@@ -726,8 +726,8 @@ async function loadPosition(text, keepVerdict) {
   } catch (e) {
     showError(e);
     if (!parsed && state.board) {
-      // Unreadable: the board keeps the last position (issue 24, point 7); the field keeps
-      // the text to fix.
+      // Unreadable: the board keeps the last position rather than going blank; the field
+      // keeps the text to fix.
       say('That position cannot be read (see the verdict panel); the board still shows the last position.');
       return;
     }
@@ -745,7 +745,7 @@ async function loadPosition(text, keepVerdict) {
   }
 }
 
-// ---- Endgame values (issue 24, point 3) --------------------------------------------------------
+// ---- Endgame values --------------------------------------------------------------------------
 
 // Each legal move with its value from the endgame tables of `ordo serve --tables DIR` or of the
 // static site (`ordo site DIR --tables TDIR`), best first; clicking one plays it. Without tables
@@ -793,8 +793,8 @@ function syncControls() {
   if (!clamp || clamp.c >= b.cols || clamp.r >= b.rows) state.cursor = 'a1';
 }
 
-// Editing changes the drawing in place: no request for the intermediate positions (issue 24,
-// point 7); the position is set up once, when editing is done.
+// Editing changes the drawing in place: no request for the intermediate positions, which
+// would fail as unreadable while half typed; the position is set up once, when editing is done.
 function editSquare(sq) {
   const b = state.board;
   if (!b) return;

@@ -1,6 +1,6 @@
-//! The checksums published beside results (issue 25, point 4), as Syzygy publishes the
-//! checksums of its tables: a table's checksum in the file itself catches damage, not a
-//! forger who recomputes it; a list kept apart from the files (`analysis/checksums/`) does.
+//! The checksums published beside results, so that a forged table is caught, as Syzygy publishes
+//! the checksums of its tables: a table's checksum in the file itself catches damage, not a forger
+//! who recomputes it; a list kept apart from the files (`analysis/checksums/`) does.
 //!
 //! A compact file records what the run that built it cost (`solve_ms`, `peak_memory`), so two
 //! builds of the same table differ in those bytes. The checksum published is therefore the

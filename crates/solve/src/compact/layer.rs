@@ -461,7 +461,7 @@ mod tests {
         (codes, tallies, pred_off, preds)
     }
 
-    /// Issue 25 (verification at no cost beyond the build): the retrograde equation checked
+    /// Verification at no cost beyond the build: the retrograde equation checked
     /// in the build's sweep passes a settled layer and catches a planted wrong distance (in
     /// the position and in its predecessor, whose best reply it changes) and a planted win
     /// in a drawn cycle.

@@ -170,7 +170,7 @@ mod tests {
         assert!(answered > 10_000, "{answered}");
     }
 
-    /// Issue 25 (the shell cache's locks): two threads writing and reading the same few
+    /// The shell cache's locks: two threads writing and reading the same few
     /// slots at once; every answer is the value put for that very position (a read torn by
     /// a write answers nothing).
     #[test]

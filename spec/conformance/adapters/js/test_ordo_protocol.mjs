@@ -408,7 +408,7 @@ async function quietly(fn) {
   }
 }
 
-test("errors in your functions are answered internal-error naming the request (issue 23, point 4)", async () => {
+test("errors in your functions are answered internal-error naming the request", async () => {
   const broken = () => {
     throw new Error("my engine broke");
   };
@@ -484,7 +484,7 @@ async function replies(engine, requests) {
   return [out, s];
 }
 
-test("a game is replayed through your play() and your state sees it (ORDO-10.1, issue 23 points 1, 4)", async () => {
+test("a game is replayed through your play() and your state sees it (ORDO-10.1)", async () => {
   const log = [];
   const [r] = await replies(forwardEngine(log), "ordo 1\nposition B1W2/5/5/5/5 b classic\nstatus\n" +
     "moves\ngame B4/5/2W2/5/5 w classic moves c3-c5\nstatus\nmoves\nshow\n" +

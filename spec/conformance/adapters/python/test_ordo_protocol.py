@@ -385,7 +385,7 @@ class Protocol(unittest.TestCase):
                 o.Session(o.Engine("e", list, lambda p, m: p, lambda p: "ongoing", caps))
 
     def test_errors_in_your_functions_are_answered_naming_the_request(self):
-        """Issue 23, point 4: an exception in moves(), status(), validate() or new_game(), a
+        """An exception in moves(), status(), validate() or new_game(), a
         list or a status that does not read, answers `error internal-error '<request>': …`;
         the session goes on with the state as before, the traceback on standard error."""
         def broken(*_):
@@ -481,7 +481,7 @@ def replies(engine, requests: str) -> list[str]:
 
 class Games(unittest.TestCase):
     """spec/protocol.md, `game`: the request replayed through your functions, and the state of
-    an engine that keeps its own (issue 23, points 1 and 4)."""
+    an engine that keeps its own."""
 
     def test_a_game_is_replayed_through_your_play_and_your_state_sees_it(self):
         """ORDO-10.1: the engine records the win when c3-c5 is played; the same position set
