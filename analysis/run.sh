@@ -44,7 +44,7 @@ if [ "${1:-}" = "--compact" ]; then
     compact x-6x6-row1.json --verify solve --variant x --board 6x6 --setup row1
     compact classic-5x5-row2.json --verify solve --variant classic --board 5x5 --setup row2
     compact x-5x5-row2.json --verify solve --variant x --board 5x5 --setup row2
-    # The job graph of classic row2 6 x 5, sized (issue 25 point 3): too large to build here.
+    # The job graph of classic row2 6 x 5, sized for a cluster: too large to build here.
     [ -s analysis/plans/classic-6x5-row2.json ] || "$ordo" tb plan --variant classic --board 6x5 \
         --setup row2 --format json --dir /cluster/ordo-tables --ordo /usr/local/bin/ordo \
         >analysis/plans/classic-6x5-row2.json

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The compact solver, one thread, on the boards of issue 10's table: classic and Ordo X 5x4
-# row1, classic 4x5 row2 and the classic 10 x 8 tablebase to 3 against 2. Each command runs
-# under `/usr/bin/time -v`: CPU seconds are user + system, the peak is the maximum resident
-# set size. Positions are the core positions of every material. The result is a Markdown
-# table (the README's, see "bytes/position"), the date, the commit and the load average
-# around every run: on a shared machine compare CPU seconds, not wall time.
+# The compact solver, one thread, on the boards of the solver table in docs/guide.md: classic and
+# Ordo X 5x4 row1, classic 4x5 row2 and the classic 10 x 8 tablebase to 3 against 2. Each command
+# runs under `/usr/bin/time -v`: CPU seconds are user + system, the peak is the maximum resident set
+# size. Positions are the core positions of every material. The result is a Markdown table (the
+# README's, see "bytes/position"), the date, the commit and the load average around every run: on a
+# shared machine compare CPU seconds, not wall time.
 #
 # The retro solver's rows of that table were measured by this script up to commit 355d057,
 # when the product still had `--solver retro`; they stay as published. The retro solver is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installed and packaged, tested as a user gets it (issue 22, point 5): the `ordo` binary through
+# Installed and packaged, tested as a user gets it: the `ordo` binary through
 # `cargo install --path .`, the Python helper package through `pip install` into a fresh venv,
 # the JavaScript one through `npm pack` and `npm install` of the tarball into a fresh project,
 # each into a temporary folder; then, from an empty temporary folder with only the installed
@@ -93,7 +93,7 @@ unset ORDO_BIN
 [ "$(command -v ordo)" = "$tmp/cargo/bin/ordo" ] || die "ordo on the PATH is $(command -v ordo)"
 
 conform() { # conform LABEL ENGINE: ordo conform on ENGINE must exit 0 with a PASS verdict,
-    # the game cases played through the protocol's 'game' request (issue 23, point 1).
+    # the game cases played through the protocol's 'game' request.
     local start=$SECONDS verdict games
     ordo conform "$2" >"$log" 2>&1 || die "ordo conform \"$2\" exited $?"
     verdict=$(grep -m 1 '^verdict: ' "$log")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Reliability attacks of issue 13 (output failures, floods, oversized inputs, signals, hostile
-# write targets), each under a memory limit where memory is the point, printed as the README's
-# table: attack | cases | result. Exit status 1 when any case fails.
+# Reliability attacks as a hostile user would make them (output failures, floods, oversized inputs,
+# signals, hostile write targets), each under a memory limit where memory is the point, printed as
+# the README's table: attack | cases | result. Exit status 1 when any case fails.
 #
 #   bash scripts/reliability.sh            # builds the release binary first
 #   ORDO=target/debug/ordo bash scripts/reliability.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The distributed tablebase build tested for real (issue 10, item 4): a one-node Slurm cluster on
+# The distributed tablebase build tested for real, not only planned: a one-node Slurm cluster on
 # this machine builds small table sets through `ordo tb plan --format slurm` and `ordo tb job`
 # (the compact solver, the only one the product has), and every file must equal a local
 # `ordo tb build` of the same set; a small board's game is solved through Slurm (a job per
@@ -212,8 +212,9 @@ t0=$SECONDS
 run_set classic-10x8 --variant classic --board 10x8 --max-pieces 3,2
 run_set x-10x8 --variant x --board 10x8 --max-pieces 2,2
 run_set x-4x4 --variant x --board 4x4 --max-pieces 3,3
-# The first 15 slices of classic row2 6 x 5's job graph (issue 25 point 3: the game plans 79
-# jobs, analysis/README.md): the same `ordo tb job` commands, the set up to 5 against 5.
+# The first 15 slices of classic row2 6 x 5's job graph (a game too large to build on one
+# machine plans 79 jobs, analysis/README.md): the same `ordo tb job` commands, the set up to 5
+# against 5.
 run_set classic-6x5 --variant classic --board 6x5 --max-pieces 5,5
 
 # A small board's game through Slurm: a compact job per material writing into the game
