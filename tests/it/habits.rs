@@ -1,10 +1,13 @@
-//! Issue 26, point 1: one habit for every command. The help of every subcommand is walked
+//! One habit for every command. The help of every subcommand is walked
 //! (`ordo … -h`, as a reader sees it) and every flag two commands share must have the same
 //! short letter, the same listed values and the same default, except where [`DIFFERENT`] says
 //! why; every listed value is read in any case; the one thing a command judges is an argument;
-//! a usage error names the command's own help.
+//! a usage error names the command's own help. The tree itself keeps one habit too: it says
+//! what the code does, never which tracker item asked for it.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
 
 use crate::common::{ordo_cmd as ordo, stderr, stdout};
 
@@ -152,7 +155,7 @@ fn every_command() -> Vec<(String, Vec<(String, Habit)>)> {
     out
 }
 
-/// Issue 26, point 1: a flag shared by several commands has one short letter, one list of
+/// A flag shared by several commands has one short letter, one list of
 /// values and one default in all of them (the habit: what most of them say), or its difference
 /// is listed in [`DIFFERENT`] with the reason; `--engine` is the bitboard engine everywhere.
 #[test]
@@ -200,7 +203,7 @@ fn shared_flags_have_one_name_one_set_of_values_and_one_default() {
     }
 }
 
-/// Issue 26, point 1: no flag that does nothing. `show`, `render` and `explain` run no engine
+/// No flag that does nothing. `show`, `render` and `explain` run no engine
 /// (the adjudicator and the diagram need none), so they take no `--engine`.
 #[test]
 fn commands_that_run_no_engine_take_no_engine_flag() {
@@ -211,7 +214,7 @@ fn commands_that_run_no_engine_take_no_engine_flag() {
     }
 }
 
-/// Issue 26, point 1: every listed value is read in any case (`--variant X`, `--engine
+/// Every listed value is read in any case (`--variant X`, `--engine
 /// Reference`, `--format MAKE`), in every command that lists values.
 #[test]
 fn listed_values_are_read_in_any_case() {
@@ -233,7 +236,7 @@ fn listed_values_are_read_in_any_case() {
     assert_eq!(stdout(&o).lines().count(), 2062, "ORDOX-5.1 in capitals");
 }
 
-/// Issue 26, point 1: clause ids are read in any case (`ordo rules ordo-4.3`).
+/// Clause ids are read in any case (`ordo rules ordo-4.3`).
 #[test]
 fn clause_ids_are_read_in_any_case() {
     let upper = ordo(&["rules", "ORDO-4.3"]);
@@ -249,7 +252,7 @@ fn clause_ids_are_read_in_any_case() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Issue 26, point 1: the one move `explain` judges is an argument, as the moves of `play`
+/// The one move `explain` judges is an argument, as the moves of `play`
 /// are (`ordo explain e3-e4`); `--move` still works, and gives the same verdict; `render`
 /// draws its move the same way.
 #[test]
@@ -285,7 +288,7 @@ fn the_judged_move_is_an_argument() {
     );
 }
 
-/// Issue 26, point 1: a usage error names the help of the command it is about, not only
+/// A usage error names the help of the command it is about, not only
 /// `ordo --help`.
 #[test]
 fn usage_errors_name_the_commands_own_help() {
@@ -310,7 +313,7 @@ fn usage_errors_name_the_commands_own_help() {
     }
 }
 
-/// Issue 26, point 1: `ordo conform` judges one engine, named by its argument like the move
+/// `ordo conform` judges one engine, named by its argument like the move
 /// of `explain`; `--engine COMMAND` (the older spelling) still works.
 #[test]
 fn conform_takes_the_engine_command_as_its_argument() {
@@ -346,7 +349,7 @@ fn conform_takes_the_engine_command_as_its_argument() {
     }
 }
 
-/// Issue 26, point 2: counts agree with their number in the diagram's piece count and in the
+/// Counts agree with their number in the diagram's piece count and in the
 /// verdict's clause count ("White 1 piece", "1 clause violated").
 #[test]
 fn counts_agree_with_their_number() {
@@ -371,7 +374,7 @@ fn counts_agree_with_their_number() {
     );
 }
 
-/// Issue 26, point 4: perft's time says which it is: wall clock and CPU.
+/// Perft's time says which it is: wall clock and CPU.
 #[test]
 fn perft_prints_wall_and_cpu_time() {
     let o = ordo(&["perft", "3", "--threads", "1"]);
@@ -384,4 +387,123 @@ fn perft_prints_wall_and_cpu_time() {
         out.contains(" s wall, ") && out.contains(" s CPU, "),
         "{out}"
     );
+}
+
+/// The files of the repository a reader sees: `git ls-files` where the checkout has its
+/// history, else every file below the root but `target/` and `.git/`. Paths relative to the
+/// root, sorted.
+fn tracked_files(root: &Path) -> Vec<String> {
+    let git = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output();
+    if let Some(o) = git
+        .ok()
+        .filter(|o| o.status.success() && !o.stdout.is_empty())
+    {
+        let mut files: Vec<String> = String::from_utf8_lossy(&o.stdout)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect();
+        files.sort();
+        return files;
+    }
+    let (mut files, mut dirs) = (Vec::new(), vec![root.to_path_buf()]);
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if name != "target" && name != ".git" && name != "node_modules" {
+                    dirs.push(path);
+                }
+            } else if let Ok(rel) = path.strip_prefix(root) {
+                files.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Whether `line` cites an item of an issue tracker by number, in any case: the word followed
+/// by its number (`issue`, `issues` or `issue #`, then a digit, the word standing alone) or
+/// glued to it (in a name, with or without an underscore). The tree says what the code does
+/// and why; a reader has no tracker to follow such a number to.
+fn cites_a_tracker_item(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let digit_at = |k: usize| bytes.get(k).is_some_and(u8::is_ascii_digit);
+    lower.match_indices("issue").any(|(at, w)| {
+        let after = at + w.len();
+        if digit_at(after) || (bytes.get(after) == Some(&b'_') && digit_at(after + 1)) {
+            return true;
+        }
+        if at > 0 && word(bytes[at - 1]) {
+            return false;
+        }
+        let mut k = after + usize::from(bytes.get(after) == Some(&b's'));
+        while bytes.get(k) == Some(&b' ') {
+            k += 1;
+        }
+        k += usize::from(bytes.get(k) == Some(&b'#'));
+        digit_at(k)
+    })
+}
+
+/// No file of the repository cites a tracker item by number (a comment, a doc, a test name, a
+/// message): each says what it covers instead, since a reader has no tracker to look it up in.
+/// Each offending line is named by file and line.
+#[test]
+fn the_tree_names_behaviour_not_tracker_items() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = tracked_files(root);
+    assert!(files.len() > 100, "only {} files found", files.len());
+    let mut found = Vec::new();
+    for rel in &files {
+        let Ok(bytes) = std::fs::read(root.join(rel)) else {
+            continue; // listed by git but gone from the work tree
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue; // not text: images, binary tables
+        };
+        for (i, line) in text.lines().enumerate() {
+            if cites_a_tracker_item(line) {
+                found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "say what the code does instead of citing a tracker item:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The finder of [`the_tree_names_behaviour_not_tracker_items`] catches each spelling and
+/// lets the word alone, or glued to another word, pass. The planted lines are put together at
+/// run time, so that this file passes its own check.
+#[test]
+fn tracker_citations_are_found_in_every_spelling() {
+    let word = "issue";
+    for cited in [
+        format!("({word} 22: both commands)"),
+        format!("//! {} 26, point 1: one habit", word.to_uppercase()),
+        format!("see {word}s 12 and 13"),
+        format!("fixed in {word} #7"),
+        format!("fn {word}25_forged_table_refused()"),
+        format!("fn refused_{word}_24_point_2()"),
+    ] {
+        assert!(cites_a_tracker_item(&cited), "{cited}");
+    }
+    for clean in [
+        format!("an {word} tracking system"),
+        format!("the {word}'s claim, 3 times"),
+        format!("a t{word} 5 cells thick"),
+        "nothing to see here, 24 points".to_string(),
+    ] {
+        assert!(!cites_a_tracker_item(&clean), "{clean}");
+    }
 }
