@@ -264,7 +264,7 @@ fn agree<E: Engine>(p: &Position, budget: Budget) -> Result<Tally, String> {
             match (&verdict, resolved) {
                 (Verdict::Illegal { violations }, _) => {
                     for v in violations {
-                        if clauses::get(v.clause).is_none() {
+                        if clauses::get(&v.clause.to_string()).is_none() {
                             return Err(format!(
                                 "unknown clause {} for {}",
                                 v.clause,

@@ -7,7 +7,9 @@
 use ordo_adjudicate::{adjudicate, canonical_spelling, Verdict};
 use ordo_clause_tests::helpers::{pos, won};
 use ordo_core::notation::{format_move, format_position, parse_move, parse_position};
-use ordo_core::rules::{clauses, setup, Color, Move, Position, Square, Status, Variant, WinReason};
+use ordo_core::rules::{
+    clauses, setup, ClauseId, Color, Move, Position, Square, Status, Variant, WinReason,
+};
 
 const C: Variant = Variant::Classic;
 const X: Variant = Variant::X;
@@ -25,7 +27,7 @@ fn sqs(s: &str) -> Vec<Square> {
 }
 
 /// The clause ids of the verdict on `m` (empty when legal).
-fn ids(p: &Position, m: &str) -> Vec<&'static str> {
+fn ids(p: &Position, m: &str) -> Vec<ClauseId> {
     adjudicate(p, &mv(m)).clause_ids()
 }
 
@@ -40,14 +42,14 @@ fn assert_violates(p: &Position, m: &str, want: &[&str]) {
             format_position(p)
         );
     };
-    let mut got: Vec<&str> = v.clause_ids();
+    let mut got: Vec<String> = v.clause_ids().iter().map(ClauseId::to_string).collect();
     got.sort();
     let mut want: Vec<&str> = want.to_vec();
     want.sort();
     assert_eq!(got, want, "{m} in {}: {violations:#?}", format_position(p));
     for x in violations {
         assert!(
-            clauses::get(x.clause).is_some(),
+            clauses::get(&x.clause.to_string()).is_some(),
             "{} not in the registry",
             x.clause
         );
@@ -67,10 +69,16 @@ fn assert_legal(p: &Position, m: &str, permits: &[&str]) -> ordo_adjudicate::Eff
         panic!("{m} in {}: expected legal, got {v:#?}", format_position(p));
     };
     for c in permits {
-        assert!(got.contains(c), "{m}: {c} not among the permits {got:?}");
+        assert!(
+            got.iter().any(|g| g == c),
+            "{m}: {c} not among the permits {got:?}"
+        );
     }
     for c in &got {
-        assert!(clauses::get(c).is_some(), "{c} not in the registry");
+        assert!(
+            clauses::get(&c.to_string()).is_some(),
+            "{c} not in the registry"
+        );
     }
     *effects
 }

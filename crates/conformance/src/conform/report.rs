@@ -2,6 +2,7 @@
 //! text form, summary first, identical findings collapsed into one line with a count, then
 //! the first finding of each kind in full (minimized, with a diagram).
 
+use crate::rules::ClauseId;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -96,9 +97,9 @@ pub struct Finding {
     pub place: String,
     pub position: String,
     /// The main clause(s); empty for protocol findings.
-    pub main: Vec<&'static str>,
+    pub main: Vec<ClauseId>,
     /// Every clause involved.
-    pub clauses: Vec<&'static str>,
+    pub clauses: Vec<ClauseId>,
     pub readings: Vec<Reading>,
     /// One line.
     pub summary: String,
@@ -141,11 +142,11 @@ pub struct Summary {
 }
 
 /// The key of a finding's main clauses in [`Summary::by_clause`].
-pub fn clause_key(main: &[&str]) -> String {
+pub fn clause_key(main: &[ClauseId]) -> String {
     if main.is_empty() {
         NONE.to_string()
     } else {
-        main.join(", ")
+        ClauseId::join(main, ", ")
     }
 }
 
@@ -181,7 +182,7 @@ impl From<Health> for HealthCounts {
 }
 
 /// What makes findings identical: kind, main clauses, readings.
-type GroupKey<'a> = (Kind, Vec<&'a str>, Vec<Reading>);
+type GroupKey = (Kind, Vec<ClauseId>, Vec<Reading>);
 
 /// The whole report.
 #[derive(Clone, Debug, Serialize)]
@@ -322,7 +323,7 @@ impl Report {
         pos: &Position,
         mv: &str,
         got: &Position,
-        clauses: Vec<&'static str>,
+        clauses: Vec<ClauseId>,
         readings: Vec<Reading>,
         detail: String,
     ) {
@@ -356,7 +357,7 @@ impl Report {
         pos: &Position,
         mv: &str,
         reply: &str,
-        clauses: Vec<&'static str>,
+        clauses: Vec<ClauseId>,
     ) {
         let mut clauses = clauses;
         clauses.dedup();
@@ -694,7 +695,7 @@ impl Report {
             let clauses = if f.main.is_empty() {
                 String::new()
             } else {
-                format!("[{}] ", f.main.join(", "))
+                format!("[{}] ", ClauseId::join(&f.main, ", "))
             };
             let _ = writeln!(
                 out,
@@ -756,7 +757,11 @@ impl Report {
         }
         let (shown, mv) = f.drawn().unwrap_or_else(|| (pos.clone(), None));
         let notes = Annotations {
-            title: Some(format!("{} [{}]", f.kind.words(), f.main.join(", "))),
+            title: Some(format!(
+                "{} [{}]",
+                f.kind.words(),
+                ClauseId::join(&f.main, ", ")
+            )),
             ..Annotations::default()
         };
         for line in render::unicode(&shown, mv.as_ref(), &notes).lines() {
@@ -768,11 +773,11 @@ impl Report {
     }
 }
 
-fn main_words(v: &[&str]) -> String {
+fn main_words(v: &[ClauseId]) -> String {
     if v.is_empty() {
         "none identified".into()
     } else {
-        format!("{} (main)", v.join(", "))
+        format!("{} (main)", ClauseId::join(v, ", "))
     }
 }
 
@@ -797,11 +802,11 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
             let _ = writeln!(
                 out,
                 "{indent}status: engine says {got}, the rules say {want}{same} [{}]",
-                d.status_clauses.join(", ")
+                ClauseId::join(&d.status_clauses, ", ")
             );
         }
     }
-    let others: Vec<&str> = d
+    let others: Vec<ClauseId> = d
         .clauses
         .iter()
         .copied()
@@ -814,7 +819,7 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
             out,
             "{indent}clauses: {}; also involved: {}",
             main_words(&d.main),
-            others.join(", ")
+            ClauseId::join(&others, ", ")
         );
     }
     for r in &d.readings {
@@ -833,7 +838,7 @@ fn write_move_notes(out: &mut String, indent: &str, title: &str, notes: &[MoveNo
         let clauses = if m.clauses.is_empty() {
             String::new()
         } else {
-            format!(" [{}]", m.clauses.join(", "))
+            format!(" [{}]", ClauseId::join(&m.clauses, ", "))
         };
         let _ = writeln!(out, "{indent}  {}{clauses} {}", m.text, m.detail);
     }

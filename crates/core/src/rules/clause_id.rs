@@ -17,9 +17,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// assert_eq!(id, ClauseId::ordo_x(4, 2));
 /// assert!("ORDO-7".parse::<ClauseId>().is_err());
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Ids sort as their canonical texts do (`ORDO-10.1` before `ORDO-4.3`, Ordo's before Ordo
+/// X's), so that a sorted list or set of ids prints in the order it did when ids were strings.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClauseId {
-    /// A clause of Ordo X (`ORDOX-`) rather than of Ordo (`ORDO-`). Ordo's sort first.
+    /// A clause of Ordo X (`ORDOX-`) rather than of Ordo (`ORDO-`).
     x: bool,
     section: u16,
     item: u16,
@@ -84,6 +87,12 @@ impl ClauseId {
     pub const fn item(self) -> u16 {
         self.item
     }
+
+    /// The canonical texts of `ids` joined by `sep` (`ORDO-6.4, ORDO-4.3`).
+    pub fn join(ids: &[ClauseId], sep: &str) -> String {
+        let texts: Vec<String> = ids.iter().map(ClauseId::to_string).collect();
+        texts.join(sep)
+    }
 }
 
 /// One number of a clause id: decimal digits, no leading zero (`0` itself is a number).
@@ -123,6 +132,46 @@ impl FromStr for ClauseId {
             section: number(section, s)?,
             item: number(item, s)?,
         })
+    }
+}
+
+/// The decimal digits of `n`, without leading zeros, in a buffer (the digits are `buf[at..]`).
+fn digits(mut n: u16) -> ([u8; 5], usize) {
+    let mut buf = [0u8; 5];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return (buf, at);
+        }
+    }
+}
+
+impl Ord for ClauseId {
+    /// The order of the canonical texts, without writing them: the prefix with its dash
+    /// (`ORDO-` before `ORDOX-`), then the section's digits, then the item's (a section whose
+    /// digits begin another's sorts first, as its dot sorts before any digit).
+    fn cmp(&self, other: &ClauseId) -> std::cmp::Ordering {
+        let text = |n: u16, f: &mut dyn FnMut(&[u8])| {
+            let (buf, at) = digits(n);
+            f(&buf[at..]);
+        };
+        let mut order = (self.x).cmp(&other.x);
+        for (a, b) in [(self.section, other.section), (self.item, other.item)] {
+            if order.is_ne() {
+                break;
+            }
+            text(a, &mut |a| text(b, &mut |b| order = a.cmp(b)));
+        }
+        order
+    }
+}
+
+impl PartialOrd for ClauseId {
+    fn partial_cmp(&self, other: &ClauseId) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -226,18 +275,31 @@ mod tests {
         assert!(message.contains("as in ORDO-7.3"), "{message}");
     }
 
-    /// ORDO-7.3 equals its canonical text only, and Ordo's clauses sort before Ordo X's, each
-    /// by section and item (ORDO-4.3 before ORDO-10.1).
+    /// ORDO-7.3 equals its canonical text only, and ids sort as their texts do (ORDO-10.1
+    /// before ORDO-4.3, ORDO-1.5 before ORDO-10.1, Ordo's before Ordo X's).
     #[test]
-    fn ids_compare_with_their_text_and_sort_by_number() {
+    fn ids_compare_with_their_text_and_sort_as_it() {
         assert_eq!(id("ordo-7.3"), "ORDO-7.3");
         assert_ne!(id("ORDO-7.3"), "ordo-7.3");
         assert_ne!(id("ORDO-7.3"), "ORDOX-7.3");
         assert_ne!(id("ORDOX-7.3"), "ORDO-7.3");
         assert_ne!(id("ORDO-7.3"), "ORDO-7.30");
-        let mut ids = [id("ORDOX-1.2"), id("ORDO-10.1"), id("ORDO-4.3")];
+        let texts = [
+            "ORDOX-1.2",
+            "ORDO-10.1",
+            "ORDO-4.3",
+            "ORDO-1.5",
+            "ORDO-10.5",
+            "ORDO-4.10",
+            "ORDOX-10.1",
+        ];
+        let mut ids = texts.map(id);
         ids.sort();
-        assert_eq!(ids, ["ORDO-4.3", "ORDO-10.1", "ORDOX-1.2"]);
+        let mut sorted = texts;
+        sorted.sort();
+        assert_eq!(ids, sorted);
+        assert_eq!(sorted[..3], ["ORDO-1.5", "ORDO-10.1", "ORDO-10.5"]);
+        assert_eq!(ClauseId::join(&ids[..2], ", "), "ORDO-1.5, ORDO-10.1");
     }
 
     /// ORDO-7.3 is written to JSON as the string "ORDO-7.3" and read back in any case; a
