@@ -184,12 +184,32 @@ impl From<Health> for HealthCounts {
 /// What makes findings identical: kind, main clauses, readings.
 type GroupKey = (Kind, Vec<ClauseId>, Vec<Reading>);
 
+/// Whether the engine passed: `PASS` or `FAIL`, as the JSON report's `verdict` field and the
+/// text report's verdict line write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Verdict {
+    /// No finding, no engine failure, the run complete and something compared.
+    Pass,
+    /// Anything else; the report's `why` says what.
+    Fail,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+        })
+    }
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub command: String,
     pub name: String,
-    pub verdict: &'static str,
+    pub verdict: Verdict,
     pub why: Vec<String>,
     /// What the engine declared with `capabilities` (`None`: it does not know the request).
     pub declared: Option<Vec<String>>,
@@ -229,7 +249,7 @@ impl Report {
         Report {
             command: opts.command.clone(),
             name: String::new(),
-            verdict: "FAIL",
+            verdict: Verdict::Fail,
             why: Vec::new(),
             declared: None,
             unsupported: Vec::new(),
@@ -258,7 +278,7 @@ impl Report {
 
     /// Whether the engine passed: no finding, no failure, the run complete.
     pub fn passed(&self) -> bool {
-        self.verdict == "PASS"
+        self.verdict == Verdict::Pass
     }
 
     pub fn failure(&mut self, place: &str, f: &Failure) {
@@ -471,7 +491,11 @@ impl Report {
                     .into(),
             );
         }
-        self.verdict = if why.is_empty() { "PASS" } else { "FAIL" };
+        self.verdict = if why.is_empty() {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        };
         self.why = why;
         self
     }
@@ -515,10 +539,9 @@ impl Report {
             format!("name '{}'", self.name)
         };
         let _ = writeln!(out, "ordo conform: engine `{}` ({name})", self.command);
-        let verdict = if self.passed() {
-            format!("PASS (no disagreement in {} positions)", self.compared)
-        } else {
-            format!("FAIL ({})", self.why.join("; "))
+        let verdict = match self.verdict {
+            Verdict::Pass => format!("PASS (no disagreement in {} positions)", self.compared),
+            Verdict::Fail => format!("FAIL ({})", self.why.join("; ")),
         };
         let _ = writeln!(out, "verdict: {verdict}");
         let _ = writeln!(out, "\nSUMMARY");
@@ -890,4 +913,38 @@ pub fn one_line(d: &Diff) -> String {
         parts.push(r.to_string());
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict is written `PASS` or `FAIL`, in the JSON report's `verdict` field and on
+    /// the text report's verdict line alike, and only a pass is one.
+    #[test]
+    fn the_verdict_is_written_pass_or_fail() {
+        for (v, text) in [(Verdict::Pass, "PASS"), (Verdict::Fail, "FAIL")] {
+            assert_eq!(serde_json::to_value(v).unwrap(), text);
+            assert_eq!(v.to_string(), text);
+        }
+        let opts = Options {
+            command: "engine".into(),
+            vectors: None,
+            cases: None,
+            playouts: 0,
+            plies: 0,
+            seed: 0,
+            timeout: std::time::Duration::from_secs(1),
+            svg_dir: None,
+            only: None,
+        };
+        let report = Report::new(&opts, 0).finish();
+        assert_eq!(report.verdict, Verdict::Fail);
+        assert!(!report.passed());
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["verdict"], "FAIL");
+        assert!(report
+            .text()
+            .contains("\nverdict: FAIL (nothing was compared"));
+    }
 }
