@@ -1,33 +1,15 @@
 //! Attribution: which clause a difference between the engine and the rules belongs to, and
 //! which known alternative reading of a ruling the engine's answers fit.
 
-use crate::rules::ClauseId;
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-
-use super::compare::{Diff, Expected, Seen};
+pub use super::difference::Reading;
+use super::difference::{Diff, Expected, MoveNote, Seen};
 use crate::notation::{format_move, parse_move};
 use crate::reference::{is_one_group, Reference};
+use crate::rules::ClauseId;
 use crate::rules::{Engine, Heading, Move, Position, Status, Step, Variant, WinReason};
 use crate::vectors::is_sub_run;
-
-/// A known alternative reading of a clause that an engine's answers fit.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Reading {
-    pub clause: ClauseId,
-    pub text: &'static str,
-}
-
-impl std::fmt::Display for Reading {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "engine follows reading \"{}\" of clause {}",
-            self.text, self.clause
-        )
-    }
-}
 
 pub const TIE_UNNAMED: Reading = Reading {
     clause: ClauseId::ordo_x(4, 2),
@@ -217,7 +199,7 @@ pub fn main_clauses(d: &Diff) -> Vec<ClauseId> {
 }
 
 /// The clauses named by the most moves of `notes`.
-fn most_frequent(notes: &[super::compare::MoveNote]) -> Vec<ClauseId> {
+fn most_frequent(notes: &[MoveNote]) -> Vec<ClauseId> {
     let mut freq: BTreeMap<ClauseId, usize> = BTreeMap::new();
     for m in notes {
         for c in &m.clauses {

@@ -17,6 +17,7 @@
 
 pub mod attribute;
 pub mod compare;
+pub mod difference;
 pub mod drive;
 pub mod minimize;
 pub mod probes;
