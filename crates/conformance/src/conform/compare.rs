@@ -535,6 +535,32 @@ mod tests {
         assert!(d.clauses.contains(&ClauseId::ordo(10, 3)), "{d:?}");
     }
 
+    /// ORDOX-3.5 and ORDO-10.3 in the JSON report: each clause of a difference is written as
+    /// its id's text, and the set of involved clauses in the order of those texts.
+    #[test]
+    fn ordox_3_5_clauses_are_written_as_their_ids() {
+        let pos = parse_position("4/W1BW/W3 w x").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Ongoing));
+        let json = serde_json::to_value(&d).unwrap();
+        let want = serde_json::json!(["ORDO-10.3", "ORDOX-3.5"]);
+        assert_eq!(json["status_clauses"], want, "{json:#}");
+        assert_eq!(json["status_cause"], "ORDO-10.3", "{json:#}");
+        let texts = |key: &str| -> Vec<String> {
+            let list = json[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{key}: {json:#}"));
+            list.iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        };
+        let clauses = texts("clauses");
+        assert!(clauses.windows(2).all(|w| w[0] < w[1]), "{clauses:?}");
+        assert!(clauses.iter().any(|c| c == "ORDOX-3.5"), "{clauses:?}");
+        let main = texts("main");
+        assert!(main.iter().all(|c| clauses.contains(c)), "{main:?}");
+    }
+
     /// ORDO-10.1: a win claimed on the mover's own home row is named by the claim, not by
     /// the moves the engine stops listing.
     #[test]
