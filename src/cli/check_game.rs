@@ -99,7 +99,7 @@ fn report_illegal(
     match adjudicate(&pos, &rm.mv) {
         Verdict::Illegal { violations } => {
             for v in &violations {
-                quote(out, v.clause, &v.detail);
+                quote(out, &v.clause.to_string(), &v.detail);
             }
         }
         Verdict::Legal { .. } => {

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use super::{start_position, the_move, write_file, CliError, StartArgs};
 use crate::adjudicate::{adjudicate, canonical_spelling, Effects, Verdict, Violation};
 use crate::notation::{format_move, format_position, parse_move};
-use crate::rules::{clauses, Color, Move, Position, Square, Status};
+use crate::rules::{clauses, ClauseId, Color, Move, Position, Square, Status};
 use crate::text::count;
 
 /// Arguments of `ordo explain`.
@@ -120,9 +120,10 @@ fn write_violations(violations: &[Violation], out: &mut String) {
     let _ = writeln!(out, "verdict: illegal");
     let _ = writeln!(out, "{} violated:", count(violations.len(), "clause"));
     for v in violations {
-        let _ = writeln!(out, "\n{}", headline(v.clause));
+        let id = v.clause.to_string();
+        let _ = writeln!(out, "\n{}", headline(&id));
         let _ = writeln!(out, "  {}", v.detail);
-        if let Some(c) = clauses::get(v.clause) {
+        if let Some(c) = clauses::get(&id) {
             let _ = writeln!(out, "  the rule:");
             out.push_str(&indent(&clauses::quote_body(c), 4));
         }
@@ -134,7 +135,7 @@ fn write_violations(violations: &[Violation], out: &mut String) {
 fn write_legal(
     pos: &Position,
     mv: &Move,
-    permits: &[&'static str],
+    permits: &[ClauseId],
     effects: &Effects,
     out: &mut String,
 ) {
@@ -148,7 +149,7 @@ fn write_legal(
     write_effects(pos.to_move.opponent(), effects, out);
     let _ = writeln!(out, "permitted by:");
     for p in crate::serve::api::deciding_first(permits, effects.status.clause()) {
-        let _ = writeln!(out, "  {}", headline(p));
+        let _ = writeln!(out, "  {}", headline(&p.to_string()));
     }
     let _ = writeln!(out, "result: {}", format_position(&effects.result));
     let _ = writeln!(out, "status: {}", effects.status);

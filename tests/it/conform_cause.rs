@@ -8,13 +8,18 @@ use std::time::Duration;
 
 use ordo_conformance::conform::report::{Kind, Report};
 use ordo_conformance::conform::Options;
-use ordo_core::rules::{Position, Step};
+use ordo_core::rules::{ClauseId, Position, Step};
 use ordo_testkit::plant::Plant;
 
 use crate::conform::{assert_caught, kinds, main_clauses, planted_json, planted_report};
 
+/// The clause ids written in `texts`.
+fn ids(texts: &[&str]) -> Vec<ClauseId> {
+    texts.iter().map(|t| t.parse().unwrap()).collect()
+}
+
 /// The groups (one per defect) of `p`'s report, protocol findings left out.
-fn rule_groups(p: Plant) -> Vec<(Kind, Vec<&'static str>)> {
+fn rule_groups(p: Plant) -> Vec<(Kind, Vec<ClauseId>)> {
     let r = planted_report(p);
     r.groups()
         .iter()
@@ -30,7 +35,7 @@ fn rule_groups(p: Plant) -> Vec<(Kind, Vec<&'static str>)> {
 fn ordo_6_4_planted_no_diagonal_captures_is_named_by_the_capture_rule() {
     assert_caught(Plant::NoDiagonalCaptures, None);
     let groups = rule_groups(Plant::NoDiagonalCaptures);
-    assert_eq!(groups, [(Kind::Moves, vec!["ORDO-6.4"])], "{groups:?}");
+    assert_eq!(groups, [(Kind::Moves, ids(&["ORDO-6.4"]))], "{groups:?}");
 }
 
 /// ORDO-10.1: a win declared on the mover's own home row (too early) is named by the clause of
@@ -40,7 +45,7 @@ fn ordo_6_4_planted_no_diagonal_captures_is_named_by_the_capture_rule() {
 fn ordo_10_1_planted_own_row_wins_is_named_by_the_claimed_win() {
     assert_caught(Plant::OwnRowWins, None);
     let groups = rule_groups(Plant::OwnRowWins);
-    assert_eq!(groups, [(Kind::Moves, vec!["ORDO-10.1"])], "{groups:?}");
+    assert_eq!(groups, [(Kind::Moves, ids(&["ORDO-10.1"]))], "{groups:?}");
     let report = planted_report(Plant::OwnRowWins).text();
     assert!(
         report.contains("status: engine won black home-row, rules ongoing"),
@@ -54,7 +59,7 @@ fn ordo_10_1_planted_own_row_wins_is_named_by_the_claimed_win() {
 fn ordo_10_1_planted_home_row_win_missed_is_named_by_the_missed_win() {
     assert_caught(Plant::HomeRowWinMissed, None);
     let groups = rule_groups(Plant::HomeRowWinMissed);
-    assert_eq!(groups, [(Kind::Moves, vec!["ORDO-10.1"])], "{groups:?}");
+    assert_eq!(groups, [(Kind::Moves, ids(&["ORDO-10.1"]))], "{groups:?}");
 }
 
 /// An engine that accepts `play` and changes nothing gets the plain diagnosis (the position did
@@ -250,7 +255,7 @@ fn planted_ordos_twice_is_a_move_listed_twice() {
     let p = Plant::OrdosTwice;
     let v = planted_json(p);
     assert_eq!(v["verdict"], "FAIL", "{v:#}");
-    assert_eq!(rule_groups(p), vec![(Kind::Repeated, vec![])]);
+    assert_eq!(rule_groups(p), vec![(Kind::Repeated, ids(&[]))]);
     assert!(main_clauses(&v).is_empty(), "{:?}", main_clauses(&v));
     let report = planted_report(p).text();
     assert!(report.contains("listed twice by the engine"), "{report}");

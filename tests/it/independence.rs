@@ -5,6 +5,11 @@
 //! them can never be copied into another. These tests are the second guard over the crate
 //! graph: they read each oracle's manifest (every dependency table, dev- and build-
 //! dependencies included) and its source (any `ordo_…` crate path in code).
+//!
+//! One exception, for tests only: an oracle may dev-depend on the clause-test crate
+//! (`crates/clause-tests`, the clause tests generic over the engine), which itself depends on
+//! the vocabulary crate alone and names no other workspace crate, so no engine code can travel
+//! through it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,6 +19,12 @@ const ORACLES: [&str; 3] = ["reference", "bitboard", "adjudicate"];
 
 /// The one workspace crate an oracle may depend on.
 const VOCABULARY: &str = "ordo-core";
+
+/// The test crate an oracle may dev-depend on, and its folder below `crates/`.
+const CLAUSE_TESTS: (&str, &str) = ("ordo-clause-tests", "clause-tests");
+
+/// The crates of test tooling (not published), by their folder below `crates/`.
+const TEST_TOOLING: [&str; 2] = ["testkit", "clause-tests"];
 
 /// The source with comments, string and character literals blanked out, so a path named in a
 /// doc comment or a message is not taken for an import (and a brace in one is not counted by
@@ -137,30 +148,122 @@ pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Every kind of dependency table.
+const ALL_KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+
 /// The workspace crates a manifest depends on (`ordo…` keys of `[dependencies]`,
 /// `[dev-dependencies]`, `[build-dependencies]` and their `[target.….…]` forms).
 fn ordo_dependencies(manifest: &str) -> BTreeSet<String> {
+    ordo_dependency_specs(manifest, &ALL_KINDS)
+        .into_iter()
+        .map(|(package, _)| package)
+        .collect()
+}
+
+/// The workspace crates a manifest depends on in the tables of `kinds` (and their
+/// `[target.….…]` forms): each package name with its specification.
+fn ordo_dependency_specs(manifest: &str, kinds: &[&str]) -> Vec<(String, toml::Value)> {
     let doc: toml::Table = manifest.parse().expect("a manifest");
     let mut scopes: Vec<&toml::Table> = vec![&doc];
     if let Some(targets) = doc.get("target").and_then(|t| t.as_table()) {
         scopes.extend(targets.values().filter_map(|c| c.as_table()));
     }
-    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
     let tables = scopes.iter().flat_map(|t| {
         kinds
             .iter()
             .filter_map(|k| t.get(*k).and_then(|d| d.as_table()))
     });
-    let mut out = BTreeSet::new();
+    let mut out = Vec::new();
     for deps in tables {
         for (name, spec) in deps {
             let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
             if package.starts_with("ordo") {
-                out.insert(package.to_string());
+                out.push((package.to_string(), spec.clone()));
             }
         }
     }
     out
+}
+
+/// The folder (relative to the workspace) a dependency specification points to: its `path`
+/// relative to the crate folder `dir`, or for `workspace = true` the `path` of the same key
+/// in the root manifest's `[workspace.dependencies]`.
+fn dependency_folder(spec: &toml::Value, key: &str, dir: &str, root: &toml::Table) -> String {
+    if spec.get("workspace").and_then(|w| w.as_bool()) == Some(true) {
+        let path = root["workspace"]["dependencies"]
+            .get(key)
+            .and_then(|d| d.get("path"))
+            .and_then(|p| p.as_str());
+        return path
+            .unwrap_or("(not a path)")
+            .trim_end_matches('/')
+            .to_string();
+    }
+    match spec.get("path").and_then(|p| p.as_str()) {
+        Some(path) => normalize(&format!("{dir}/{path}")),
+        None => "(not a path)".to_string(),
+    }
+}
+
+/// A relative path with its `.` and `..` steps resolved (`crates/a/../b` is `crates/b`).
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+/// What breaks the independence of the oracle whose manifest is `manifest`, in the folder
+/// `dir` (`crates/reference`): a workspace dependency but the vocabulary, or a
+/// dev-dependency but the vocabulary and the clause-test crate of `crates/clause-tests`.
+fn oracle_dependency_faults(manifest: &str, dir: &str, root: &toml::Table) -> Vec<String> {
+    let mut faults = Vec::new();
+    let normal = ordo_dependency_specs(manifest, &["dependencies", "build-dependencies"]);
+    let normal: BTreeSet<String> = normal.into_iter().map(|(p, _)| p).collect();
+    if normal != BTreeSet::from([VOCABULARY.to_string()]) {
+        faults.push(format!(
+            "{dir} depends on {normal:?}, not on {VOCABULARY} alone"
+        ));
+    }
+    let doc: toml::Table = manifest.parse().expect("a manifest");
+    for (package, spec) in ordo_dependency_specs(manifest, &["dev-dependencies"]) {
+        let key = dev_dependency_key(&doc, &package);
+        let folder = dependency_folder(&spec, &key, dir, root);
+        let test_crate = format!("crates/{}", CLAUSE_TESTS.1);
+        if package != VOCABULARY && (package != CLAUSE_TESTS.0 || folder != test_crate) {
+            faults.push(format!("{dir} dev-depends on {package} ({folder})"));
+        }
+    }
+    faults
+}
+
+/// The key under which a manifest's dev-dependencies name `package` (the package itself, or
+/// the key of a `package = "…"` rename).
+fn dev_dependency_key(doc: &toml::Table, package: &str) -> String {
+    let scopes = std::iter::once(doc).chain(
+        doc.get("target")
+            .and_then(|t| t.as_table())
+            .into_iter()
+            .flat_map(|t| t.values().filter_map(|c| c.as_table())),
+    );
+    for scope in scopes {
+        let Some(deps) = scope.get("dev-dependencies").and_then(|d| d.as_table()) else {
+            continue;
+        };
+        for (key, spec) in deps {
+            if spec.get("package").and_then(|p| p.as_str()).unwrap_or(key) == package {
+                return key.clone();
+            }
+        }
+    }
+    package.to_string()
 }
 
 /// The workspace crates `code` names as paths (`ordo_reference::…`, `use ordo::…`), comments
@@ -182,7 +285,7 @@ fn ordo_crates_named(code: &str, own: &str, crates: &BTreeSet<String>) -> BTreeS
 /// The library names of every crate of the workspace (`ordo`, `ordo_core`, …).
 fn workspace_crates() -> BTreeSet<String> {
     let mut dirs = product_crates();
-    dirs.push(workspace().join("crates/testkit"));
+    dirs.extend(TEST_TOOLING.map(|d| workspace().join("crates").join(d)));
     let names: BTreeSet<String> = dirs
         .iter()
         .map(|d| {
@@ -207,32 +310,56 @@ fn workspace() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The root manifest, parsed.
+fn root_manifest() -> toml::Table {
+    let text = std::fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
+    text.parse().unwrap()
+}
+
 #[test]
 fn oracle_crates_depend_only_on_the_vocabulary() {
+    let root = root_manifest();
     for oracle in ORACLES {
-        let path = workspace().join("crates").join(oracle).join("Cargo.toml");
-        let manifest = std::fs::read_to_string(&path).unwrap();
-        let deps = ordo_dependencies(&manifest);
-        assert_eq!(
-            deps,
-            BTreeSet::from([VOCABULARY.to_string()]),
-            "{} may depend on {VOCABULARY} alone",
-            path.display()
-        );
+        let dir = format!("crates/{oracle}");
+        let manifest = std::fs::read_to_string(workspace().join(&dir).join("Cargo.toml")).unwrap();
+        let faults = oracle_dependency_faults(&manifest, &dir, &root);
+        assert!(faults.is_empty(), "{}", faults.join("\n"));
     }
+}
+
+/// The clause-test crate an oracle may dev-depend on depends on the vocabulary alone, in
+/// every table, and is the package the oracles name.
+#[test]
+fn the_clause_test_crate_depends_only_on_the_vocabulary() {
+    let dir = workspace().join("crates").join(CLAUSE_TESTS.1);
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let doc: toml::Table = manifest.parse().unwrap();
+    assert_eq!(doc["package"]["name"].as_str(), Some(CLAUSE_TESTS.0));
+    assert_eq!(
+        ordo_dependencies(&manifest),
+        BTreeSet::from([VOCABULARY.to_string()]),
+        "{} may depend on {VOCABULARY} alone",
+        dir.display()
+    );
 }
 
 #[test]
 fn oracle_sources_name_no_other_workspace_crate() {
     let (mut bad, mut files) = (Vec::new(), 0);
     let crates = workspace_crates();
-    for oracle in ORACLES {
-        let own = format!("ordo_{oracle}");
-        for path in rust_files(&workspace().join("crates").join(oracle)) {
+    let vocabulary = VOCABULARY.replace('-', "_");
+    let clause_tests = CLAUSE_TESTS.0.replace('-', "_");
+    assert!(crates.contains(&clause_tests), "{crates:?}");
+    for folder in ORACLES.into_iter().chain([CLAUSE_TESTS.1]) {
+        let own = format!("ordo_{}", folder.replace('-', "_"));
+        let dir = workspace().join("crates").join(folder);
+        for path in rust_files(&dir) {
             files += 1;
+            // An oracle's own tests may instantiate the clause tests.
+            let test = path.starts_with(dir.join("tests")) && folder != CLAUSE_TESTS.1;
             let text = std::fs::read_to_string(&path).unwrap();
             for name in ordo_crates_named(&text, &own, &crates) {
-                if name != VOCABULARY.replace('-', "_") {
+                if name != vocabulary && !(test && name == clause_tests) {
                     bad.push(format!("{} names {name}", path.display()));
                 }
             }
@@ -246,12 +373,47 @@ fn oracle_sources_name_no_other_workspace_crate() {
     );
 }
 
+/// The dependency check passes a dev-dependency on the clause-test crate and fails a shared
+/// helper: a dev-dependency on another workspace crate, on a crate renamed to the clause-test
+/// crate's name but elsewhere, or the clause-test crate as a normal dependency.
+#[test]
+fn checker_allows_only_the_clause_test_crate_as_an_extra() {
+    let root: toml::Table = r#"
+[workspace.dependencies]
+ordo-core = { path = "crates/core" }
+ordo-clause-tests = { path = "crates/clause-tests" }
+ordo-testkit = { path = "crates/testkit" }
+"#
+    .parse()
+    .unwrap();
+    let with = |extra: &str| format!("[dependencies]\nordo-core.workspace = true\n{extra}");
+    let faults = |m: &str| oracle_dependency_faults(m, "crates/reference", &root);
+    let fine = [
+        "[dev-dependencies]\nordo-clause-tests.workspace = true\n",
+        "[dev-dependencies]\nordo-clause-tests = { path = \"../clause-tests\" }\n",
+    ];
+    for extra in fine {
+        assert_eq!(faults(&with(extra)), Vec::<String>::new(), "{extra}");
+    }
+    let broken = [
+        "[dev-dependencies]\nordo-testkit.workspace = true\n",
+        "[dev-dependencies]\nordo-clause-tests = { path = \"../bitboard\" }\n",
+        "[dev-dependencies]\nt = { package = \"ordo-clause-tests\", path = \"../testkit\" }\n",
+        "ordo-clause-tests.workspace = true\n",
+        "[target.'cfg(unix)'.dev-dependencies]\nordo-bitboard = { path = \"../bitboard\" }\n",
+    ];
+    for extra in broken {
+        assert_eq!(faults(&with(extra)).len(), 1, "{extra}");
+    }
+}
+
 /// The crates of the product (every folder of `crates/` but the test tooling), sorted.
 pub(super) fn product_crates() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(workspace().join("crates"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.join("Cargo.toml").is_file() && !p.ends_with("testkit"))
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .filter(|p| !TEST_TOOLING.iter().any(|d| p.ends_with(d)))
         .collect();
     dirs.sort();
     assert!(dirs.len() >= 9, "only {} product crates", dirs.len());

@@ -42,8 +42,6 @@ mod problems;
 mod properties;
 mod reliability;
 mod render;
-mod rules_classic;
-mod rules_x;
 mod serve;
 mod solve;
 mod spec_examples;

@@ -488,7 +488,7 @@ fn cli_prints_unicode() {
 /// ORDOX-4.1: for a legal Ordo X capture the CLI marks the pieces removed with their group.
 #[test]
 fn cli_marks_removed_pieces() {
-    // The example of tests/rules_x.rs: c2xc3 leaves Black a4-b4 and d4; d4 goes.
+    // The example of crates/clause-tests/src/x.rs: c2xc3 leaves Black a4-b4 and d4; d4 goes.
     let args = [
         "render",
         "--position",

@@ -166,12 +166,18 @@ fn fn_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The names listed in `on_both_engines!(a, b, …)` invocations.
+/// The names listed in `on_both_engines!(a, b, …)` invocations and in the
+/// `engine_tests!($engine, module; a, b, …)` lists of the clause-test crate.
 fn macro_listed(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for (k, call) in text.match_indices("on_both_engines!(") {
+    let calls = ["on_both_engines!(", "engine_tests!("];
+    for (k, call) in calls.iter().flat_map(|c| text.match_indices(c)) {
         let list = &text[k + call.len()..];
         let list = &list[..list.find(')').unwrap_or(list.len())];
+        let list = match call {
+            "engine_tests!(" => list.split_once(';').map_or("", |(_, names)| names),
+            _ => list,
+        };
         for name in list.split(',') {
             let name = name.trim();
             if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
@@ -288,6 +294,20 @@ fn registry_parses_with_unique_ids_and_sources() {
     assert!(err.to_string().contains("appears twice"), "{err}");
 }
 
+/// The folders of tests: the command line's `tests/`, each crate's `tests/`, and the generic
+/// clause tests of `crates/clause-tests/src` (instantiated by the engines' `tests/`).
+fn test_folders() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("tests"), root.join("crates/clause-tests/src")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let tests = entry.unwrap().path().join("tests");
+        if tests.is_dir() {
+            dirs.push(tests);
+        }
+    }
+    dirs
+}
+
 #[test]
 fn every_clause_is_cited_by_code_and_by_a_test() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -296,7 +316,10 @@ fn every_clause_is_cited_by_code_and_by_a_test() {
     for dir in super::independence::product_crates() {
         code.extend(citations(&dir.join("src")));
     }
-    let tests = tested(&root.join("tests"));
+    let tests = test_folders().iter().fold(BTreeMap::new(), |mut all, dir| {
+        all.extend(tested(dir));
+        all
+    });
     let mut missing = Vec::new();
     for c in &registry().clauses {
         if !code.contains_key(&c.id) {
@@ -307,7 +330,7 @@ fn every_clause_is_cited_by_code_and_by_a_test() {
         }
         if !tests.contains_key(&c.id) {
             missing.push(format!(
-                "{} is named by no test in tests/ (test name, test doc comment or a string in a test body)",
+                "{} is named by no test in tests/, crates/*/tests or crates/clause-tests (test name, test doc comment or a string in a test body)",
                 c.id
             ));
         }
@@ -380,13 +403,23 @@ fn after() { let _ = "ORDO-7.1"; }
 fn generic_body<E: Engine>() {}
 fn not_listed<E: Engine>() { let _ = "ORDO-8.2"; }
 on_both_engines!(generic_body);
+/// ORDO-9.1 in a clause-test crate's list.
+pub fn crate_body<E: Engine>() {}
+$crate::engine_tests!($engine, classic;
+    crate_body,
+);
 "##;
     let fns = test_fns(text);
-    assert_eq!(fns.len(), 3, "{fns:?}");
+    assert_eq!(fns.len(), 4, "{fns:?}");
     let cited: BTreeSet<String> = fns.iter().flat_map(TestFn::cited).collect();
-    let want: BTreeSet<String> = ["ORDO-2.3", "ORDO-4.3", "ORDOX-4.2", "ORDO-6.4", "ORDO-8.1"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let want = [
+        "ORDO-2.3",
+        "ORDO-4.3",
+        "ORDOX-4.2",
+        "ORDO-6.4",
+        "ORDO-8.1",
+        "ORDO-9.1",
+    ];
+    let want: BTreeSet<String> = want.iter().map(|s| s.to_string()).collect();
     assert_eq!(cited, want);
 }

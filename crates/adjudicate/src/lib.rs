@@ -34,7 +34,7 @@ mod groups;
 mod step;
 mod turn;
 
-use crate::rules::{Move, Position, PositionError, Square, Status};
+use crate::rules::{ClauseId, Move, Position, PositionError, Square, Status};
 
 pub use candidates::{
     candidate_moves, candidate_moves_limited, candidate_moves_sampled, candidate_steps,
@@ -46,7 +46,7 @@ pub use groups::{groups, is_one_group};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     /// The clause id, e.g. `ORDO-7.2`.
-    pub clause: &'static str,
+    pub clause: ClauseId,
     /// What exactly breaks it in this move, e.g. "the ordo would land on Black's piece on c4".
     pub detail: String,
 }
@@ -73,7 +73,7 @@ pub struct Effects {
 pub enum Verdict {
     /// The move is legal; `permits` lists the clauses that allow it.
     Legal {
-        permits: Vec<&'static str>,
+        permits: Vec<ClauseId>,
         effects: Box<Effects>,
     },
     /// The move is illegal; `violations` lists every clause it breaks (never empty).
@@ -94,8 +94,8 @@ impl Verdict {
     }
 
     /// The ids of the clauses broken, in the order found, each once (empty for a legal move).
-    pub fn clause_ids(&self) -> Vec<&'static str> {
-        let mut ids: Vec<&'static str> = Vec::new();
+    pub fn clause_ids(&self) -> Vec<ClauseId> {
+        let mut ids: Vec<ClauseId> = Vec::new();
         for v in self.violations() {
             if !ids.contains(&v.clause) {
                 ids.push(v.clause);
@@ -105,7 +105,7 @@ impl Verdict {
     }
 
     /// The clauses that permit a legal move (empty for an illegal one).
-    pub fn permits(&self) -> &[&'static str] {
+    pub fn permits(&self) -> &[ClauseId] {
         match self {
             Verdict::Legal { permits, .. } => permits,
             Verdict::Illegal { .. } => &[],
@@ -150,6 +150,7 @@ pub fn adjudicate(pos: &Position, mv: &Move) -> Verdict {
     let status = turn::status_of(&outcome.result);
     let mut permits = report.permits;
     if let Some(c) = status.clause() {
+        let c: ClauseId = c.parse().expect("a status names a clause id");
         if !permits.contains(&c) {
             permits.push(c);
         }
@@ -172,8 +173,8 @@ pub fn adjudicate(pos: &Position, mv: &Move) -> Verdict {
 fn check_ordo_2_3_position_can_be_set_up(pos: &Position) -> Option<Violation> {
     let e = pos.validate().err()?;
     let clause = match e {
-        PositionError::Dims(_) => "ORDO-1.5",
-        _ => "ORDO-2.3",
+        PositionError::Dims(_) => ClauseId::ordo(1, 5),
+        _ => ClauseId::ordo(2, 3),
     };
     Some(Violation {
         clause,
@@ -193,22 +194,22 @@ fn check_ordo_10_5_game_not_over(pos: &Position) -> Option<Violation> {
         None => format!("{} has no piece left (ORDO-10.2)", pos.to_move),
     };
     Some(Violation {
-        clause: "ORDO-10.5",
+        clause: ClauseId::ordo(10, 5),
         detail: format!("the game is already over ({status}): {why}; a game that has been won has no legal moves"),
     })
 }
 
 /// Sort clause ids in the order of the registry (spec/rules.md), which reads from the board
 /// to the end of the game.
-fn sort_in_registry_order(ids: &mut [&'static str]) {
-    let order = |id: &str| {
+fn sort_in_registry_order(ids: &mut [ClauseId]) {
+    let order = |id: &ClauseId| {
         crate::rules::clauses::registry()
             .clauses
             .iter()
-            .position(|c| c.id == id)
+            .position(|c| *id == *c.id)
             .unwrap_or(usize::MAX)
     };
-    ids.sort_by_key(|id| order(id));
+    ids.sort_by_key(order);
 }
 
 /// The canonical spelling (spec/notation.md) of `mv` if it is legal in `pos`: ordo ends in

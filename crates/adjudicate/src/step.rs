@@ -4,7 +4,7 @@
 //! removal after a capture (ORDOX-4.1, ORDOX-4.2, ORDO-9.3) and the connection rule (ORDO-4.3,
 //! ORDO-9.1, ORDOX-3.2).
 
-use crate::rules::{Color, Direction, Heading, Position, Square, Step, Variant};
+use crate::rules::{ClauseId, Color, Direction, Heading, Position, Square, Step, Variant};
 use ordo_core::text::count;
 
 use super::groups::groups;
@@ -79,18 +79,18 @@ pub(crate) struct StepOutcome {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepReport {
     pub violations: Vec<Violation>,
-    pub permits: Vec<&'static str>,
+    pub permits: Vec<ClauseId>,
     /// The step's heading for the mover, when its displacement is a straight line.
     pub heading: Option<Heading>,
     pub outcome: Option<StepOutcome>,
 }
 
 impl StepReport {
-    fn violate(&mut self, clause: &'static str, detail: String) {
+    fn violate(&mut self, clause: ClauseId, detail: String) {
         self.violations.push(Violation { clause, detail });
     }
 
-    fn permit(&mut self, clause: &'static str) {
+    fn permit(&mut self, clause: ClauseId) {
         if !self.permits.contains(&clause) {
             self.permits.push(clause);
         }
@@ -289,7 +289,7 @@ impl Judge<'_> {
             let mut listed = off.clone();
             listed.extend(keep_off);
             self.r.violate(
-                "ORDO-1.5",
+                ClauseId::ordo(1, 5),
                 format!(
                     "{pre}{step} names {} off the {dims} board {}, which has columns a to {} and rows 1 to {}",
                     if listed.len() == 1 { "a square" } else { "squares" },
@@ -325,14 +325,14 @@ impl Judge<'_> {
             Some(c) if c == me => true,
             None => {
                 self.r.violate(
-                    "ORDO-6.1",
+                    ClauseId::ordo(6, 1),
                     format!("{pre}there is no piece on {from} to move"),
                 );
                 false
             }
             Some(c) => {
                 self.r.violate(
-                    "ORDO-6.1",
+                    ClauseId::ordo(6, 1),
                     format!("{pre}the piece on {from} is {c}'s; {me} moves only {me}'s own pieces"),
                 );
                 false
@@ -346,7 +346,7 @@ impl Judge<'_> {
         let pre = self.pre;
         if first == last {
             self.r.violate(
-                "ORDO-5.1",
+                ClauseId::ordo(5, 1),
                 format!("{pre}{first}:{last} names a single square; an ordo is a line of two or more pieces"),
             );
             return None;
@@ -358,7 +358,7 @@ impl Judge<'_> {
                 "are neither on one row nor on one column"
             };
             self.r.violate(
-                "ORDO-5.1",
+                ClauseId::ordo(5, 1),
                 format!("{pre}the ordo ends {first} and {last} {why}"),
             );
             return None;
@@ -406,7 +406,7 @@ impl Judge<'_> {
             ));
         }
         self.r.violate(
-            "ORDO-5.1",
+            ClauseId::ordo(5, 1),
             format!(
                 "{pre}the run {first}..{last} is not an unbroken line of {me}'s pieces: {}",
                 parts.join("; ")
@@ -421,7 +421,8 @@ impl Judge<'_> {
         if self.step.direction().is_none() {
             let (dc, dr) = self.step.displacement();
             if (dc, dr) != (0, 0) {
-                self.r.violate("ORDO-1.4", self.crooked_detail(dc, dr));
+                self.r
+                    .violate(ClauseId::ordo(1, 4), self.crooked_detail(dc, dr));
             }
         }
     }
@@ -450,9 +451,9 @@ impl Judge<'_> {
     fn displacement(&mut self) -> Option<(Direction, u8)> {
         let (step, pre, what) = (self.step, self.pre, self.what());
         let move_clause = if step.is_ordo() {
-            "ORDO-7.1"
+            ClauseId::ordo(7, 1)
         } else {
-            "ORDO-6.1"
+            ClauseId::ordo(6, 1)
         };
         let (dc, dr) = step.displacement();
         let Some((dir, dist)) = step.direction() else {
@@ -462,7 +463,8 @@ impl Judge<'_> {
                     format!("{pre}{step} does not move: {what} moves one or more squares"),
                 );
             } else {
-                self.r.violate("ORDO-1.4", self.crooked_detail(dc, dr));
+                self.r
+                    .violate(ClauseId::ordo(1, 4), self.crooked_detail(dc, dr));
                 self.r.violate(
                     move_clause,
                     format!("{pre}{what} moves in a straight line, and {step} does not"),
@@ -472,10 +474,10 @@ impl Judge<'_> {
         };
         self.r.heading = Some(dir.heading(self.ctx.me));
         if step.is_ordo() {
-            self.r.permit("ORDO-5.1");
-            self.r.permit("ORDO-7.1");
+            self.r.permit(ClauseId::ordo(5, 1));
+            self.r.permit(ClauseId::ordo(7, 1));
         } else {
-            self.r.permit("ORDO-6.1");
+            self.r.permit(ClauseId::ordo(6, 1));
         }
         Some((dir, dist))
     }
@@ -499,18 +501,18 @@ impl Judge<'_> {
         let hw = heading_words(heading);
         match heading {
             Heading::Forward | Heading::DiagonalForward | Heading::Sideways => {
-                self.r.permit("ORDO-8.1")
+                self.r.permit(ClauseId::ordo(8, 1))
             }
             Heading::Backward | Heading::DiagonalBackward if self.ctx.split_at_start => {
-                self.r.permit("ORDO-9.2")
+                self.r.permit(ClauseId::ordo(9, 2))
             }
             Heading::Backward | Heading::DiagonalBackward => {
                 self.r.violate(
-                    "ORDO-8.1",
+                    ClauseId::ordo(8, 1),
                     format!("{pre}{step} moves the singleton {hw}; in classic Ordo a singleton moves only forward, diagonally forward or sideways"),
                 );
                 self.r.violate(
-                    "ORDO-9.2",
+                    ClauseId::ordo(9, 2),
                     format!("{pre}backward moves are allowed only in a turn {me} starts split, and {me}'s pieces form one group"),
                 );
             }
@@ -535,7 +537,7 @@ impl Judge<'_> {
         };
         if !dir.is_orthogonal() {
             self.r.violate(
-                "ORDO-8.2",
+                ClauseId::ordo(8, 2),
                 format!("{pre}{step} moves the ordo {hw}; in classic Ordo an ordo never moves diagonally{split_note}"),
             );
         } else if single_file {
@@ -544,13 +546,13 @@ impl Judge<'_> {
                 Orientation::Vertical => "a vertical ordo moves only sideways",
             };
             self.r.violate(
-                "ORDO-8.2",
+                ClauseId::ordo(8, 2),
                 format!("{pre}{step} moves the ordo {hw} along its own line, in single file, which classic Ordo forbids: {rule}{split_note}"),
             );
         } else if heading == Heading::Backward {
             self.horizontal_ordo_backward();
         } else {
-            self.r.permit("ORDO-8.2");
+            self.r.permit(ClauseId::ordo(8, 2));
         }
     }
 
@@ -559,15 +561,15 @@ impl Judge<'_> {
     fn horizontal_ordo_backward(&mut self) {
         let (me, pre, step) = (self.ctx.me, self.pre, self.step);
         if self.ctx.split_at_start {
-            self.r.permit("ORDO-9.2");
+            self.r.permit(ClauseId::ordo(9, 2));
             return;
         }
         self.r.violate(
-            "ORDO-8.2",
+            ClauseId::ordo(8, 2),
             format!("{pre}{step} moves the horizontal ordo backward; a horizontal ordo moves only forward"),
         );
         self.r.violate(
-            "ORDO-9.2",
+            ClauseId::ordo(9, 2),
             format!("{pre}a horizontal ordo may move backward only in a turn {me} starts split, and {me}'s pieces form one group"),
         );
     }
@@ -577,7 +579,11 @@ impl Judge<'_> {
     fn x_direction(&mut self, heading: Heading, is_ordo: bool, single_file: bool) {
         let (pre, step, what) = (self.pre, self.step, self.what());
         let hw = heading_words(heading);
-        let dir_clause = if is_ordo { "ORDOX-2.2" } else { "ORDOX-2.1" };
+        let dir_clause = if is_ordo {
+            ClauseId::ordo_x(2, 2)
+        } else {
+            ClauseId::ordo_x(2, 1)
+        };
         if matches!(heading, Heading::Backward | Heading::DiagonalBackward) {
             let split_note = if self.ctx.split_at_start {
                 ", not even in a turn the player starts split"
@@ -585,7 +591,7 @@ impl Judge<'_> {
                 ""
             };
             self.r.violate(
-                "ORDOX-1.2",
+                ClauseId::ordo_x(1, 2),
                 format!("{pre}{step} moves {hw}; in Ordo X no piece or ordo ever moves backward{split_note}"),
             );
             self.r.violate(
@@ -598,7 +604,7 @@ impl Judge<'_> {
         }
         self.r.permit(dir_clause);
         if single_file {
-            self.r.permit("ORDOX-2.3");
+            self.r.permit(ClauseId::ordo_x(2, 3));
         }
     }
 
@@ -661,8 +667,10 @@ impl Judge<'_> {
         if lands_on_own {
             parts.push(format!("it would land on {me}'s own piece on {to}"));
         }
-        self.r
-            .violate("ORDO-6.3", format!("{pre}{step}: {}", parts.join("; ")));
+        self.r.violate(
+            ClauseId::ordo(6, 3),
+            format!("{pre}{step}: {}", parts.join("; ")),
+        );
     }
 
     /// ORDO-6.4: a move onto an opponent's piece captures it and is written with `x`; a move
@@ -677,14 +685,14 @@ impl Judge<'_> {
         let (opp, pre) = (self.ctx.me.opponent(), self.pre);
         match (landing, capture) {
             (Some(c), false) if c == opp => self.r.violate(
-                "ORDO-6.4",
+                ClauseId::ordo(6, 4),
                 format!("{pre}{to} holds a {opp} piece, so moving there captures it and is written {from}x{to}; '{from}-{to}' (written with '-') denotes no legal move"),
             ),
             (None, true) => self.r.violate(
-                "ORDO-6.4",
+                ClauseId::ordo(6, 4),
                 format!("{pre}{from}x{to} is written as a capture, but {to} is empty: there is nothing to capture (a move to an empty square is written {from}-{to})"),
             ),
-            (Some(c), true) if c == opp => self.r.permit("ORDO-6.4"),
+            (Some(c), true) if c == opp => self.r.permit(ClauseId::ordo(6, 4)),
             _ => {}
         }
     }
@@ -699,7 +707,7 @@ impl Judge<'_> {
         single_file: bool,
     ) -> Vec<(Square, Square)> {
         if self.line_continues(run) {
-            self.r.permit("ORDO-5.2");
+            self.r.permit(ClauseId::ordo(5, 2));
         }
         let mut path = self.ordo_path_squares(run, dir, dist);
         self.ordo_stays_on_board(&path.off_pieces);
@@ -708,7 +716,7 @@ impl Judge<'_> {
         if !path.off_pieces.is_empty() || !path.land_own.is_empty() {
             path.landings.clear();
         } else if path.land_opp.is_empty() && path.passed.is_empty() {
-            self.r.permit("ORDO-7.3");
+            self.r.permit(ClauseId::ordo(7, 3));
         }
         path.landings
     }
@@ -775,7 +783,7 @@ impl Judge<'_> {
         }
         let (dims, pre, step) = (self.pos.dims(), self.pre, self.step);
         self.r.violate(
-            "ORDO-1.5",
+            ClauseId::ordo(1, 5),
             format!(
                 "{pre}{step} would carry the {} on {} off the {dims} board",
                 ordo_core::text::word(off_pieces.len(), "piece"),
@@ -791,7 +799,7 @@ impl Judge<'_> {
         }
         let (opp, pre, step) = (self.ctx.me.opponent(), self.pre, self.step);
         self.r.violate(
-            "ORDO-7.2",
+            ClauseId::ordo(7, 2),
             format!(
                 "{pre}{step} would land on {opp}'s {} on {}, but an ordo never captures",
                 ordo_core::text::word(land_opp.len(), "piece"),
@@ -826,7 +834,7 @@ impl Judge<'_> {
             ""
         };
         self.r.violate(
-            "ORDO-7.3",
+            ClauseId::ordo(7, 3),
             format!(
                 "{pre}every square an ordo passes over or lands on must be empty, but {}{note}",
                 parts.join(" and ")
@@ -843,17 +851,17 @@ impl Judge<'_> {
         match (self.ctx.variant, keep.named) {
             (Variant::Classic, k) => {
                 if splits_opponent {
-                    self.r.permit("ORDO-9.3");
+                    self.r.permit(ClauseId::ordo(9, 3));
                 }
                 if let Some(k) = k {
                     self.r.violate(
-                        "ORDO-9.3",
+                        ClauseId::ordo(9, 3),
                         format!("{pre}{step} names a kept group (/{k}), but a capture in classic Ordo removes only the captured piece, so there is no group to choose"),
                     );
                 }
             }
             (Variant::X, Some(k)) if !splits_opponent => self.r.violate(
-                "ORDOX-4.2",
+                ClauseId::ordo_x(4, 2),
                 format!("{pre}{step} names a kept group (/{k}), but the capture leaves {opp} in one group, so there is nothing to choose"),
             ),
             (Variant::X, _) if splits_opponent => {
@@ -869,7 +877,7 @@ impl Judge<'_> {
 
     /// ORDOX-4.1, ORDOX-4.2: every opponent group but the kept one is removed from `after`.
     fn x_removal(&mut self, after: &mut Position, gs: &[Vec<Square>], keep: Keep) -> Removal {
-        self.r.permit("ORDOX-4.1");
+        self.r.permit(ClauseId::ordo_x(4, 1));
         let largest = gs[0].len();
         let tied: Vec<usize> = (0..gs.len()).filter(|&i| gs[i].len() == largest).collect();
         let mut canonical_keep = None;
@@ -905,7 +913,7 @@ impl Judge<'_> {
         match keep.named {
             _ if keep.off.is_some() => {}
             None => self.r.violate(
-                "ORDOX-4.2",
+                ClauseId::ordo_x(4, 2),
                 format!(
                     "{pre}the capture leaves {opp} in {} with {} tied for largest ({}); the move must name the group that stays, by one of its squares, e.g. {}x{}/{}",
                     count(gs.len(), "group"),
@@ -918,7 +926,7 @@ impl Judge<'_> {
             ),
             Some(k) => {
                 if let Some(&i) = tied.iter().find(|&&i| gs[i].contains(&k)) {
-                    self.r.permit("ORDOX-4.2");
+                    self.r.permit(ClauseId::ordo_x(4, 2));
                     return i;
                 }
                 let where_ = match gs.iter().find(|g| g.contains(&k)) {
@@ -930,7 +938,7 @@ impl Judge<'_> {
                     None => format!("{k} holds no {opp} piece after the capture"),
                 };
                 self.r.violate(
-                    "ORDOX-4.2",
+                    ClauseId::ordo_x(4, 2),
                     format!(
                         "{pre}{where_}; the group kept must be one of the tied largest groups: {}",
                         tied_text()
@@ -946,7 +954,7 @@ impl Judge<'_> {
         if let (Some(k), None) = (keep.named, keep.off) {
             let (pre, step) = (self.pre, self.step);
             self.r.violate(
-                "ORDOX-4.2",
+                ClauseId::ordo_x(4, 2),
                 format!(
                     "{pre}{step} names a kept group (/{k}), but no groups tie for largest: the largest group ({}) stays by ORDOX-4.1 and there is nothing to choose",
                     groups_text(&gs[..1])
@@ -959,8 +967,8 @@ impl Judge<'_> {
     fn keep_without_capture(&mut self, keep: Keep) {
         if let (Some(k), None) = (keep.named, keep.off) {
             let clause = match self.ctx.variant {
-                Variant::Classic => "ORDO-9.3",
-                Variant::X => "ORDOX-4.2",
+                Variant::Classic => ClauseId::ordo(9, 3),
+                Variant::X => ClauseId::ordo_x(4, 2),
             };
             let (pre, step) = (self.pre, self.step);
             self.r.violate(
@@ -981,18 +989,18 @@ impl Judge<'_> {
         }
         let (clause, lead) = match ctx.variant {
             Variant::Classic if ctx.split_at_start => (
-                "ORDO-9.1",
+                ClauseId::ordo(9, 1),
                 format!("{me} starts the turn split and must reconnect, but "),
             ),
-            Variant::Classic => ("ORDO-4.3", String::new()),
+            Variant::Classic => (ClauseId::ordo(4, 3), String::new()),
             Variant::X if ctx.split_at_start && role != Role::XSecond => (
-                "ORDOX-3.2",
+                ClauseId::ordo_x(3, 2),
                 format!(
                     "{me} starts the turn split, so the first step must reconnect (ORDOX-3.5), but "
                 ),
             ),
             Variant::X => (
-                "ORDOX-3.2",
+                ClauseId::ordo_x(3, 2),
                 "every step must leave the mover one group, but ".to_string(),
             ),
         };
@@ -1011,12 +1019,12 @@ impl Judge<'_> {
     /// The connection clauses a connected result satisfies.
     fn connected_after(&mut self, ctx: &Ctx, role: Role) {
         match ctx.variant {
-            Variant::Classic if ctx.split_at_start => self.r.permit("ORDO-9.1"),
-            Variant::Classic => self.r.permit("ORDO-4.3"),
+            Variant::Classic if ctx.split_at_start => self.r.permit(ClauseId::ordo(9, 1)),
+            Variant::Classic => self.r.permit(ClauseId::ordo(4, 3)),
             Variant::X => {
-                self.r.permit("ORDO-4.3");
+                self.r.permit(ClauseId::ordo(4, 3));
                 if role != Role::XOnly {
-                    self.r.permit("ORDOX-3.2");
+                    self.r.permit(ClauseId::ordo_x(3, 2));
                 }
             }
         }

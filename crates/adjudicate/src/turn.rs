@@ -1,7 +1,9 @@
 //! A whole turn: the classic one-step move (ORDO-3.1), the Ordo X turn structure (ORDOX-3.1,
 //! ORDOX-3.3, ORDOX-3.4), and the end of the game (ORDO-10).
 
-use crate::rules::{Color, Heading, Move, Position, Square, Status, Step, Variant, WinReason};
+use crate::rules::{
+    ClauseId, Color, Heading, Move, Position, Square, Status, Step, Variant, WinReason,
+};
 
 use super::candidates::candidate_steps;
 use super::groups::is_one_group;
@@ -12,7 +14,7 @@ use super::Violation;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TurnReport {
     pub violations: Vec<Violation>,
-    pub permits: Vec<&'static str>,
+    pub permits: Vec<ClauseId>,
     /// What the turn does, when it could be carried out (meaningful when there is no violation).
     pub outcome: Option<TurnOutcome>,
 }
@@ -38,13 +40,13 @@ impl TurnReport {
         }
     }
 
-    fn permit(&mut self, clause: &'static str) {
+    fn permit(&mut self, clause: ClauseId) {
         if !self.permits.contains(&clause) {
             self.permits.push(clause);
         }
     }
 
-    fn violate(&mut self, clause: &'static str, detail: String) {
+    fn violate(&mut self, clause: ClauseId, detail: String) {
         self.violations.push(Violation { clause, detail });
     }
 }
@@ -131,7 +133,7 @@ fn check_ordo_3_1_classic_turn(t: &mut TurnReport, pos: &Position, mv: &Move, ct
     t.absorb(&r1);
     if let Some(second) = &mv.second {
         t.violate(
-            "ORDO-3.1",
+            ClauseId::ordo(3, 1),
             format!("a classic Ordo move is a single step; the second step {second} is not allowed (two-step turns, a sideways step followed by a forward one, belong to Ordo X only, ORDOX-3.1)"),
         );
     }
@@ -146,14 +148,14 @@ fn check_ordox_3_1_one_step_turn(t: &mut TurnReport, pos: &Position, mv: &Move, 
     t.absorb(&r1);
     let wins_outright = r1.outcome.as_ref().is_some_and(|o| o.after.count(opp) == 0);
     match r1.heading {
-        Some(Heading::Forward | Heading::DiagonalForward) => t.permit("ORDOX-3.1"),
+        Some(Heading::Forward | Heading::DiagonalForward) => t.permit(ClauseId::ordo_x(3, 1)),
         Some(Heading::Sideways) if wins_outright => {
-            t.permit("ORDOX-3.1");
-            t.permit("ORDOX-3.4");
+            t.permit(ClauseId::ordo_x(3, 1));
+            t.permit(ClauseId::ordo_x(3, 4));
         }
         Some(Heading::Sideways) => {
             t.violate(
-                "ORDOX-3.1",
+                ClauseId::ordo_x(3, 1),
                 format!("{} is a sideways step, which must be followed in the same turn by a forward or diagonally forward step; a one-step turn goes forward or diagonally forward", mv.first),
             );
             check_ordox_3_3_sideways_can_begin_a_turn(t, &mv.first, &r1, ctx);
@@ -175,7 +177,7 @@ fn check_ordox_3_3_sideways_can_begin_a_turn(
     if let (true, Some(o)) = (r1.is_clean(), &r1.outcome) {
         if !forward_follow_up_exists(&o.after, ctx) {
             t.violate(
-                "ORDOX-3.3",
+                ClauseId::ordo_x(3, 3),
                 format!("after {first} no forward step is legal for {}, so this sideways step cannot begin a turn at all", ctx.me),
             );
         }
@@ -203,7 +205,7 @@ fn check_ordox_3_1_two_step_turn(
     };
     if o1.after.count(opp) == 0 {
         t.violate(
-            "ORDOX-3.4",
+            ClauseId::ordo_x(3, 4),
             format!("the first step {first} takes {opp}'s last piece and ends the game at once (ORDO-10.2); the turn consists of that step alone, so the second step {second} may not be made"),
         );
         return;
@@ -228,9 +230,9 @@ fn check_ordox_3_1_two_step_turn(
 /// ORDOX-3.1: the first step of a two-step turn goes sideways.
 fn check_ordox_3_1_first_step_sideways(t: &mut TurnReport, first: &Step, h: Option<Heading>) {
     match h {
-        Some(Heading::Sideways) => t.permit("ORDOX-3.1"),
+        Some(Heading::Sideways) => t.permit(ClauseId::ordo_x(3, 1)),
         Some(h @ (Heading::Forward | Heading::DiagonalForward)) => t.violate(
-            "ORDOX-3.1",
+            ClauseId::ordo_x(3, 1),
             format!("the first step {first} goes {}, but a forward step never begins a two-step turn: a two-step turn is a sideways step followed by a forward one", heading_words(h)),
         ),
         _ => {}
@@ -241,7 +243,7 @@ fn check_ordox_3_1_first_step_sideways(t: &mut TurnReport, first: &Step, h: Opti
 fn check_ordox_3_1_second_step_not_sideways(t: &mut TurnReport, second: &Step, h: Option<Heading>) {
     if h == Some(Heading::Sideways) {
         t.violate(
-            "ORDOX-3.1",
+            ClauseId::ordo_x(3, 1),
             format!("the second step {second} goes sideways, but a turn never has two sideways steps: the second step goes forward or diagonally forward"),
         );
     }

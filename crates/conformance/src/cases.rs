@@ -746,9 +746,36 @@ fn preview(items: &[&str]) -> String {
     s
 }
 
+/// Perft is listed (in the suite's cases and the vectors) one level deeper while the next count is estimated at most this (see
+/// [`perft_list`]).
+pub const PERFT_LEAF_BUDGET: u64 = 6_000;
+/// The deepest perft level listed.
+pub const PERFT_MAX_DEPTH: u32 = 3;
+
+/// perft(1), perft(2), …, given perft(1): one level deeper while the estimate of the next
+/// count (the last count times the average branching so far) is at most
+/// [`PERFT_LEAF_BUDGET`], up to [`PERFT_MAX_DEPTH`].
+pub fn perft_list<E: crate::rules::Engine>(e: &E, perft1: u64) -> Vec<u64> {
+    let mut out = vec![perft1];
+    loop {
+        let d = out.len();
+        if d >= PERFT_MAX_DEPTH as usize {
+            break;
+        }
+        let last = out[d - 1];
+        let before = if d >= 2 { out[d - 2] } else { 1 };
+        let branching = last.div_ceil(before.max(1));
+        if last.saturating_mul(branching) > PERFT_LEAF_BUDGET {
+            break;
+        }
+        out.push(e.perft(d as u32 + 1));
+    }
+    out
+}
+
 /// Rewrite the bulk data of a suite file from the reference engine: every `moves = [...]` and
 /// `perft = [...]` entry present in a case is recomputed (perft to the depth of
-/// [`super::vectors::perft_list`]); everything else is kept byte for byte. Only the TOML and
+/// [`perft_list`]); everything else is kept byte for byte. Only the TOML and
 /// the positions are checked here: validate the result with [`parse_file`].
 pub fn fill_bulk(name: &str, text: &str) -> Result<String, LoadError> {
     use crate::reference::Reference;
@@ -789,7 +816,7 @@ pub fn fill_bulk(name: &str, text: &str) -> Result<String, LoadError> {
         if key.starts_with("moves") {
             out.push_str(&toml_list("moves", &moves));
         } else {
-            let perft = super::vectors::perft_list(&e, moves.len() as u64);
+            let perft = perft_list(&e, moves.len() as u64);
             let nums: Vec<String> = perft.iter().map(u64::to_string).collect();
             out.push_str(&format!("perft = [{}]\n", nums.join(", ")));
         }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::lines::{read_line, Line};
 use super::protocol::{parse_handshake_reply, MAX_REPLY, VERSION};
+use ordo_system::process;
 
 /// What went wrong with a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,11 +125,7 @@ impl External {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
+        process::own_group(&mut cmd);
         #[cfg(unix)]
         let window = signals::SpawnWindow::open();
         let mut child = cmd.spawn().map_err(|e| {
@@ -380,22 +377,10 @@ fn kill(p: &mut Proc) {
     #[cfg(unix)]
     {
         signals::unregister(p.child.id());
-        kill_group(p.child.id());
+        process::kill_group(p.child.id());
     }
     let _ = p.child.kill();
     let _ = p.child.wait();
-}
-
-/// Kill the process group the engine was started in (the shell and everything it started).
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals the process group we created for the
-        // engine (`process_group(0)` made the child its leader); it touches no memory.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
 }
 
 /// SIGINT and SIGTERM while engines run: kill their process groups, then exit.
@@ -456,7 +441,7 @@ pub mod signals {
         }
     }
 
-    extern "C" fn on_signal(sig: libc::c_int) {
+    extern "C" fn on_signal(sig: std::ffi::c_int) {
         if SPAWNING.load(Ordering::SeqCst) > 0 {
             PENDING.store(sig, Ordering::SeqCst);
             // Still inside the window: its end acts on the signal. Otherwise the window
@@ -469,14 +454,11 @@ pub mod signals {
     }
 
     /// Kill every registered engine's process group and end with 128 + `sig`.
-    fn kill_and_exit(sig: libc::c_int) -> ! {
+    fn kill_and_exit(sig: std::ffi::c_int) -> ! {
         for slot in &GROUPS {
-            let group = slot.load(Ordering::SeqCst);
-            if group > 0 {
-                // SAFETY: kill(2) is async-signal-safe and touches no memory.
-                unsafe {
-                    libc::kill(-group, libc::SIGKILL);
-                }
+            if let Ok(group) = u32::try_from(slot.load(Ordering::SeqCst)) {
+                // Async-signal-safe: kill(2) alone.
+                ordo_system::process::kill_group(group);
             }
         }
         crate::signals::say_and_exit(
@@ -490,7 +472,7 @@ pub mod signals {
     /// programs that drive engines (`ordo conform`); a library caller with signal handling of
     /// its own should not call it.
     pub fn kill_engines_on_signals() -> std::io::Result<()> {
-        crate::signals::on(&[libc::SIGINT, libc::SIGTERM], on_signal)
+        crate::signals::on(&ordo_system::process::STOP_SIGNALS, on_signal)
     }
 }
 

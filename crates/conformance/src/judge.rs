@@ -2,7 +2,7 @@
 //! or not, the clauses that permit or forbid it, and the details in words.
 
 use crate::adjudicate::{adjudicate, Verdict};
-use crate::rules::{Move, Position};
+use crate::rules::{ClauseId, Move, Position};
 
 /// The clauses behind a verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,7 +10,7 @@ pub struct Judgement {
     /// Whether the adjudicator finds the move legal.
     pub legal: bool,
     /// For a legal move the clauses that permit it, for an illegal one the clauses it breaks.
-    pub clauses: Vec<&'static str>,
+    pub clauses: Vec<ClauseId>,
     /// For an illegal move, what breaks each clause.
     pub details: Vec<String>,
 }

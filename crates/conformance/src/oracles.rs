@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use super::cases::{CaseOracle, MoveVerdict, OracleError};
 use crate::adjudicate::{adjudicate, candidate_moves, candidate_steps, canonical_spelling};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
-use crate::rules::{Engine, Move, Position, Status, Variant};
+use crate::rules::{ClauseId, Engine, Move, Position, Status, Variant};
 
 /// Above this many candidate first steps, the adjudicator does not enumerate an Ordo X move set
 /// (the two-step space grows with its square); the check is skipped.
@@ -123,7 +123,7 @@ impl CaseOracle for AdjudicatorOracle {
         Ok(if v.is_legal() {
             MoveVerdict::Legal
         } else {
-            let clauses = v.clause_ids().into_iter().map(String::from).collect();
+            let clauses = v.clause_ids().iter().map(ClauseId::to_string).collect();
             MoveVerdict::Illegal {
                 clauses: Some(clauses),
             }
@@ -136,7 +136,7 @@ impl CaseOracle for AdjudicatorOracle {
             Some(e) => Ok(Some(format_position(&e.result))),
             None => Err(OracleError::Failed(format!(
                 "{mv} is illegal: {}",
-                v.clause_ids().join(" ")
+                ClauseId::join(&v.clause_ids(), " ")
             ))),
         }
     }
@@ -160,7 +160,7 @@ impl CaseOracle for AdjudicatorOracle {
                     return Err(OracleError::Failed(format!(
                         "{mv} (move {} of the game) is illegal: {}",
                         i + 1,
-                        v.clause_ids().join(" ")
+                        ClauseId::join(&v.clause_ids(), " ")
                     )))
                 }
             };

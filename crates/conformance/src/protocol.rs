@@ -103,9 +103,9 @@ impl ReportedStatus {
     }
 
     /// The clause a reported win cites, if any.
-    pub fn clause(self) -> Option<&'static str> {
+    pub fn clause(self) -> Option<crate::rules::ClauseId> {
         match self {
-            ReportedStatus::Won { reason, .. } => Some(reason.clause()),
+            ReportedStatus::Won { reason, .. } => Some(reason.clause_id()),
             _ => None,
         }
     }

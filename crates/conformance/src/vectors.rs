@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::cases::Case;
+pub use super::cases::{perft_list, PERFT_LEAF_BUDGET, PERFT_MAX_DEPTH};
 use crate::notation::{
     format_move, format_position, parse_position, sorted_moves, sorted_notation, NotationError,
 };
@@ -35,11 +36,6 @@ pub const PLAYOUTS_FILE: &str = "playouts.jsonl";
 pub const PLAYOUT_SEED: u64 = 20_090_115;
 /// How many random playout vectors are written.
 pub const PLAYOUT_COUNT: usize = 100;
-/// Perft is listed one level deeper while the next count is estimated at most this (see
-/// [`perft_list`]).
-pub const PERFT_LEAF_BUDGET: u64 = 6_000;
-/// The deepest perft level listed.
-pub const PERFT_MAX_DEPTH: u32 = 3;
 
 /// One test vector: a position and everything an engine must say about it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -372,27 +368,6 @@ fn move_features(pos: &Position, m: &Move, c: &mut BTreeSet<&'static str>) {
             c.insert("ORDO-9.2");
         }
     }
-}
-
-/// perft(1), perft(2), …, given perft(1): one level deeper while the estimate of the next
-/// count (the last count times the average branching so far) is at most
-/// [`PERFT_LEAF_BUDGET`], up to [`PERFT_MAX_DEPTH`].
-pub fn perft_list<E: Engine>(e: &E, perft1: u64) -> Vec<u64> {
-    let mut out = vec![perft1];
-    loop {
-        let d = out.len();
-        if d >= PERFT_MAX_DEPTH as usize {
-            break;
-        }
-        let last = out[d - 1];
-        let before = if d >= 2 { out[d - 2] } else { 1 };
-        let branching = last.div_ceil(before.max(1));
-        if last.saturating_mul(branching) > PERFT_LEAF_BUDGET {
-            break;
-        }
-        out.push(e.perft(d as u32 + 1));
-    }
-    out
 }
 
 /// The full vector of an entry, computed with the reference engine. When the entry names no

@@ -10,7 +10,7 @@ use crate::adjudicate::{adjudicate, canonical_spelling, groups_after_capture, Ve
 use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
-use crate::rules::{clauses, Engine, Move, Position, Square, Status, Step, Variant};
+use crate::rules::{clauses, ClauseId, Engine, Move, Position, Square, Status, Step, Variant};
 use crate::show::{Frame, TieChoice};
 
 /// What kind of failure an [`ApiError`] is; each maps to one HTTP status.
@@ -498,8 +498,10 @@ const DECISIVE: [&str; 10] = [
 /// the clause that settles the question first (the one that ends the game, when the move wins
 /// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
 /// the page, the API, `ordo explain` and `explain --html`.
-pub fn deciding_first(permits: &[&'static str], status_clause: Option<&str>) -> Vec<&'static str> {
-    let rank = |id: &str| {
+pub fn deciding_first(permits: &[ClauseId], status_clause: Option<&str>) -> Vec<ClauseId> {
+    let rank = |id: &ClauseId| {
+        let id = id.to_string();
+        let id = id.as_str();
         if Some(id) == status_clause {
             return 0;
         }
@@ -515,7 +517,7 @@ pub fn deciding_first(permits: &[&'static str], status_clause: Option<&str>) -> 
             .map_or(DECISIVE.len() + 1, |i| i + 1)
     };
     let mut out = permits.to_vec();
-    out.sort_by_key(|id| rank(id));
+    out.sort_by_key(rank);
     out
 }
 
@@ -535,7 +537,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         Verdict::Illegal { violations } => (
             violations
                 .iter()
-                .map(|v| citation(v.clause, Some(v.detail.clone())))
+                .map(|v| citation(&v.clause.to_string(), Some(v.detail.clone())))
                 .collect(),
             Vec::new(),
         ),
@@ -543,7 +545,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
             Vec::new(),
             deciding_first(permits, effects.status.clause())
                 .iter()
-                .map(|p| citation(p, None))
+                .map(|p| citation(&p.to_string(), None))
                 .collect(),
         ),
     };
@@ -603,7 +605,7 @@ pub fn verdict_svg(pos: &Position, mv: &Move, verdict: &Verdict) -> String {
             if verdict.is_legal() {
                 "legal".to_string()
             } else {
-                format!("illegal: {}", verdict.clause_ids().join(", "))
+                format!("illegal: {}", ClauseId::join(&verdict.clause_ids(), ", "))
             }
         )),
     };

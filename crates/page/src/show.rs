@@ -125,9 +125,11 @@ pub fn frames(pos: &Position, mv: &Move, verdict: &Verdict) -> Vec<Frame> {
     match verdict {
         Verdict::Legal { .. } => legal_frames(&engine, pos, mv),
         Verdict::Illegal { violations } => {
-            let connection = violations
-                .iter()
-                .any(|v| ["ORDO-4.3", "ORDO-9.1", "ORDOX-3.2"].contains(&v.clause));
+            let connection = violations.iter().any(|v| {
+                ["ORDO-4.3", "ORDO-9.1", "ORDOX-3.2"]
+                    .iter()
+                    .any(|c| v.clause == *c)
+            });
             if connection {
                 split_frame(&engine, pos, mv).into_iter().collect()
             } else {

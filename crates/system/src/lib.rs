@@ -3,7 +3,9 @@
 //!
 //! - [`files`]: atomic file writes that refuse to replace anything but a regular file and clean
 //!   up after killed writers;
-//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`.
+//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`;
+//! - [`process`]: child processes in process groups of their own, killed a group at once.
 
 pub mod files;
+pub mod process;
 pub mod signals;

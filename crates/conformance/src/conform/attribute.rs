@@ -3,62 +3,45 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-
-use super::compare::{Diff, Expected, Seen};
+pub use super::difference::Reading;
+use super::difference::{Diff, Expected, MoveNote, Seen};
 use crate::notation::{format_move, parse_move};
 use crate::reference::{is_one_group, Reference};
+use crate::rules::ClauseId;
 use crate::rules::{Engine, Heading, Move, Position, Status, Step, Variant, WinReason};
 use crate::vectors::is_sub_run;
 
-/// A known alternative reading of a clause that an engine's answers fit.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Reading {
-    pub clause: &'static str,
-    pub text: &'static str,
-}
-
-impl std::fmt::Display for Reading {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "engine follows reading \"{}\" of clause {}",
-            self.text, self.clause
-        )
-    }
-}
-
 pub const TIE_UNNAMED: Reading = Reading {
-    clause: "ORDOX-4.2",
+    clause: ClauseId::ordo_x(4, 2),
     text: "the capturer does not choose the kept group: the victim chooses, or the engine decides (the capture is listed without /keep)",
 };
 pub const TIE_ENGINE_PICKS: Reading = Reading {
-    clause: "ORDOX-4.2",
+    clause: ClauseId::ordo_x(4, 2),
     text: "the engine picks one of the tied groups itself (only one kept group is listed)",
 };
 pub const NO_MOVE_RECONNECT: Reading = Reading {
-    clause: "ORDO-10.3",
+    clause: ClauseId::ordo(10, 3),
     text: "a player without a legal move does not lose: the game goes on or is drawn",
 };
 pub const NO_MOVE_CONNECTED: Reading = Reading {
-    clause: "ORDO-10.4",
+    clause: ClauseId::ordo(10, 4),
     text: "a player without a legal move does not lose: the game goes on or is drawn (stalemate)",
 };
 pub const MAXIMAL_RUNS: Reading = Reading {
-    clause: "ORDO-5.2",
+    clause: ClauseId::ordo(5, 2),
     text: "only a maximal line is an ordo: part of a longer line may not move as an ordo",
 };
 pub const LAST_CAPTURE_CONTINUES: Reading = Reading {
-    clause: "ORDOX-3.4",
+    clause: ClauseId::ordo_x(3, 4),
     text: "a sideways step that captures the opponent's last piece still needs a forward step: the turn does not end there",
 };
 pub const REMOVAL_ADJACENT_ONLY: Reading = Reading {
-    clause: "ORDOX-4.1",
+    clause: ClauseId::ordo_x(4, 1),
     text: "after a capture only the opponent's groups that touch the captured square are removed, not every piece outside a largest group",
 };
 
 pub const THREEFOLD: Reading = Reading {
-    clause: "ORDO-3.3",
+    clause: ClauseId::ordo(3, 3),
     text: "a position that comes back for the third time in a game ends it in a draw (threefold repetition)",
 };
 
@@ -192,12 +175,12 @@ fn tie_readings(expected: &Expected, engine: &BTreeSet<String>, out: &mut BTreeS
 /// readings; else the clause of a status the engine claims and the rules do not give (or of a
 /// win it misses); else the clauses that forbid the moves the engine lists and the rules do
 /// not; else the clauses that permit the moves it omits (the most frequent, in each case).
-pub fn main_clauses(d: &Diff) -> Vec<&'static str> {
+pub fn main_clauses(d: &Diff) -> Vec<ClauseId> {
     if d.same_winner {
-        return vec!["ORDO-10.5"];
+        return vec![ClauseId::ordo(10, 5)];
     }
     if !d.readings.is_empty() {
-        let set: BTreeSet<&'static str> = d.readings.iter().map(|r| r.clause).collect();
+        let set: BTreeSet<ClauseId> = d.readings.iter().map(|r| r.clause).collect();
         return set.into_iter().collect();
     }
     if let Some(c) = d.status_cause {
@@ -216,11 +199,11 @@ pub fn main_clauses(d: &Diff) -> Vec<&'static str> {
 }
 
 /// The clauses named by the most moves of `notes`.
-fn most_frequent(notes: &[super::compare::MoveNote]) -> Vec<&'static str> {
-    let mut freq: BTreeMap<&'static str, usize> = BTreeMap::new();
+fn most_frequent(notes: &[MoveNote]) -> Vec<ClauseId> {
+    let mut freq: BTreeMap<ClauseId, usize> = BTreeMap::new();
     for m in notes {
         for c in &m.clauses {
-            *freq.entry(c).or_default() += 1;
+            *freq.entry(*c).or_default() += 1;
         }
     }
     let max = freq.values().copied().max().unwrap_or(0);

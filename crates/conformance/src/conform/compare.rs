@@ -3,98 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
-
-use super::attribute::{self, main_clauses, readings, Reading};
+use super::attribute::{self, main_clauses, readings};
+use super::difference::Reading;
+pub use super::difference::{Diff, Expected, MoveNote, Seen};
 use crate::judge::judge;
 use crate::notation::{format_move, parse_move};
 use crate::protocol::ReportedStatus;
 use crate::reference::Reference;
-use crate::rules::{Engine, Move, Position, Square, Status, Step};
-
-/// What the engine said about one position.
-#[derive(Clone, Debug)]
-pub struct Seen {
-    pub moves: Vec<String>,
-    pub status: ReportedStatus,
-}
-
-/// What the rules (the reference engine, or a case) expect.
-#[derive(Clone, Debug)]
-pub struct Expected {
-    pub moves: BTreeSet<String>,
-    pub status: Status,
-}
-
-impl Expected {
-    /// What the reference engine says about `pos`.
-    pub fn of(pos: &Position) -> Option<Expected> {
-        let r = Reference::from_position(pos).ok()?;
-        Some(Expected {
-            moves: r.legal_moves().iter().map(format_move).collect(),
-            status: r.status(),
-        })
-    }
-}
-
-/// One move that only one side lists, with the clauses behind it.
-#[derive(Clone, Debug, Serialize)]
-pub struct MoveNote {
-    pub text: String,
-    pub clauses: Vec<&'static str>,
-    pub detail: String,
-}
-
-/// The comparison of one position.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Diff {
-    pub only_engine: Vec<MoveNote>,
-    pub only_reference: Vec<MoveNote>,
-    /// Moves the engine lists more than once, in one spelling or in several (spec/protocol.md,
-    /// `moves`: each once): never merged silently, since one engine's two spellings of a move
-    /// can be two different moves to it.
-    pub listed_twice: Vec<MoveNote>,
-    /// (expected, engine) when they differ.
-    #[serde(serialize_with = "status_pair")]
-    pub status: Option<(ReportedStatus, ReportedStatus)>,
-    /// Both statuses name the same winner; only the reason differs (ORDO-10.5 decides).
-    pub same_winner: bool,
-    /// The engine's error reply to `position`.
-    pub refused: Option<String>,
-    pub status_clauses: Vec<&'static str>,
-    /// The clause of the status the engine claims and the rules do not give (or, when the
-    /// engine misses a win, of the win the rules give); `None` when the status agrees, or when
-    /// the engine's claim only follows from moves it omits (a no-move win with no moves
-    /// listed: the omitted moves are the cause).
-    pub status_cause: Option<&'static str>,
-    pub readings: BTreeSet<Reading>,
-    /// Every clause involved.
-    pub clauses: BTreeSet<&'static str>,
-    /// The main clause(s).
-    pub main: Vec<&'static str>,
-}
-
-fn status_pair<S: serde::Serializer>(
-    v: &Option<(ReportedStatus, ReportedStatus)>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match v {
-        Some((want, got)) => {
-            s.collect_map([("expected", want.to_string()), ("engine", got.to_string())])
-        }
-        None => s.serialize_none(),
-    }
-}
-
-impl Diff {
-    pub fn is_empty(&self) -> bool {
-        self.only_engine.is_empty()
-            && self.only_reference.is_empty()
-            && self.listed_twice.is_empty()
-            && self.status.is_none()
-            && self.refused.is_none()
-    }
-}
+use crate::rules::{ClauseId, Engine, Move, Position, Square, Status, Step};
 
 /// Compare what the engine said with what is expected, and explain every difference.
 pub fn analyze(pos: &Position, expected: &Expected, seen: &Seen) -> Diff {
@@ -165,7 +81,7 @@ fn compare_status(want: Status, got: ReportedStatus, d: &mut Diff) {
         return;
     }
     d.status = Some((want, got));
-    let mut clauses: BTreeSet<&'static str> = [want.clause(), got.clause()]
+    let mut clauses: BTreeSet<ClauseId> = [want.clause(), got.clause()]
         .into_iter()
         .flatten()
         .collect();
@@ -175,7 +91,7 @@ fn compare_status(want: Status, got: ReportedStatus, d: &mut Diff) {
         d.same_winner = a == b;
     }
     if d.same_winner || clauses.is_empty() {
-        clauses.insert("ORDO-10.5");
+        clauses.insert(ClauseId::ordo(10, 5));
     }
     d.status_clauses = clauses.into_iter().collect();
 }
@@ -189,8 +105,8 @@ fn ordox_3_5(want: Status, d: &mut Diff) {
         ..
     } = want
     {
-        if !d.status_clauses.contains(&"ORDOX-3.5") {
-            d.status_clauses.push("ORDOX-3.5");
+        if !d.status_clauses.contains(&ClauseId::ordo_x(3, 5)) {
+            d.status_clauses.push(ClauseId::ordo_x(3, 5));
         }
     }
 }
@@ -200,7 +116,7 @@ fn ordox_3_5(want: Status, d: &mut Diff) {
 /// stops listing); one that misses the rules' win names the clause of that win; one that
 /// calls a game drawn or lost for want of moves while listing none of the rules' moves is
 /// `None`: the omitted moves come first.
-fn status_cause(expected: &Expected, seen: &Seen) -> Option<&'static str> {
+fn status_cause(expected: &Expected, seen: &Seen) -> Option<ClauseId> {
     use crate::rules::WinReason;
     let want = ReportedStatus::of(expected.status);
     let got = seen.status;
@@ -217,7 +133,9 @@ fn status_cause(expected: &Expected, seen: &Seen) -> Option<&'static str> {
     if no_moves_claim && seen.moves.is_empty() && !expected.moves.is_empty() {
         return None;
     }
-    got.clause().or(want.clause()).or(Some("ORDO-10.5"))
+    got.clause()
+        .or(want.clause())
+        .or(Some(ClauseId::ordo(10, 5)))
 }
 
 /// Clauses that permit (a sample of) the moves both list.
@@ -225,7 +143,7 @@ fn agreed_clauses(
     pos: &Position,
     expected: &Expected,
     engine: &BTreeSet<String>,
-) -> BTreeSet<&'static str> {
+) -> BTreeSet<ClauseId> {
     const SAMPLE: usize = 48;
     let agreed: Vec<Move> = expected
         .moves
@@ -248,7 +166,7 @@ fn explain_extra(
     text: &str,
     respelled: &mut BTreeSet<String>,
 ) -> MoveNote {
-    let note = |clauses: Vec<&'static str>, detail: String| MoveNote {
+    let note = |clauses: Vec<ClauseId>, detail: String| MoveNote {
         text: text.to_string(),
         clauses,
         detail,
@@ -264,7 +182,7 @@ fn explain_extra(
         .all(|q| dims.contains(q))
     {
         return note(
-            vec!["ORDO-1.5"],
+            vec![ClauseId::ordo(1, 5)],
             format!("names a square off the {dims} board"),
         );
     }
@@ -277,7 +195,7 @@ fn explain_extra(
     }
     if m.second.is_some() && attribute::sideways_last_capture(pos, &m.first) {
         return note(
-            vec!["ORDOX-3.4"],
+            vec![ClauseId::ordo_x(3, 4)],
             "continues a turn whose sideways step took the opponent's last piece".into(),
         );
     }
@@ -314,10 +232,10 @@ fn respelling(pos: &Position, expected: &Expected, text: &str) -> Option<String>
 fn explain_missing(
     pos: &Position,
     text: &str,
-    agreed: &BTreeSet<&'static str>,
+    agreed: &BTreeSet<ClauseId>,
     respelled: &BTreeSet<String>,
 ) -> MoveNote {
-    let note = |clauses: Vec<&'static str>, detail: &str| MoveNote {
+    let note = |clauses: Vec<ClauseId>, detail: &str| MoveNote {
         text: text.to_string(),
         clauses,
         detail: detail.to_string(),
@@ -339,16 +257,16 @@ fn explain_missing(
     // rely on the same clause (a split player's backward singletons also carry ORDO-9.2).
     // A capture the engine omits while it lists backward moves of the split player is a
     // capture fault, not a direction fault.
-    let backward_listed = agreed.contains("ORDO-9.2");
+    let backward_listed = agreed.contains(&ClauseId::ordo(9, 2));
     if attribute::split_backward(pos, &m) && !(m.is_capture() && backward_listed) {
         return note(
-            vec!["ORDO-9.2"],
+            vec![ClauseId::ordo(9, 2)],
             "is legal: a split player may move backward",
         );
     }
     if m.second.is_none() && attribute::sideways_last_capture(pos, &m.first) {
         return note(
-            vec!["ORDOX-3.4"],
+            vec![ClauseId::ordo_x(3, 4)],
             "is legal: a sideways step that takes the last piece ends the turn",
         );
     }
@@ -361,24 +279,24 @@ fn explain_missing(
 /// never a clause that only forbids other moves (unless no other is cited).
 fn permitting_clauses(
     m: &Move,
-    all: Vec<&'static str>,
-    agreed: &BTreeSet<&'static str>,
-) -> (Vec<&'static str>, &'static str) {
-    let permitting: Vec<&'static str> = all
+    all: Vec<ClauseId>,
+    agreed: &BTreeSet<ClauseId>,
+) -> (Vec<ClauseId>, &'static str) {
+    let permitting: Vec<ClauseId> = all
         .iter()
         .copied()
         .filter(|c| !ONLY_FORBID.contains(c))
         .collect();
-    let specific: Vec<&'static str> = permitting
+    let specific: Vec<ClauseId> = permitting
         .iter()
         .copied()
         .filter(|c| !agreed.contains(c))
         .collect();
     if !specific.is_empty() {
         (specific, "is legal")
-    } else if m.is_capture() && permitting.contains(&"ORDO-6.4") {
+    } else if m.is_capture() && permitting.contains(&ClauseId::ordo(6, 4)) {
         (
-            vec!["ORDO-6.4"],
+            vec![ClauseId::ordo(6, 4)],
             "is legal: a singleton may capture this way",
         )
     } else if permitting.is_empty() {
@@ -391,23 +309,23 @@ fn permitting_clauses(
 /// Clauses the adjudicator cites for a legal move that only restrict moves (the connection
 /// rule, the split rules, no removal in classic Ordo, paths): they never permit a move, so
 /// they are never the cause of an omitted one.
-const ONLY_FORBID: [&str; 6] = [
-    "ORDO-4.3",
-    "ORDO-9.1",
-    "ORDO-9.3",
-    "ORDO-6.3",
-    "ORDO-7.3",
-    "ORDOX-3.2",
+const ONLY_FORBID: [ClauseId; 6] = [
+    ClauseId::ordo(4, 3),
+    ClauseId::ordo(9, 1),
+    ClauseId::ordo(9, 3),
+    ClauseId::ordo(6, 3),
+    ClauseId::ordo(7, 3),
+    ClauseId::ordo_x(3, 2),
 ];
 
-fn dedup(v: Vec<&'static str>) -> Vec<&'static str> {
+fn dedup(v: Vec<ClauseId>) -> Vec<ClauseId> {
     let mut seen = BTreeSet::new();
     v.into_iter().filter(|c| seen.insert(*c)).collect()
 }
 
 /// What differs in the position a move produced: the clauses, the attributed readings, and
 /// the difference in words.
-type EffectDifference = (Vec<&'static str>, Vec<Reading>, String);
+type EffectDifference = (Vec<ClauseId>, Vec<Reading>, String);
 
 /// The position a move produced differs: the clauses of the effect that differs and what
 /// differs, in words. `before` is the position the move was played from, `want` the rules'
@@ -420,7 +338,7 @@ pub fn effect_difference(
 ) -> EffectDifference {
     if got.dims() != want.dims() || got.variant != want.variant {
         return (
-            vec!["ORDO-2.3"],
+            vec![ClauseId::ordo(2, 3)],
             vec![],
             "the engine's position is on another board or game".into(),
         );
@@ -430,9 +348,9 @@ pub fn effect_difference(
     }
     if got.to_move != want.to_move {
         let clause = if mv.second.is_none() && attribute::sideways_last_capture(before, &mv.first) {
-            "ORDOX-3.4"
+            ClauseId::ordo_x(3, 4)
         } else {
-            "ORDO-3.1"
+            ClauseId::ordo(3, 1)
         };
         return (
             vec![clause],
@@ -445,11 +363,11 @@ pub fn effect_difference(
         );
     }
     let clause = if mv.is_capture() {
-        "ORDO-6.4"
+        ClauseId::ordo(6, 4)
     } else if mv.first.is_ordo() {
-        "ORDO-7.1"
+        ClauseId::ordo(7, 1)
     } else {
-        "ORDO-6.1"
+        ClauseId::ordo(6, 1)
     };
     let squares: Vec<_> = want
         .dims()
@@ -499,7 +417,7 @@ fn removal_difference(
         .any(|s| matches!(s, Step::Single { keep: Some(_), .. }));
     if tie && got.pieces(victim).len() == want.pieces(victim).len() {
         return Some((
-            vec!["ORDOX-4.2"],
+            vec![ClauseId::ordo_x(4, 2)],
             vec![],
             format!(
                 "the engine kept another tied group: {} stay",
@@ -522,7 +440,7 @@ fn removal_difference(
     } else {
         vec![]
     };
-    Some((vec!["ORDOX-4.1"], reading, detail))
+    Some((vec![ClauseId::ordo_x(4, 1)], reading, detail))
 }
 
 #[cfg(test)]
@@ -550,7 +468,7 @@ mod tests {
             .collect();
         let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
         assert!(d.readings.contains(&TIE_ENGINE_PICKS), "{d:?}");
-        assert_eq!(d.main, ["ORDOX-4.2"]);
+        assert_eq!(d.main, [ClauseId::ordo_x(4, 2)]);
     }
 
     #[test]
@@ -559,7 +477,7 @@ mod tests {
         let exp = Expected::of(&pos).unwrap();
         let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Draw));
         assert!(d.readings.contains(&NO_MOVE_RECONNECT), "{d:?}");
-        assert_eq!(d.main, ["ORDO-10.3"]);
+        assert_eq!(d.main, [ClauseId::ordo(10, 3)]);
     }
 
     #[test]
@@ -592,7 +510,7 @@ mod tests {
         let moves: Vec<&str> = exp.moves.iter().map(String::as_str).collect();
         let d = analyze(&pos, &exp, &seen(&moves, got));
         assert!(d.same_winner);
-        assert_eq!(d.main, ["ORDO-10.5"]);
+        assert_eq!(d.main, [ClauseId::ordo(10, 5)]);
     }
 
     /// ORDOX-3.5: an Ordo X engine that lets a split player without a reconnecting turn play
@@ -613,8 +531,34 @@ mod tests {
             exp.status
         );
         let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Ongoing));
-        assert!(d.clauses.contains("ORDOX-3.5"), "{d:?}");
-        assert!(d.clauses.contains("ORDO-10.3"), "{d:?}");
+        assert!(d.clauses.contains(&ClauseId::ordo_x(3, 5)), "{d:?}");
+        assert!(d.clauses.contains(&ClauseId::ordo(10, 3)), "{d:?}");
+    }
+
+    /// ORDOX-3.5 and ORDO-10.3 in the JSON report: each clause of a difference is written as
+    /// its id's text, and the set of involved clauses in the order of those texts.
+    #[test]
+    fn ordox_3_5_clauses_are_written_as_their_ids() {
+        let pos = parse_position("4/W1BW/W3 w x").unwrap();
+        let exp = Expected::of(&pos).unwrap();
+        let d = analyze(&pos, &exp, &seen(&[], ReportedStatus::Ongoing));
+        let json = serde_json::to_value(&d).unwrap();
+        let want = serde_json::json!(["ORDO-10.3", "ORDOX-3.5"]);
+        assert_eq!(json["status_clauses"], want, "{json:#}");
+        assert_eq!(json["status_cause"], "ORDO-10.3", "{json:#}");
+        let texts = |key: &str| -> Vec<String> {
+            let list = json[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{key}: {json:#}"));
+            list.iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        };
+        let clauses = texts("clauses");
+        assert!(clauses.windows(2).all(|w| w[0] < w[1]), "{clauses:?}");
+        assert!(clauses.iter().any(|c| c == "ORDOX-3.5"), "{clauses:?}");
+        let main = texts("main");
+        assert!(main.iter().all(|c| clauses.contains(c)), "{main:?}");
     }
 
     /// ORDO-10.1: a win claimed on the mover's own home row is named by the claim, not by
@@ -629,7 +573,7 @@ mod tests {
         };
         let d = analyze(&pos, &exp, &seen(&[], got));
         assert!(!d.only_reference.is_empty());
-        assert_eq!(d.main, ["ORDO-10.1"]);
+        assert_eq!(d.main, [ClauseId::ordo(10, 1)]);
     }
 
     /// ORDO-6.4: an omitted diagonal capture is named by the capture rule, never by a clause
@@ -646,7 +590,7 @@ mod tests {
             .filter(|m| *m != "b1xc2")
             .collect();
         let d = analyze(&pos, &exp, &seen(&moves, ReportedStatus::Ongoing));
-        assert_eq!(d.main, ["ORDO-6.4"], "{d:?}");
+        assert_eq!(d.main, [ClauseId::ordo(6, 4)], "{d:?}");
     }
 
     /// spec/protocol.md, `moves`, each move once: a move listed twice in

@@ -97,7 +97,11 @@ impl Run<'_> {
             return;
         };
         let notes = Annotations {
-            title: Some(format!("{} [{}]", f.place, f.main.join(", "))),
+            title: Some(format!(
+                "{} [{}]",
+                f.place,
+                crate::rules::ClauseId::join(&f.main, ", ")
+            )),
             ..Annotations::default()
         };
         let path = dir.join(format!("finding-{:03}.svg", i + 1));

@@ -17,6 +17,7 @@
 
 pub mod attribute;
 pub mod compare;
+pub mod difference;
 pub mod drive;
 pub mod minimize;
 pub mod probes;
@@ -24,6 +25,7 @@ pub mod report;
 pub mod suite;
 pub mod support;
 
+use crate::rules::ClauseId;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -285,10 +287,10 @@ impl Run<'_> {
             SetReply::Refused(reply) => {
                 let mut d = Diff {
                     refused: Some(reply),
-                    main: vec!["ORDO-2.3"],
+                    main: vec![ClauseId::ordo(2, 3)],
                     ..Diff::default()
                 };
-                d.clauses.insert("ORDO-2.3");
+                d.clauses.insert(ClauseId::ordo(2, 3));
                 Ok(Some(d))
             }
         }

@@ -2,6 +2,7 @@
 //! text form, summary first, identical findings collapsed into one line with a count, then
 //! the first finding of each kind in full (minimized, with a diagram).
 
+use crate::rules::ClauseId;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -96,9 +97,9 @@ pub struct Finding {
     pub place: String,
     pub position: String,
     /// The main clause(s); empty for protocol findings.
-    pub main: Vec<&'static str>,
+    pub main: Vec<ClauseId>,
     /// Every clause involved.
-    pub clauses: Vec<&'static str>,
+    pub clauses: Vec<ClauseId>,
     pub readings: Vec<Reading>,
     /// One line.
     pub summary: String,
@@ -141,11 +142,11 @@ pub struct Summary {
 }
 
 /// The key of a finding's main clauses in [`Summary::by_clause`].
-pub fn clause_key(main: &[&str]) -> String {
+pub fn clause_key(main: &[ClauseId]) -> String {
     if main.is_empty() {
         NONE.to_string()
     } else {
-        main.join(", ")
+        ClauseId::join(main, ", ")
     }
 }
 
@@ -181,14 +182,34 @@ impl From<Health> for HealthCounts {
 }
 
 /// What makes findings identical: kind, main clauses, readings.
-type GroupKey<'a> = (Kind, Vec<&'a str>, Vec<Reading>);
+type GroupKey = (Kind, Vec<ClauseId>, Vec<Reading>);
+
+/// Whether the engine passed: `PASS` or `FAIL`, as the JSON report's `verdict` field and the
+/// text report's verdict line write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Verdict {
+    /// No finding, no engine failure, the run complete and something compared.
+    Pass,
+    /// Anything else; the report's `why` says what.
+    Fail,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+        })
+    }
+}
 
 /// The whole report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub command: String,
     pub name: String,
-    pub verdict: &'static str,
+    pub verdict: Verdict,
     pub why: Vec<String>,
     /// What the engine declared with `capabilities` (`None`: it does not know the request).
     pub declared: Option<Vec<String>>,
@@ -228,7 +249,7 @@ impl Report {
         Report {
             command: opts.command.clone(),
             name: String::new(),
-            verdict: "FAIL",
+            verdict: Verdict::Fail,
             why: Vec::new(),
             declared: None,
             unsupported: Vec::new(),
@@ -257,7 +278,7 @@ impl Report {
 
     /// Whether the engine passed: no finding, no failure, the run complete.
     pub fn passed(&self) -> bool {
-        self.verdict == "PASS"
+        self.verdict == Verdict::Pass
     }
 
     pub fn failure(&mut self, place: &str, f: &Failure) {
@@ -322,7 +343,7 @@ impl Report {
         pos: &Position,
         mv: &str,
         got: &Position,
-        clauses: Vec<&'static str>,
+        clauses: Vec<ClauseId>,
         readings: Vec<Reading>,
         detail: String,
     ) {
@@ -356,7 +377,7 @@ impl Report {
         pos: &Position,
         mv: &str,
         reply: &str,
-        clauses: Vec<&'static str>,
+        clauses: Vec<ClauseId>,
     ) {
         let mut clauses = clauses;
         clauses.dedup();
@@ -470,7 +491,11 @@ impl Report {
                     .into(),
             );
         }
-        self.verdict = if why.is_empty() { "PASS" } else { "FAIL" };
+        self.verdict = if why.is_empty() {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        };
         self.why = why;
         self
     }
@@ -514,10 +539,9 @@ impl Report {
             format!("name '{}'", self.name)
         };
         let _ = writeln!(out, "ordo conform: engine `{}` ({name})", self.command);
-        let verdict = if self.passed() {
-            format!("PASS (no disagreement in {} positions)", self.compared)
-        } else {
-            format!("FAIL ({})", self.why.join("; "))
+        let verdict = match self.verdict {
+            Verdict::Pass => format!("PASS (no disagreement in {} positions)", self.compared),
+            Verdict::Fail => format!("FAIL ({})", self.why.join("; ")),
         };
         let _ = writeln!(out, "verdict: {verdict}");
         let _ = writeln!(out, "\nSUMMARY");
@@ -694,7 +718,7 @@ impl Report {
             let clauses = if f.main.is_empty() {
                 String::new()
             } else {
-                format!("[{}] ", f.main.join(", "))
+                format!("[{}] ", ClauseId::join(&f.main, ", "))
             };
             let _ = writeln!(
                 out,
@@ -756,7 +780,11 @@ impl Report {
         }
         let (shown, mv) = f.drawn().unwrap_or_else(|| (pos.clone(), None));
         let notes = Annotations {
-            title: Some(format!("{} [{}]", f.kind.words(), f.main.join(", "))),
+            title: Some(format!(
+                "{} [{}]",
+                f.kind.words(),
+                ClauseId::join(&f.main, ", ")
+            )),
             ..Annotations::default()
         };
         for line in render::unicode(&shown, mv.as_ref(), &notes).lines() {
@@ -768,11 +796,11 @@ impl Report {
     }
 }
 
-fn main_words(v: &[&str]) -> String {
+fn main_words(v: &[ClauseId]) -> String {
     if v.is_empty() {
         "none identified".into()
     } else {
-        format!("{} (main)", v.join(", "))
+        format!("{} (main)", ClauseId::join(v, ", "))
     }
 }
 
@@ -797,11 +825,11 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
             let _ = writeln!(
                 out,
                 "{indent}status: engine says {got}, the rules say {want}{same} [{}]",
-                d.status_clauses.join(", ")
+                ClauseId::join(&d.status_clauses, ", ")
             );
         }
     }
-    let others: Vec<&str> = d
+    let others: Vec<ClauseId> = d
         .clauses
         .iter()
         .copied()
@@ -814,7 +842,7 @@ pub fn write_diff(out: &mut String, d: &Diff, indent: &str) {
             out,
             "{indent}clauses: {}; also involved: {}",
             main_words(&d.main),
-            others.join(", ")
+            ClauseId::join(&others, ", ")
         );
     }
     for r in &d.readings {
@@ -833,7 +861,7 @@ fn write_move_notes(out: &mut String, indent: &str, title: &str, notes: &[MoveNo
         let clauses = if m.clauses.is_empty() {
             String::new()
         } else {
-            format!(" [{}]", m.clauses.join(", "))
+            format!(" [{}]", ClauseId::join(&m.clauses, ", "))
         };
         let _ = writeln!(out, "{indent}  {}{clauses} {}", m.text, m.detail);
     }
@@ -885,4 +913,38 @@ pub fn one_line(d: &Diff) -> String {
         parts.push(r.to_string());
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict is written `PASS` or `FAIL`, in the JSON report's `verdict` field and on
+    /// the text report's verdict line alike, and only a pass is one.
+    #[test]
+    fn the_verdict_is_written_pass_or_fail() {
+        for (v, text) in [(Verdict::Pass, "PASS"), (Verdict::Fail, "FAIL")] {
+            assert_eq!(serde_json::to_value(v).unwrap(), text);
+            assert_eq!(v.to_string(), text);
+        }
+        let opts = Options {
+            command: "engine".into(),
+            vectors: None,
+            cases: None,
+            playouts: 0,
+            plies: 0,
+            seed: 0,
+            timeout: std::time::Duration::from_secs(1),
+            svg_dir: None,
+            only: None,
+        };
+        let report = Report::new(&opts, 0).finish();
+        assert_eq!(report.verdict, Verdict::Fail);
+        assert!(!report.passed());
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["verdict"], "FAIL");
+        assert!(report
+            .text()
+            .contains("\nverdict: FAIL (nothing was compared"));
+    }
 }

@@ -5,6 +5,7 @@
 //! Nothing here decides whether a move is legal; that is each engine's own business, so that
 //! the engines check one another instead of sharing their mistakes.
 
+mod clause_id;
 pub mod clauses;
 mod engine;
 mod moves;
@@ -15,6 +16,7 @@ pub mod setup;
 mod status;
 mod types;
 
+pub use clause_id::{ClauseId, ClauseIdError};
 pub use engine::{Engine, IllegalMove};
 pub use moves::{Move, Step};
 pub use position::{mirror_square, rotate_square, Position, PositionError};

@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::types::Color;
+use super::ClauseId;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,6 +36,16 @@ impl WinReason {
             WinReason::NoPieces => "ORDO-10.2",
             WinReason::CannotReconnect => "ORDO-10.3",
             WinReason::NoLegalMove => "ORDO-10.4",
+        }
+    }
+
+    /// The clause that decides a game for this reason, as a [`ClauseId`].
+    pub fn clause_id(self) -> ClauseId {
+        match self {
+            WinReason::HomeRow => ClauseId::ordo(10, 1),
+            WinReason::NoPieces => ClauseId::ordo(10, 2),
+            WinReason::CannotReconnect => ClauseId::ordo(10, 3),
+            WinReason::NoLegalMove => ClauseId::ordo(10, 4),
         }
     }
 
@@ -69,6 +80,14 @@ impl Status {
         match self {
             Status::Ongoing => None,
             Status::Won { reason, .. } => Some(reason.clause()),
+        }
+    }
+
+    /// The clause that decided the game, if it is over, as a [`ClauseId`].
+    pub fn clause_id(self) -> Option<ClauseId> {
+        match self {
+            Status::Ongoing => None,
+            Status::Won { reason, .. } => Some(reason.clause_id()),
         }
     }
 

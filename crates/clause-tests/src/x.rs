@@ -1,14 +1,14 @@
 //! Hand-written tests of the Ordo X clauses (`ORDOX-…`) and of the end-of-game clauses in Ordo
 //! X, each naming the clause it covers. Generic over the engine, instantiated below.
 
-use crate::common::{is_legal, load, move_set, one_group, play_line, pos, squares, won};
+use crate::helpers::{is_legal, load, move_set, one_group, play_line, pos, squares, won};
 use ordo_core::notation::{format_move, parse_move};
 use ordo_core::rules::{setup, Color, Engine, Heading, Variant, WinReason};
 
 const X: Variant = Variant::X;
 
 /// ORDOX-1.1: Ordo X starts from the classic setup; only the variant differs.
-fn ordox_1_1_same_setup_as_classic<E: Engine>() {
+pub fn ordox_1_1_same_setup_as_classic<E: Engine>() {
     let x: E = load(&setup::standard(X));
     let mut p = x.to_position();
     assert_eq!(p.variant, X);
@@ -23,7 +23,7 @@ fn ordox_1_1_same_setup_as_classic<E: Engine>() {
 
 /// ORDOX-2.1, ORDOX-3.1, ORDOX-5.1: a lone piece on c2 of a 5 x 5 board has 7 forward steps
 /// and 26 sideways-then-forward turns: 33 moves, counted as turns.
-fn ordox_2_1_singleton_turns<E: Engine>() {
+pub fn ordox_2_1_singleton_turns<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "c2", "e5"));
     let moves = move_set(&e);
     assert_eq!(moves.len(), 33, "{moves:?}");
@@ -50,7 +50,7 @@ fn ordox_2_1_singleton_turns<E: Engine>() {
 }
 
 /// ORDOX-5.1: two turns reaching the same position are two moves.
-fn ordox_5_1_turns_not_positions<E: Engine>() {
+pub fn ordox_5_1_turns_not_positions<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "c2", "e5"));
     let a = play_line(&e, &["c2-d3"]);
     let b = play_line(&e, &["c2-d2,d2-d3"]);
@@ -61,7 +61,7 @@ fn ordox_5_1_turns_not_positions<E: Engine>() {
 
 /// ORDOX-2.2: in Ordo X an ordo of either orientation moves forward, diagonally forward or
 /// sideways, side by side or in single file.
-fn ordox_2_2_ordo_directions<E: Engine>() {
+pub fn ordox_2_2_ordo_directions<E: Engine>() {
     let h: E = load(&pos(X, 5, 5, 'w', "a1 b1", "e5"));
     assert!(is_legal(&h, "a1:b1-a2"), "side by side forward");
     assert!(is_legal(&h, "a1:b1-b2"), "diagonally forward");
@@ -80,7 +80,7 @@ fn ordox_2_2_ordo_directions<E: Engine>() {
 
 /// ORDOX-2.3: in single file a piece may enter a square its own ordo vacates, but not one held
 /// by any other piece.
-fn ordox_2_3_single_file_into_vacated_squares<E: Engine>() {
+pub fn ordox_2_3_single_file_into_vacated_squares<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "a1 a2", "a4 e5"));
     assert!(is_legal(&e, "a1:a2-a2"));
     assert!(
@@ -88,12 +88,12 @@ fn ordox_2_3_single_file_into_vacated_squares<E: Engine>() {
         "the leading piece would land on a4"
     );
     let p = play_line(&e, &["a1:a2-a2"]).to_position();
-    assert_eq!(crate::common::squares(&p, Color::White), "a2 a3");
+    assert_eq!(crate::helpers::squares(&p, Color::White), "a2 a3");
 }
 
 /// ORDOX-3.2: each step must leave the mover one group, even if the second step would
 /// reconnect.
-fn ordox_3_2_connection_after_each_step<E: Engine>() {
+pub fn ordox_3_2_connection_after_each_step<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b1 c2", "e5"));
     assert!(is_legal(&e, "b1-b2"));
     assert!(is_legal(&e, "b1-c1,c1-b2"));
@@ -105,7 +105,7 @@ fn ordox_3_2_connection_after_each_step<E: Engine>() {
 
 /// ORDOX-3.4, ORDO-10.2: a sideways capture of the opponent's last piece ends the game with
 /// that step alone.
-fn ordox_3_4_sideways_capture_of_last_piece<E: Engine>() {
+pub fn ordox_3_4_sideways_capture_of_last_piece<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b2", "c2"));
     let moves = move_set(&e);
     assert!(moves.contains("b2xc2"));
@@ -116,7 +116,7 @@ fn ordox_3_4_sideways_capture_of_last_piece<E: Engine>() {
 
 /// ORDOX-1.2, ORDOX-3.5: in Ordo X nothing moves backward, even split; the first step of a
 /// split player must reconnect.
-fn ordox_1_2_never_backward_even_split<E: Engine>() {
+pub fn ordox_1_2_never_backward_even_split<E: Engine>() {
     let e: E = load(&pos(X, 5, 7, 'w', "a5 b5 c3", "e7"));
     assert!(!is_legal(&e, "a5:b5-a4"));
     assert!(is_legal(&e, "c3-c4"));
@@ -146,8 +146,8 @@ fn ordox_1_2_never_backward_even_split<E: Engine>() {
 }
 
 /// ORDOX-3.5, ORDO-10.3: a split Ordo X player with no reconnecting turn loses.
-fn ordox_3_5_split_without_reconnection_loses<E: Engine>() {
-    let e: E = load(&crate::common::fen("4/WBBW/4 w x"));
+pub fn ordox_3_5_split_without_reconnection_loses<E: Engine>() {
+    let e: E = load(&crate::helpers::fen("4/WBBW/4 w x"));
     assert!(e.legal_moves().is_empty());
     assert_eq!(e.status(), won(Color::Black, WinReason::CannotReconnect));
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
@@ -155,11 +155,11 @@ fn ordox_3_5_split_without_reconnection_loses<E: Engine>() {
 
 /// ORDOX-4.1: a capture that splits the opponent removes every piece outside the largest
 /// group, in the same step.
-fn ordox_4_1_smaller_groups_are_removed<E: Engine>() {
+pub fn ordox_4_1_smaller_groups_are_removed<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     assert!(is_legal(&e, "c2xc3"));
     let p = play_line(&e, &["c2xc3"]).to_position();
-    assert_eq!(crate::common::squares(&p, Color::Black), "a4 b4");
+    assert_eq!(crate::helpers::squares(&p, Color::Black), "a4 b4");
     // The same capture in classic Ordo removes only c3 (ORDO-9.3).
     let c: E = load(&pos(Variant::Classic, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4"));
     let q = play_line(&c, &["c2xc3"]).to_position();
@@ -168,7 +168,7 @@ fn ordox_4_1_smaller_groups_are_removed<E: Engine>() {
 
 /// ORDOX-4.2: with tied largest groups the capturer chooses which stays: one move per choice,
 /// named canonically by the group's lowest square; any square of the group is accepted.
-fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
+pub fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "b2 c2", "a4 b4 c3 d4 e4"));
     let moves = move_set(&e);
     assert!(moves.contains("c2xc3/a4"));
@@ -188,19 +188,19 @@ fn ordox_4_2_tie_choice_belongs_to_the_capturer<E: Engine>() {
 
 /// ORDOX-4.1, the example of 001 § Disconnection in words: the capture removes the captured
 /// piece together with a smaller subgroup of two pieces.
-fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
+pub fn ordox_4_1_smaller_subgroup_of_two_removed<E: Engine>() {
     let e: E = load(&pos(X, 6, 6, 'w', "c3 d3", "a5 b5 c5 d4 e5 f5"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    assert_eq!(crate::common::squares(&p, Color::Black), "a5 b5 c5");
+    assert_eq!(crate::helpers::squares(&p, Color::Black), "a5 b5 c5");
 }
 
 /// ORDOX-4.1, ORDOX-4.2, the two examples of 004 § Ordo X in words: a capture that splits the
 /// opponent into groups of one, two and five keeps only the five; one that splits it into two
 /// groups of five lets the capturer choose.
-fn ordox_4_2_examples_of_004<E: Engine>() {
+pub fn ordox_4_2_examples_of_004<E: Engine>() {
     let e: E = load(&pos(X, 7, 7, 'w', "c3 d3", "a5 b5 c5 a6 b6 d4 e5 f5 e3"));
     let p = play_line(&e, &["d3xd4"]).to_position();
-    assert_eq!(crate::common::squares(&p, Color::Black), "a5 b5 c5 a6 b6");
+    assert_eq!(crate::helpers::squares(&p, Color::Black), "a5 b5 c5 a6 b6");
     let t: E = load(&pos(
         X,
         7,
@@ -221,33 +221,39 @@ fn ordox_4_2_examples_of_004<E: Engine>() {
 }
 
 /// ORDOX-3.1: the forward step after a sideways one may be made by another piece.
-fn ordox_3_1_second_step_by_another_piece<E: Engine>() {
+pub fn ordox_3_1_second_step_by_another_piece<E: Engine>() {
     let e: E = load(&pos(X, 5, 5, 'w', "a1 b1 b2", "e5"));
     assert!(is_legal(&e, "b1-c1,a1-a2"));
 }
 
 /// ORDO-10.1 in Ordo X: the forward step of a two-step turn may reach the home row and win.
-fn ordox_home_row_win_on_second_step<E: Engine>() {
+pub fn ordox_home_row_win_on_second_step<E: Engine>() {
     let e: E = load(&pos(X, 4, 4, 'w', "b3", "d2"));
     let after = play_line(&e, &["b3-a3,a3-a4"]);
     assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
 }
 
-// Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
-on_both_engines!(
-    ordox_1_1_same_setup_as_classic,
-    ordox_2_1_singleton_turns,
-    ordox_5_1_turns_not_positions,
-    ordox_2_2_ordo_directions,
-    ordox_2_3_single_file_into_vacated_squares,
-    ordox_3_2_connection_after_each_step,
-    ordox_3_4_sideways_capture_of_last_piece,
-    ordox_1_2_never_backward_even_split,
-    ordox_3_5_split_without_reconnection_loses,
-    ordox_4_1_smaller_groups_are_removed,
-    ordox_4_2_tie_choice_belongs_to_the_capturer,
-    ordox_home_row_win_on_second_step,
-    ordox_4_1_smaller_subgroup_of_two_removed,
-    ordox_4_2_examples_of_004,
-    ordox_3_1_second_step_by_another_piece,
-);
+/// Instantiates every test above as a `#[test]` on the engine `$engine` (a type path that
+/// resolves from any module, such as `ordo_reference::Reference`), in a module `x`.
+#[macro_export]
+macro_rules! x_clause_tests {
+    ($engine:ty) => {
+        $crate::engine_tests!($engine, x;
+            ordox_1_1_same_setup_as_classic,
+            ordox_2_1_singleton_turns,
+            ordox_5_1_turns_not_positions,
+            ordox_2_2_ordo_directions,
+            ordox_2_3_single_file_into_vacated_squares,
+            ordox_3_2_connection_after_each_step,
+            ordox_3_4_sideways_capture_of_last_piece,
+            ordox_1_2_never_backward_even_split,
+            ordox_3_5_split_without_reconnection_loses,
+            ordox_4_1_smaller_groups_are_removed,
+            ordox_4_2_tie_choice_belongs_to_the_capturer,
+            ordox_home_row_win_on_second_step,
+            ordox_4_1_smaller_subgroup_of_two_removed,
+            ordox_4_2_examples_of_004,
+            ordox_3_1_second_step_by_another_piece,
+        );
+    };
+}

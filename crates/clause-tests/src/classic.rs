@@ -1,7 +1,7 @@
 //! Hand-written tests of the classic Ordo clauses (`ORDO-…`), each naming the clause it covers.
 //! Every test is generic over the engine and instantiated below for each engine.
 
-use crate::common::{is_legal, load, move_set, play_line, pos, squares, won};
+use crate::helpers::{is_legal, load, move_set, play_line, pos, squares, won};
 use ordo_core::notation::{format_move, parse_move};
 use ordo_core::rules::{setup, Color, Engine, Heading, Square, Status, Step, Variant, WinReason};
 
@@ -13,7 +13,7 @@ fn set(moves: &[&str]) -> std::collections::BTreeSet<String> {
 
 /// ORDO-1.1, ORDO-2.1, ORDO-2.2, ORDO-3.1: the standard start is 10 x 8, 20 pieces each on the
 /// squares of the setup figure, White to move.
-fn ordo_1_1_and_2_2_standard_start<E: Engine>() {
+pub fn ordo_1_1_and_2_2_standard_start<E: Engine>() {
     let e: E = load(&setup::standard(C));
     let p = e.to_position();
     assert_eq!((p.dims().cols, p.dims().rows), (10, 8));
@@ -29,7 +29,7 @@ fn ordo_1_1_and_2_2_standard_start<E: Engine>() {
 }
 
 /// ORDO-1.6: the 8 x 8 variant drops columns a and j of the standard setup: 16 pieces each.
-fn ordo_1_6_chess_board_variant<E: Engine>() {
+pub fn ordo_1_6_chess_board_variant<E: Engine>() {
     let e: E = load(&setup::chess_board(C));
     let p = e.to_position();
     assert_eq!((p.dims().cols, p.dims().rows), (8, 8));
@@ -43,7 +43,7 @@ fn ordo_1_6_chess_board_variant<E: Engine>() {
 
 /// ORDO-1.2, ORDO-1.3, ORDO-1.4: a1 is White's left corner; forward is up the rows for White
 /// and down for Black; White's home row is row 1 and Black's the last row.
-fn ordo_1_2_coordinates_and_home_rows<E: Engine>() {
+pub fn ordo_1_2_coordinates_and_home_rows<E: Engine>() {
     let dims = ordo_core::rules::Dims::STANDARD;
     assert_eq!(Square::new(0, 0).to_string(), "a1");
     assert_eq!(Square::new(9, 7).to_string(), "j8");
@@ -60,7 +60,7 @@ fn ordo_1_2_coordinates_and_home_rows<E: Engine>() {
 
 /// ORDO-1.5: boards from 2 x 2 to 16 x 8 (at most 128 squares) are accepted, others refused,
 /// and the same rules run on them.
-fn ordo_1_5_board_limits<E: Engine>() {
+pub fn ordo_1_5_board_limits<E: Engine>() {
     use ordo_core::rules::Dims;
     assert!(Dims::new(2, 2).is_ok());
     assert!(Dims::new(16, 8).is_ok());
@@ -76,7 +76,7 @@ fn ordo_1_5_board_limits<E: Engine>() {
 }
 
 /// ORDO-2.3: positions that describe a finished game are refused; split positions are not.
-fn ordo_2_3_set_up_positions<E: Engine>() {
+pub fn ordo_2_3_set_up_positions<E: Engine>() {
     // Black (not to move) has no piece.
     assert!(E::from_position(&pos(C, 4, 4, 'w', "a1", "")).is_err());
     // White to move already stands on Black's home row.
@@ -88,7 +88,7 @@ fn ordo_2_3_set_up_positions<E: Engine>() {
 
 /// ORDO-3.1, ORDO-3.2: turns alternate, and every legal move changes the board (there is no
 /// pass).
-fn ordo_3_1_turns_alternate_without_passing<E: Engine>() {
+pub fn ordo_3_1_turns_alternate_without_passing<E: Engine>() {
     let e: E = load(&setup::standard(C));
     let board = e.to_position();
     let moves = e.legal_moves();
@@ -104,7 +104,7 @@ fn ordo_3_1_turns_alternate_without_passing<E: Engine>() {
 
 /// ORDO-3.3: no repetition rule: a position repeated by sideways play is still ongoing with the
 /// same moves.
-fn ordo_3_3_repetition_is_not_an_end<E: Engine>() {
+pub fn ordo_3_3_repetition_is_not_an_end<E: Engine>() {
     let e: E = load(&pos(C, 4, 4, 'w', "a1", "d4"));
     let back = play_line(
         &e,
@@ -118,7 +118,7 @@ fn ordo_3_3_repetition_is_not_an_end<E: Engine>() {
 }
 
 /// ORDO-3.4: a capture is never compulsory.
-fn ordo_3_4_capture_is_optional<E: Engine>() {
+pub fn ordo_3_4_capture_is_optional<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c2", "c3 c4"));
     assert!(is_legal(&e, "c2xc3"));
     assert!(is_legal(&e, "c2-b2"));
@@ -127,7 +127,7 @@ fn ordo_3_4_capture_is_optional<E: Engine>() {
 
 /// ORDO-4.1, ORDO-4.3, ORDO-5.1 (the designer's Fig. 5 situation): pieces touching diagonally are
 /// one group; every move that would leave a piece apart is illegal; a diagonal pair is no ordo.
-fn ordo_4_3_moves_keep_the_group_connected<E: Engine>() {
+pub fn ordo_4_3_moves_keep_the_group_connected<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "a1 b2", "e5"));
     assert_eq!(
         move_set(&e),
@@ -137,15 +137,15 @@ fn ordo_4_3_moves_keep_the_group_connected<E: Engine>() {
 
 /// ORDO-4.2: a single piece is a group: it may go anywhere its directions allow, and it is not
 /// split.
-fn ordo_4_2_single_piece_is_a_group<E: Engine>() {
+pub fn ordo_4_2_single_piece_is_a_group<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c2", "a5"));
     assert_eq!(move_set(&e).len(), 11);
-    assert!(crate::common::one_group(&e.to_position(), Color::White));
+    assert!(crate::helpers::one_group(&e.to_position(), Color::White));
 }
 
 /// ORDO-8.1, ORDO-6.1: a classic singleton goes forward, diagonally forward or sideways, any
 /// distance over empty squares, never backward.
-fn ordo_8_1_classic_singleton_directions<E: Engine>() {
+pub fn ordo_8_1_classic_singleton_directions<E: Engine>() {
     let w: E = load(&pos(C, 5, 5, 'w', "c2", "a5"));
     assert_eq!(
         move_set(&w),
@@ -166,7 +166,7 @@ fn ordo_8_1_classic_singleton_directions<E: Engine>() {
 
 /// ORDO-5.2, ORDO-6.2: every run of two or more within a longer line is an ordo, and a piece of
 /// an ordo may also move alone.
-fn ordo_5_2_sub_runs_are_ordos<E: Engine>() {
+pub fn ordo_5_2_sub_runs_are_ordos<E: Engine>() {
     let e: E = load(&pos(C, 4, 4, 'w', "a1 b1 c1", "d4"));
     assert!(is_legal(&e, "a1:b1-a2"));
     assert!(is_legal(&e, "b1:c1-b2"));
@@ -181,7 +181,7 @@ fn ordo_5_2_sub_runs_are_ordos<E: Engine>() {
 
 /// ORDO-6.3: a singleton never passes over or lands on its own pieces, and never jumps an
 /// opponent's piece.
-fn ordo_6_3_singleton_path_must_be_empty<E: Engine>() {
+pub fn ordo_6_3_singleton_path_must_be_empty<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "b1 c1", "c2 c4"));
     let moves = move_set(&e);
     assert!(moves.contains("c1xc2"));
@@ -192,7 +192,7 @@ fn ordo_6_3_singleton_path_must_be_empty<E: Engine>() {
 }
 
 /// ORDO-6.4: a capture removes the opponent's piece from the board.
-fn ordo_6_4_capture_removes_the_piece<E: Engine>() {
+pub fn ordo_6_4_capture_removes_the_piece<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "b1 c1", "c2 c4"));
     let after = play_line(&e, &["c1xc2"]).to_position();
     assert_eq!(after.get(Square::new(2, 1)), Some(Color::White));
@@ -201,17 +201,17 @@ fn ordo_6_4_capture_removes_the_piece<E: Engine>() {
 }
 
 /// ORDO-7.1: an ordo move moves every piece of the run by the same displacement.
-fn ordo_7_1_ordo_pieces_move_together<E: Engine>() {
+pub fn ordo_7_1_ordo_pieces_move_together<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "a1 b1 c1", "e5"));
     let p = play_line(&e, &["a1:c1-a3"]).to_position();
-    assert_eq!(crate::common::squares(&p, Color::White), "a3 b3 c3");
+    assert_eq!(crate::helpers::squares(&p, Color::White), "a3 b3 c3");
     // The notation accepts the ends in either order: c1:a1-c3 is the same move.
     let same = e.play(&parse_move("c1:a1-c3").unwrap()).unwrap();
     assert_eq!(same.to_position(), p);
 }
 
 /// ORDO-7.2: an ordo never captures, and no legal move is an ordo landing on an opponent.
-fn ordo_7_2_ordo_never_captures<E: Engine>() {
+pub fn ordo_7_2_ordo_never_captures<E: Engine>() {
     let e: E = load(&pos(C, 4, 4, 'w', "a1 b1", "a2 d4"));
     assert!(is_legal(&e, "a1xa2"));
     assert!(!is_legal(&e, "a1:b1-a2"));
@@ -229,7 +229,7 @@ fn ordo_7_2_ordo_never_captures<E: Engine>() {
 }
 
 /// ORDO-7.3: every square an ordo piece passes over or lands on must be empty.
-fn ordo_7_3_ordo_path_must_be_empty<E: Engine>() {
+pub fn ordo_7_3_ordo_path_must_be_empty<E: Engine>() {
     let e: E = load(&pos(C, 4, 5, 'w', "a1 b1", "b3 d5"));
     assert!(is_legal(&e, "a1:b1-a2"));
     assert!(!is_legal(&e, "a1:b1-a3"));
@@ -238,7 +238,7 @@ fn ordo_7_3_ordo_path_must_be_empty<E: Engine>() {
 
 /// ORDO-8.2: in classic Ordo a horizontal ordo moves only forward, a vertical one only sideways;
 /// never diagonally, never in single file.
-fn ordo_8_2_classic_ordo_directions<E: Engine>() {
+pub fn ordo_8_2_classic_ordo_directions<E: Engine>() {
     let h: E = load(&pos(C, 4, 4, 'w', "a1 b1", "d4"));
     assert!(is_legal(&h, "a1:b1-a2"));
     assert!(!is_legal(&h, "a1:b1-b1"), "single file sideways");
@@ -253,9 +253,9 @@ fn ordo_8_2_classic_ordo_directions<E: Engine>() {
 /// ORDO-9.1, ORDO-9.2: a split player must reconnect; in that turn singletons may also go
 /// backward and diagonally backward and horizontal ordos backward, vertical ordos still only
 /// sideways.
-fn ordo_9_2_backward_moves_when_split<E: Engine>() {
+pub fn ordo_9_2_backward_moves_when_split<E: Engine>() {
     let e: E = load(&pos(C, 5, 7, 'w', "a5 b5 c3", "e7"));
-    assert!(!crate::common::one_group(&e.to_position(), Color::White));
+    assert!(!crate::helpers::one_group(&e.to_position(), Color::White));
     assert!(
         is_legal(&e, "a5:b5-a4"),
         "horizontal ordo backward, reconnecting"
@@ -265,7 +265,7 @@ fn ordo_9_2_backward_moves_when_split<E: Engine>() {
     for m in e.legal_moves() {
         let after = e.apply(&m).to_position();
         assert!(
-            crate::common::one_group(&after, Color::White),
+            crate::helpers::one_group(&after, Color::White),
             "ORDO-9.1: {} does not reconnect",
             format_move(&m)
         );
@@ -279,7 +279,7 @@ fn ordo_9_2_backward_moves_when_split<E: Engine>() {
 }
 
 /// ORDO-9.2 ("only then"): a connected player has no backward move.
-fn ordo_9_2_no_backward_moves_when_connected<E: Engine>() {
+pub fn ordo_9_2_no_backward_moves_when_connected<E: Engine>() {
     let e: E = load(&pos(C, 5, 7, 'w', "b4 b5 c4", "e7"));
     for m in e.legal_moves() {
         let (dir, _) = m.first.direction().unwrap();
@@ -294,15 +294,15 @@ fn ordo_9_2_no_backward_moves_when_connected<E: Engine>() {
 
 /// ORDO-9.3: a classic capture that splits the opponent removes nothing else; the opponent must
 /// then reconnect.
-fn ordo_9_3_classic_split_removes_nothing<E: Engine>() {
+pub fn ordo_9_3_classic_split_removes_nothing<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "b2 c2", "b4 c3 d4"));
     let after = play_line(&e, &["c2xc3"]);
     let p = after.to_position();
     assert_eq!(p.count(Color::Black), 2);
-    assert!(!crate::common::one_group(&p, Color::Black));
+    assert!(!crate::helpers::one_group(&p, Color::Black));
     assert_eq!(after.status(), Status::Ongoing);
     for m in after.legal_moves() {
-        assert!(crate::common::one_group(
+        assert!(crate::helpers::one_group(
             &after.apply(&m).to_position(),
             Color::Black
         ));
@@ -310,7 +310,7 @@ fn ordo_9_3_classic_split_removes_nothing<E: Engine>() {
 }
 
 /// ORDO-10.1: a piece on the opponent's home row wins at once.
-fn ordo_10_1_home_row_wins<E: Engine>() {
+pub fn ordo_10_1_home_row_wins<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c3", "a5"));
     let after = play_line(&e, &["c3-c5"]);
     assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
@@ -319,7 +319,7 @@ fn ordo_10_1_home_row_wins<E: Engine>() {
 }
 
 /// ORDO-10.2: capturing the opponent's last piece wins.
-fn ordo_10_2_no_pieces_left_loses<E: Engine>() {
+pub fn ordo_10_2_no_pieces_left_loses<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c2", "c3"));
     let after = play_line(&e, &["c2xc3"]);
     assert_eq!(after.status(), won(Color::White, WinReason::NoPieces));
@@ -327,7 +327,7 @@ fn ordo_10_2_no_pieces_left_loses<E: Engine>() {
 
 /// ORDO-10.5: a capture of the last piece on the home row is reported as a home-row win; a
 /// finished game has no legal moves.
-fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
+pub fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
     let e: E = load(&pos(C, 5, 5, 'w', "c4", "c5"));
     let after = play_line(&e, &["c4xc5"]);
     assert_eq!(after.status(), won(Color::White, WinReason::HomeRow));
@@ -338,39 +338,45 @@ fn ordo_10_5_home_row_takes_precedence<E: Engine>() {
 
 /// ORDO-10.3, ORDO-9.1: a split player with no reconnecting move loses at once, even with
 /// backward moves allowed.
-fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
-    let e: E = load(&crate::common::fen("4/W1BW/W3 w classic"));
-    assert!(!crate::common::one_group(&e.to_position(), Color::White));
+pub fn ordo_10_3_cannot_reconnect_loses<E: Engine>() {
+    let e: E = load(&crate::helpers::fen("4/W1BW/W3 w classic"));
+    assert!(!crate::helpers::one_group(&e.to_position(), Color::White));
     assert!(e.legal_moves().is_empty());
     assert_eq!(e.status(), won(Color::Black, WinReason::CannotReconnect));
     assert_eq!(e.status().clause(), Some("ORDO-10.3"));
 }
 
-// Every test above, once per engine (`reference::NAME` and `bitboard::NAME`).
-on_both_engines!(
-    ordo_1_1_and_2_2_standard_start,
-    ordo_1_6_chess_board_variant,
-    ordo_1_2_coordinates_and_home_rows,
-    ordo_1_5_board_limits,
-    ordo_2_3_set_up_positions,
-    ordo_3_1_turns_alternate_without_passing,
-    ordo_3_3_repetition_is_not_an_end,
-    ordo_3_4_capture_is_optional,
-    ordo_4_3_moves_keep_the_group_connected,
-    ordo_4_2_single_piece_is_a_group,
-    ordo_8_1_classic_singleton_directions,
-    ordo_5_2_sub_runs_are_ordos,
-    ordo_6_3_singleton_path_must_be_empty,
-    ordo_6_4_capture_removes_the_piece,
-    ordo_7_1_ordo_pieces_move_together,
-    ordo_7_2_ordo_never_captures,
-    ordo_7_3_ordo_path_must_be_empty,
-    ordo_8_2_classic_ordo_directions,
-    ordo_9_2_backward_moves_when_split,
-    ordo_9_2_no_backward_moves_when_connected,
-    ordo_9_3_classic_split_removes_nothing,
-    ordo_10_1_home_row_wins,
-    ordo_10_2_no_pieces_left_loses,
-    ordo_10_5_home_row_takes_precedence,
-    ordo_10_3_cannot_reconnect_loses,
-);
+/// Instantiates every test above as a `#[test]` on the engine `$engine` (a type path that
+/// resolves from any module, such as `ordo_reference::Reference`), in a module `classic`.
+#[macro_export]
+macro_rules! classic_clause_tests {
+    ($engine:ty) => {
+        $crate::engine_tests!($engine, classic;
+            ordo_1_1_and_2_2_standard_start,
+            ordo_1_6_chess_board_variant,
+            ordo_1_2_coordinates_and_home_rows,
+            ordo_1_5_board_limits,
+            ordo_2_3_set_up_positions,
+            ordo_3_1_turns_alternate_without_passing,
+            ordo_3_3_repetition_is_not_an_end,
+            ordo_3_4_capture_is_optional,
+            ordo_4_3_moves_keep_the_group_connected,
+            ordo_4_2_single_piece_is_a_group,
+            ordo_8_1_classic_singleton_directions,
+            ordo_5_2_sub_runs_are_ordos,
+            ordo_6_3_singleton_path_must_be_empty,
+            ordo_6_4_capture_removes_the_piece,
+            ordo_7_1_ordo_pieces_move_together,
+            ordo_7_2_ordo_never_captures,
+            ordo_7_3_ordo_path_must_be_empty,
+            ordo_8_2_classic_ordo_directions,
+            ordo_9_2_backward_moves_when_split,
+            ordo_9_2_no_backward_moves_when_connected,
+            ordo_9_3_classic_split_removes_nothing,
+            ordo_10_1_home_row_wins,
+            ordo_10_2_no_pieces_left_loses,
+            ordo_10_5_home_row_takes_precedence,
+            ordo_10_3_cannot_reconnect_loses,
+        );
+    };
+}
