@@ -1,4 +1,4 @@
-//! The case suite of `spec/cases/` (issue 9): it loads (built in and from the directory, the
+//! The case suite of `spec/cases/`: it loads (built in and from the directory, the
 //! same cases), every case passes on the reference engine, the bitboard engine and the
 //! adjudicator, a mutated case is reported as a failure naming the case and the check, loader
 //! errors are located, every clause has a case, and every clause with a small-board case has a
@@ -452,7 +452,7 @@ fn blocks(text: &str, lang: &str) -> Vec<String> {
 
 #[test]
 fn readme_case_example_is_in_the_suite() {
-    // The schema's examples: a position case and a game case (issue 23, point 5), each
+    // The schema's examples: a position case and a game case, each
     // exactly as the suite has it.
     let toml = blocks(&readme(), "toml");
     assert_eq!(toml.len(), 2);
