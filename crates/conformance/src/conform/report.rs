@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::attribute::Reading;
-use super::compare::{Diff, MoveNote};
+use super::difference::Reading;
+use super::difference::{Diff, MoveNote};
 use super::Options;
 use crate::client::{shorten, Failure, Health};
 use crate::notation::{format_position, parse_move, parse_position};
