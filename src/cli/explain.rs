@@ -16,7 +16,7 @@
 //! the board is readable notation and is judged (ORDO-1.5). With `--svg FILE` the position is
 //! drawn with the move and the captured and removed pieces marked. With `--html FILE` the whole
 //! verdict is written as one self-contained HTML file (inline diagram, the clause texts, no
-//! network; `crate::serve::pages::verdict_page`), to attach where a link cannot go. Both files
+//! network; `crate::page::pages::verdict_page`), to attach where a link cannot go. Both files
 //! are written atomically.
 
 use std::fmt::Write as _;
@@ -103,13 +103,13 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
         }
     };
     if let Some(path) = &args.svg {
-        let text = crate::serve::api::verdict_svg(&pos, &mv, &verdict);
+        let text = crate::page::api::verdict_svg(&pos, &mv, &verdict);
         write_file(path, &text)?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     if let Some(path) = &args.html {
-        let answer = crate::serve::api::explain_move(&pos, &mv);
-        write_file(path, &crate::serve::pages::verdict_page(&answer))?;
+        let answer = crate::page::api::explain_move(&pos, &mv);
+        write_file(path, &crate::page::pages::verdict_page(&answer))?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     Ok(code)
@@ -147,7 +147,7 @@ fn write_legal(
     }
     write_effects(pos.to_move.opponent(), effects, out);
     let _ = writeln!(out, "permitted by:");
-    for p in crate::serve::api::deciding_first(permits, effects.status.clause()) {
+    for p in crate::page::api::deciding_first(permits, effects.status.clause()) {
         let _ = writeln!(out, "  {}", headline(p));
     }
     let _ = writeln!(out, "result: {}", format_position(&effects.result));

@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
-use ordo_serve::api::encode_component as q;
-use ordo_serve::{answer, Limits};
+use ordo_page::answer;
+use ordo_page::api::encode_component as q;
+use ordo_serve::Limits;
 use tower::ServiceExt;
 
 use crate::common::{assert_refused, ordo_cmd, scratch, stdout};
@@ -26,7 +27,7 @@ fn routed(target: &str) -> (u16, String) {
 /// One GET through the router with the endgame tables `tables`: status and body.
 fn routed_with(target: &str, tables: Option<&std::path::Path>) -> (u16, String) {
     let tables =
-        tables.map(|d| std::sync::Arc::new(ordo_serve::Tablebase::open(d).expect("tables")));
+        tables.map(|d| std::sync::Arc::new(ordo_solve::Tablebase::open(d).expect("tables")));
     let req = Request::builder()
         .uri(target)
         .body(Body::empty())
@@ -71,19 +72,22 @@ fn the_static_page_gets_the_answers_of_the_server_issue_24_point_1() {
         let a = answer(target);
         assert_eq!((a.status, &a.body), (status, &body), "{target}");
     }
-    // Malformed queries and unknown routes: the same status and place, worded on their own.
+    // Malformed queries: the same status and body (one reader of the query string).
     for target in [
         "/api/moves?position=a&colour=w",
-        "/api/nowhere",
+        "/api/moves?position=a&position=b",
         "/api/step?position=%ZZ",
     ] {
         let (status, body) = routed(target);
         let a = answer(target);
-        assert_eq!(a.status, status, "{target}: {body} / {}", a.body);
-        let place =
-            |b: &str| serde_json::from_str::<serde_json::Value>(b).unwrap()["where"].clone();
-        assert_eq!(place(&a.body), place(&body), "{target}");
+        assert_eq!((a.status, &a.body), (status, &body), "{target}");
     }
+    // Unknown routes: the same status and place, the server naming the method too.
+    let (status, body) = routed("/api/nowhere");
+    let a = answer("/api/nowhere");
+    assert_eq!((a.status, status), (404, 404), "{body} / {}", a.body);
+    let place = |b: &str| serde_json::from_str::<serde_json::Value>(b).unwrap()["where"].clone();
+    assert_eq!(place(&a.body), place(&body));
 }
 
 /// `ordo site DIR --wasm FILE` writes the page (answers from the module), its assets, the
@@ -169,7 +173,7 @@ fn the_static_site_ships_tables_and_answers_the_servers_values_issue_24_point_3(
     let tables = ordo_solve::Tablebase::in_memory();
     let position = q("BB2/4/4/WW2 w classic");
     let with = |target: &str| {
-        let a = ordo_serve::answer_with(target, Some(&tables));
+        let a = ordo_page::answer_with(target, Some(&tables));
         (a.status, a.body)
     };
     let (status, need) = with(&format!("/api/tables?position={position}"));
@@ -255,11 +259,11 @@ fn serve_writes_links_with_the_public_url_issue_24_point_1() {
 /// move that reaches the home row; the API, `explain --html` and `ordo explain` agree.
 #[test]
 fn the_deciding_clause_comes_first_issue_24_point_2() {
-    let tie = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
+    let tie = ordo_page::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
     let ids: Vec<&str> = tie.permitted_by.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids[0], "ORDOX-4.2", "{ids:?}");
     assert_eq!(ids[1], "ORDOX-4.1", "{ids:?}");
-    let html = ordo_serve::pages::verdict_page(&tie);
+    let html = ordo_page::pages::verdict_page(&tie);
     let first = |text: &str, a: &str, b: &str| text.find(a).unwrap() < text.find(b).unwrap();
     assert!(first(&html, "ORDOX-4.2</a>", "ORDO-4.3</a>"));
     let o = ordo_cmd(&["explain", "--position", "5/BBB2/1W3/5/5 w x", "b3xb4/c4"]);
@@ -269,7 +273,7 @@ fn the_deciding_clause_comes_first_issue_24_point_2() {
         permits.starts_with("  ORDOX-4.2 Ties for largest"),
         "{text}"
     );
-    let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
+    let win = ordo_page::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
     assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
 }
 
@@ -277,7 +281,7 @@ fn the_deciding_clause_comes_first_issue_24_point_2() {
 /// mover's groups on the board as written (a `split` frame), instead of only listing squares.
 #[test]
 fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
-    let a = ordo_serve::api::explain(START, "e3-e5").expect("answer");
+    let a = ordo_page::api::explain(START, "e3-e5").expect("answer");
     assert_eq!(a.violated[0].id, "ORDO-4.3");
     assert_eq!(a.frames.len(), 1, "{:?}", a.frames);
     let f = &a.frames[0];
@@ -292,7 +296,7 @@ fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
     assert_eq!(f.groups.iter().map(|g| g.squares.len()).sum::<usize>(), 20);
     assert!(f.svg.contains(r#"data-square="e5""#));
     // A legal move that splits nothing has one board after it and no groups.
-    let a = ordo_serve::api::explain(START, "e3-e4").expect("answer");
+    let a = ordo_page::api::explain(START, "e3-e4").expect("answer");
     assert_eq!(a.frames.len(), 1);
     assert_eq!((a.frames[0].kind, a.frames[0].groups.len()), ("after", 0));
     assert!(a.frames[0]
@@ -301,7 +305,7 @@ fn a_disconnecting_move_draws_the_split_groups_issue_24_point_2() {
 }
 
 /// The groups a board draws, each as its role and its squares (`left a4`).
-fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
+fn roles(f: &ordo_page::show::Frame) -> Vec<String> {
     f.groups
         .iter()
         .map(|g| format!("{} {}", g.role, g.squares.join(" ")))
@@ -314,7 +318,7 @@ fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
 /// the same groups; a classic capture that splits nothing draws no group.
 #[test]
 fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
-    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
+    let a = ordo_page::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
     assert_eq!(a.verdict, "legal", "{:?}", a.violated);
     let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
     assert_eq!(kinds, ["after"], "{:?}", a.frames);
@@ -327,7 +331,7 @@ fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
     assert!(after.removed.is_empty());
     assert_eq!(roles(after), ["left a4", "left c4"]);
     // A capture that leaves the opponent in one group draws none.
-    let one = ordo_serve::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
+    let one = ordo_page::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
     assert_eq!(one.verdict, "legal", "{:?}", one.violated);
     assert_eq!(one.frames.len(), 1);
     assert!(
@@ -342,7 +346,7 @@ fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
 /// removal); a two-step turn has a board after each step.
 #[test]
 fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
-    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
+    let a = ordo_page::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
     let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
     assert_eq!(kinds, ["capture", "after"]);
     let capture = &a.frames[0];
@@ -359,7 +363,7 @@ fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
         a.effects.as_ref().unwrap().result.replace(" b ", " w ")
     );
     let start = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w x";
-    let two = ordo_serve::api::explain(start, "b3-c3,c3-d4").expect("answer");
+    let two = ordo_page::api::explain(start, "b3-c3,c3-d4").expect("answer");
     let labels: Vec<&str> = two.frames.iter().map(|f| f.label.as_str()).collect();
     assert_eq!(labels, ["After step 1: b3-c3", "After step 2: c3-d4"]);
     assert!(
@@ -378,7 +382,7 @@ fn ordo_x_turns_are_shown_step_by_step_issue_24_point_2() {
 /// before the user picks, each named by its kept group.
 #[test]
 fn a_tie_previews_each_choice_issue_24_point_2() {
-    let s = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
+    let s = ordo_page::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
     let steps: Vec<&str> = s.tie_choices.iter().map(|c| c.step.as_str()).collect();
     assert_eq!(steps, ["b3xb4/a4", "b3xb4/c4"]);
     assert_eq!(s.tie_choices[0].after, "5/BW3/5/5/5 w x");
@@ -387,7 +391,7 @@ fn a_tie_previews_each_choice_issue_24_point_2() {
         .tie_choices
         .iter()
         .all(|c| c.svg.starts_with("<svg") || c.svg.starts_with("<?xml")));
-    let none = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
+    let none = ordo_page::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
     assert!(none.tie_choices.is_empty());
 }
 

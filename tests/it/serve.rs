@@ -1,4 +1,4 @@
-//! `ordo serve`: the JSON answers built without a socket (`ordo_serve::api`), the router called
+//! `ordo serve`: the JSON answers built without a socket (`ordo_page::api`), the router called
 //! with tower's `oneshot` (routes, bad input, limits), a real server on a free loopback port
 //! (a client too slow to send its request head is cut off), and `ordo explain --html`.
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
-use ordo_serve::api::{self, ErrorKind};
+use ordo_page::api::{self, ErrorKind};
 use ordo_serve::{router, Limits};
 use tower::ServiceExt;
 
@@ -315,6 +315,27 @@ fn router_bounds_request_size_and_time() {
         Vec::new(),
     );
     assert_json_error(&slow, 408, "request", "no answer within");
+}
+
+/// The move budget holds on the routes that list legal moves (a verdict, a move list), and
+/// only there: the standard Ordo X start (2,062 legal moves) is over a budget of 2,000.
+#[test]
+fn router_refuses_verdicts_and_move_lists_over_the_move_budget() {
+    let tight = Limits {
+        max_moves: 2000,
+        ..Limits::default()
+    };
+    for uri in [
+        format!("/api/moves?position={}", q(START_X)),
+        format!("/api/explain?position={}&move=b3-b4", q(START_X)),
+    ] {
+        let answer = call(&tight, "GET", &uri, Vec::new());
+        assert_json_error(&answer, 422, "position", "2062 legal moves");
+    }
+    let step = format!("/api/step?position={}&step=b3-c3", q(START_X));
+    assert_eq!(call(&tight, "GET", &step, Vec::new()).0, 200);
+    let moves = format!("/api/moves?position={}", q(START_X));
+    assert_eq!(get(&moves).0, 200);
 }
 
 /// Start a real server on a free loopback port with `limits`; its address.

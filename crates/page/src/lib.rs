@@ -40,4 +40,4 @@ pub mod show;
 pub mod site;
 pub mod values;
 
-pub use dispatch::{answer, answer_with, Answer};
+pub use dispatch::{answer, answer_with, Answer, Request, Route};
