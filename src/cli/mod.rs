@@ -27,12 +27,12 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::adjudicate::adjudicate;
+use crate::bitboard::perft::{divide_parallel, Divide, PerftError, PerftOptions};
 use crate::bitboard::Bitboard;
 use crate::notation::{
     diagram, echo, format_move, format_position, parse_move_lenient, parse_position,
 };
 use crate::reference::Reference;
-use crate::rules::perft::{divide_parallel, Divide, PerftError, PerftOptions};
 use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
 
 /// Reference implementation of Dieter Stein's Ordo and Ordo X.

@@ -29,8 +29,9 @@
 //! ```
 
 use ordo_adjudicate as adjudicate;
-use ordo_core::{notation, render, rules};
+use ordo_core::{notation, rules};
 use ordo_reference as reference;
+use ordo_render as render;
 
 pub mod api;
 pub mod assets;
