@@ -319,7 +319,7 @@ fn roles(f: &ordo_page::show::Frame) -> Vec<String> {
 #[test]
 fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
     let a = ordo_page::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
-    assert_eq!(a.verdict, "legal", "{:?}", a.violated);
+    assert_eq!(a.verdict.word(), "legal", "{:?}", a.violated);
     let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
     assert_eq!(kinds, ["after"], "{:?}", a.frames);
     let after = &a.frames[0];
@@ -332,7 +332,7 @@ fn a_classic_disconnecting_capture_draws_the_groups_left_issue_24_point_2() {
     assert_eq!(roles(after), ["left a4", "left c4"]);
     // A capture that leaves the opponent in one group draws none.
     let one = ordo_page::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
-    assert_eq!(one.verdict, "legal", "{:?}", one.violated);
+    assert_eq!(one.verdict.word(), "legal", "{:?}", one.violated);
     assert_eq!(one.frames.len(), 1);
     assert!(
         one.frames[0].groups.is_empty(),

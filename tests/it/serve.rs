@@ -75,7 +75,7 @@ fn assert_json_error(answer: &(u16, String, String), status: u16, place: &str, f
 #[test]
 fn explain_illegal_lists_every_clause() {
     let a = api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
-    assert_eq!((a.verdict, a.legal), ("illegal", false));
+    assert_eq!((a.verdict.word(), a.legal), ("illegal", false));
     let ids: Vec<&str> = a.violated.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["ORDO-7.2", "ORDO-4.3"]);
     let c = &a.violated[0];

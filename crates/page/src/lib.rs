@@ -20,7 +20,7 @@
 //!
 //! ```
 //! let answer = ordo_page::api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
-//! assert_eq!(answer.verdict, "illegal");
+//! assert_eq!(answer.verdict, ordo_page::api::Legality::Illegal);
 //! assert_eq!(answer.violated[0].id, "ORDO-7.2");
 //! let err = ordo_page::api::explain("4/1B2", "a2-a3").unwrap_err();
 //! assert_eq!((err.status(), err.place.as_str()), (400, "position"));
