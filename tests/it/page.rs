@@ -1,7 +1,8 @@
-//! Issue 24, point 1: the page without a server. The dispatcher the WebAssembly module calls
-//! (`ordo_serve::answer`, from ordo-page) answers as the server's router does; `ordo site`
-//! writes the static site; `ordo serve --public-url` writes links with the public address.
-//! The page itself, served both ways, is driven in a browser by tests/browser/.
+//! The page without a server, from the command line: `ordo site` writes
+//! the static site, `ordo serve --public-url` writes links with the public address, and the
+//! endgame values answer alike through the server and the static site's dispatcher. The
+//! dispatcher against the router is tested in crates/serve/tests; the page itself, served both
+//! ways, is driven in a browser by tests/browser/.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

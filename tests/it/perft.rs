@@ -67,7 +67,7 @@ fn bitboard_classic_perft_5_published_figure() {
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 11_501_158);
 }
 
-/// ORDOX-5.1: the parallel divide of `rules::perft` sums to the engine's own perft, reports
+/// ORDOX-5.1: the parallel divide of `ordo_bitboard::perft` sums to the engine's own perft, reports
 /// each finished first move once, and stops when asked (keeping only finished first moves).
 #[test]
 fn parallel_divide_reports_progress_and_stops() {
