@@ -16,13 +16,13 @@
 //! the board is readable notation and is judged (ORDO-1.5). With `--svg FILE` the position is
 //! drawn with the move and the captured and removed pieces marked. With `--html FILE` the whole
 //! verdict is written as one self-contained HTML file (inline diagram, the clause texts, no
-//! network; `crate::serve::pages::verdict_page`), to attach where a link cannot go. Both files
+//! network; `crate::page::pages::verdict_page`), to attach where a link cannot go. Both files
 //! are written atomically.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::{start_position, the_move, write_file, CliError, StartArgs};
+use super::{write_file, CliError, MoveArg, StartArgs};
 use crate::adjudicate::{adjudicate, canonical_spelling, Effects, Verdict, Violation};
 use crate::notation::{format_move, format_position, parse_move};
 use crate::rules::{clauses, ClauseId, Color, Move, Position, Square, Status};
@@ -30,19 +30,10 @@ use crate::text::count;
 
 /// Arguments of `ordo explain`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("mv", |a| a.required_unless_present("move_flag").help("The move to judge, in the notation of spec/notation.md")))]
 pub struct ExplainArgs {
-    /// The move to judge, in the notation of spec/notation.md.
-    #[arg(value_name = "MOVE", required_unless_present = "move_flag")]
-    pub mv: Option<String>,
-    /// The move to judge, as a flag (the same as the MOVE argument).
-    #[arg(
-        long = "move",
-        short = 'm',
-        value_name = "MOVE",
-        conflicts_with = "mv",
-        hide = true
-    )]
-    pub move_flag: Option<String>,
+    #[command(flatten)]
+    pub mv: MoveArg,
     #[command(flatten)]
     pub at: StartArgs,
     /// Also write an SVG diagram of the position with the move drawn.
@@ -77,17 +68,14 @@ fn indent(text: &str, n: usize) -> String {
 
 /// Run `ordo explain`.
 pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
-    let pos = start_position(&args.at)?;
-    pos.validate().map_err(|e| {
-        let where_ = if args.at.position.is_some() {
-            "--position: "
-        } else {
-            ""
-        };
-        CliError(format!("{where_}{e}"))
-    })?;
-    let (name, text) = the_move(&args.mv, &args.move_flag).unwrap_or(("MOVE", ""));
-    let mv = parse_move(text).map_err(|e| CliError(format!("{name}: {e}")))?;
+    let start = args.at.read()?;
+    start.pos.validate().map_err(|e| start.refused(e))?;
+    let pos = start.pos;
+    let mv = match args.mv.read()? {
+        Some(given) => given.mv,
+        // Clap requires one of the two; read as an empty move if ever not.
+        None => parse_move("").map_err(|e| CliError(format!("MOVE: {e}")))?,
+    };
     let verdict = adjudicate(&pos, &mv);
 
     let _ = writeln!(out, "position: {}", format_position(&pos));
@@ -103,13 +91,13 @@ pub fn run(args: &ExplainArgs, out: &mut String) -> Result<u8, CliError> {
         }
     };
     if let Some(path) = &args.svg {
-        let text = crate::serve::api::verdict_svg(&pos, &mv, &verdict);
+        let text = crate::page::api::verdict_svg(&pos, &mv, &verdict);
         write_file(path, &text)?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     if let Some(path) = &args.html {
-        let answer = crate::serve::api::explain_move(&pos, &mv);
-        write_file(path, &crate::serve::pages::verdict_page(&answer))?;
+        let answer = crate::page::api::explain_move(&pos, &mv);
+        write_file(path, &crate::page::pages::verdict_page(&answer))?;
         let _ = writeln!(out, "wrote {}", path.display());
     }
     Ok(code)
@@ -148,7 +136,7 @@ fn write_legal(
     }
     write_effects(pos.to_move.opponent(), effects, out);
     let _ = writeln!(out, "permitted by:");
-    for p in crate::serve::api::deciding_first(permits, effects.status.clause()) {
+    for p in crate::page::api::deciding_first(permits, effects.status.clause()) {
         let _ = writeln!(out, "  {}", headline(&p.to_string()));
     }
     let _ = writeln!(out, "result: {}", format_position(&effects.result));

@@ -27,12 +27,12 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::adjudicate::adjudicate;
+use crate::bitboard::perft::{divide_parallel, Divide, PerftError, PerftOptions};
 use crate::bitboard::Bitboard;
 use crate::notation::{
-    diagram, echo, format_move, format_position, parse_move_lenient, parse_position,
+    diagram, echo, format_move, format_position, parse_move, parse_move_lenient, parse_position,
 };
 use crate::reference::Reference;
-use crate::rules::perft::{divide_parallel, Divide, PerftError, PerftOptions};
 use crate::rules::{clauses, setup, Engine, Position, Status, Variant};
 
 /// Reference implementation of Dieter Stein's Ordo and Ordo X.
@@ -297,29 +297,89 @@ fn command_path(cli: &clap::Command, args: &[String]) -> String {
     path.join(" ")
 }
 
-/// The start position a command asked for.
-pub fn start_position(at: &StartArgs) -> Result<Position, CliError> {
-    match &at.position {
-        Some(text) => {
-            let pos = parse_position(text).map_err(|e| CliError(format!("--position: {e}")))?;
-            if let Some(v) = at.variant {
-                if Variant::from(v) != pos.variant {
-                    return Err(CliError(format!(
-                        "--variant {} contradicts the variant '{}' written in --position",
-                        Variant::from(v),
-                        pos.variant
-                    )));
-                }
-            }
-            Ok(pos)
-        }
-        None => {
-            let v = at.variant.map(Variant::from).unwrap_or(Variant::Classic);
-            Ok(match at.board {
+/// A start position as read from [`StartArgs`], with where it came from, so that every error
+/// about it names `--position` when the position was given there.
+pub struct Start {
+    pub pos: Position,
+    /// Whether `--position` gave it (else it is a standard start).
+    pub given: bool,
+}
+
+impl Start {
+    /// `e`, about this position, as an error naming `--position` when it was given there.
+    pub fn refused(&self, e: impl std::fmt::Display) -> CliError {
+        let where_ = if self.given { "--position: " } else { "" };
+        CliError(format!("{where_}{e}"))
+    }
+}
+
+impl StartArgs {
+    /// The start position asked for: `--position` read, checked against `--variant`, or the
+    /// standard start of `--variant` on `--board`.
+    pub fn read(&self) -> Result<Start, CliError> {
+        let Some(text) = &self.position else {
+            let v = self.variant.map(Variant::from).unwrap_or(Variant::Classic);
+            let pos = match self.board {
                 BoardArg::Standard => setup::standard(v),
                 BoardArg::Chess => setup::chess_board(v),
-            })
+            };
+            return Ok(Start { pos, given: false });
+        };
+        let pos = parse_position(text).map_err(|e| CliError(format!("--position: {e}")))?;
+        if let Some(v) = self.variant.filter(|&v| Variant::from(v) != pos.variant) {
+            return Err(CliError(format!(
+                "--variant {} contradicts the variant '{}' written in --position",
+                Variant::from(v),
+                pos.variant
+            )));
         }
+        Ok(Start { pos, given: true })
+    }
+}
+
+/// The start position a command asked for ([`StartArgs::read`] without its origin).
+pub fn start_position(at: &StartArgs) -> Result<Position, CliError> {
+    Ok(at.read()?.pos)
+}
+
+/// The one move a command judges or draws (`explain`, `render`): the `MOVE` argument, or
+/// `--move` (kept, hidden, for the command lines written before the argument). `explain`
+/// makes one of them required.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MoveArg {
+    /// The move, in the notation of spec/notation.md.
+    #[arg(value_name = "MOVE")]
+    pub mv: Option<String>,
+    /// The move, as a flag (the same as the MOVE argument).
+    #[arg(
+        long = "move",
+        short = 'm',
+        value_name = "MOVE",
+        conflicts_with = "mv",
+        hide = true
+    )]
+    pub move_flag: Option<String>,
+}
+
+/// A move read from [`MoveArg`]: the text given, the move, and the name to give it in an
+/// error (`MOVE` or `--move`).
+pub struct GivenMove<'a> {
+    pub name: &'static str,
+    pub text: &'a str,
+    pub mv: crate::rules::Move,
+}
+
+impl MoveArg {
+    /// The move given, read; `None` when none is given; an error naming `MOVE` or `--move`
+    /// when it cannot be read.
+    pub fn read(&self) -> Result<Option<GivenMove<'_>>, CliError> {
+        let (name, text) = match (&self.mv, &self.move_flag) {
+            (Some(text), _) => ("MOVE", text),
+            (None, Some(text)) => ("--move", text),
+            (None, None) => return Ok(None),
+        };
+        let mv = parse_move(text).map_err(|e| CliError(format!("{name}: {e}")))?;
+        Ok(Some(GivenMove { name, text, mv }))
     }
 }
 
@@ -353,34 +413,16 @@ fn dispatch<T>(
     at: &PositionArgs,
     job: impl FnOnce(AnyEngine) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    let pos = start_position(at)?;
-    let where_ = if at.position.is_some() {
-        "--position: "
-    } else {
-        ""
-    };
+    let start = at.read()?;
     match at.engine {
         EngineArg::Reference => {
-            let e = Reference::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
+            let e = Reference::from_position(&start.pos).map_err(|e| start.refused(e))?;
             job(AnyEngine::new(e))
         }
         EngineArg::Bitboard => {
-            let e = Bitboard::from_position(&pos).map_err(|e| CliError(format!("{where_}{e}")))?;
+            let e = Bitboard::from_position(&start.pos).map_err(|e| start.refused(e))?;
             job(AnyEngine::new(e))
         }
-    }
-}
-
-/// The one move a command judges or draws: the `MOVE` argument, or `--move` (kept for the
-/// command lines written before the argument), with the name to give it in an error.
-pub fn the_move<'a>(
-    arg: &'a Option<String>,
-    flag: &'a Option<String>,
-) -> Option<(&'a str, &'a str)> {
-    match (arg, flag) {
-        (Some(text), _) => Some(("MOVE", text)),
-        (None, Some(text)) => Some(("--move", text)),
-        (None, None) => None,
     }
 }
 

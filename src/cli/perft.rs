@@ -1,6 +1,6 @@
 //! `ordo perft`: count the move sequences of a given length, on the bitboard engine unless
 //! `--engine reference` is given, split over the first moves on every core
-//! ([`crate::rules::perft::divide_parallel`]). A count expected to take long is announced on
+//! ([`crate::bitboard::perft::divide_parallel`]). A count expected to take long is announced on
 //! stderr, a running one shows its progress there (on a terminal, without `--quiet`), and
 //! Ctrl-C stops it with a line saying how far it got.
 
@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::interrupt::{self, INTERRUPTED};
 use super::{dispatch, AnyEngine, CliError, PositionArgs};
+use crate::bitboard::perft::{PerftOptions, PerftProgress, MAX_PERFT_DEPTH};
 use crate::notation::format_move;
-use crate::rules::perft::{PerftOptions, PerftProgress, MAX_PERFT_DEPTH};
 
 /// Arguments of `ordo perft`.
 #[derive(clap::Args, Debug)]

@@ -9,27 +9,17 @@
 
 use std::path::PathBuf;
 
-use super::{start_position, the_move, CliError, StartArgs};
-use crate::notation::parse_move;
+use super::{start_position, CliError, MoveArg, StartArgs};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
 use crate::rules::{Engine, Move, Position, Square, Step};
 
 /// Arguments of `ordo render`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("mv", |a| a.help("A move to draw, in the notation of spec/notation.md (need not be legal)")))]
 pub struct RenderArgs {
-    /// A move to draw, in the notation of spec/notation.md (need not be legal).
-    #[arg(value_name = "MOVE")]
-    pub mv: Option<String>,
-    /// A move to draw, as a flag (the same as the MOVE argument).
-    #[arg(
-        long = "move",
-        short = 'm',
-        value_name = "MOVE",
-        conflicts_with = "mv",
-        hide = true
-    )]
-    pub move_flag: Option<String>,
+    #[command(flatten)]
+    pub mv: MoveArg,
     #[command(flatten)]
     pub at: StartArgs,
     /// Write an SVG file here instead of printing the Unicode board.
@@ -44,17 +34,17 @@ pub struct RenderArgs {
 pub fn run(args: &RenderArgs, out: &mut String) -> Result<u8, CliError> {
     let pos = start_position(&args.at)?;
     let dims = pos.dims();
-    let mv = match the_move(&args.mv, &args.move_flag) {
+    let mv = match args.mv.read()? {
         None => None,
-        Some((name, text)) => {
-            let mv = parse_move(text).map_err(|e| CliError(format!("{name}: {e}")))?;
-            if let Some(off) = mv.off_board_square(dims) {
+        Some(given) => {
+            if let Some(off) = given.mv.off_board_square(dims) {
                 return Err(CliError(format!(
-                    "{name} '{}': square {off} is off the {dims} board",
-                    text.trim()
+                    "{} '{}': square {off} is off the {dims} board",
+                    given.name,
+                    given.text.trim()
                 )));
             }
-            Some(mv)
+            Some(given.mv)
         }
     };
     let notes = Annotations {

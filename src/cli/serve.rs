@@ -33,12 +33,12 @@ pub struct ServeArgs {
 pub fn run(args: &ServeArgs, _out: &mut String) -> Result<u8, CliError> {
     let addr = SocketAddr::new(args.bind, args.port);
     if let Some(url) = &args.public_url {
-        serve::api::set_public_url(url)
+        crate::page::api::set_public_url(url)
             .map_err(|e| CliError(format!("--public-url: {}", e.message)))?;
     }
     let tables = match &args.tables {
         Some(dir) => Some(std::sync::Arc::new(
-            serve::Tablebase::open(dir)
+            crate::solve::Tablebase::open(dir)
                 .map_err(|e| CliError(format!("--tables {}: {e}", dir.display())))?,
         )),
         None => None,

@@ -1,5 +1,5 @@
 //! `ordo site DIR --wasm FILE`: write the static dispute page into the folder DIR, a site any
-//! static host serves (`crate::serve::site`): the page, its assets, the WebAssembly module
+//! static host serves (`crate::page::site`): the page, its assets, the WebAssembly module
 //! FILE (`ordo_wasm.wasm`, built by `scripts/build-site.sh`, which then runs this command) and
 //! the rules page. `ordo site DIR --api URL` (what an installed `ordo`, which carries no
 //! module, can write) gives a page that asks the `ordo serve` at URL instead. `--tables TDIR`
@@ -11,7 +11,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use super::CliError;
-use crate::serve::site;
+use crate::page::site;
 
 /// Arguments of `ordo site`.
 #[derive(clap::Args, Debug)]

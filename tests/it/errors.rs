@@ -4,7 +4,7 @@
 
 use ordo_conformance::diff::RoundTripError;
 use ordo_core::notation::{format_position, parse_move, parse_position};
-use ordo_core::rules::clauses::{Registry, RegistryError, REGISTRY_TOML};
+use ordo_core::rules::clauses::{registry, Clause, Kind, RegistryError};
 use ordo_core::rules::{setup, Engine, IllegalMove, Variant};
 use ordo_reference::Reference;
 
@@ -29,33 +29,41 @@ fn unknown(section: u32, n: u32) -> String {
     format!("ORDO-{section}.{n}")
 }
 
-/// The registry with one clause appended.
-fn with_clause(id: &str, kind: &str, sources: &str) -> Result<Registry, RegistryError> {
-    Registry::parse(&format!(
-        "{REGISTRY_TOML}\n[[clause]]\nid = \"{id}\"\ntitle = \"t\"\nkind = \"{kind}\"\ntext = \"x\"\nsources = [{sources}]\n"
-    ))
+/// The registry's checks with one clause appended.
+fn with_clause(id: &str, kind: Kind, sources: &[&str]) -> Result<(), RegistryError> {
+    let mut reg = registry().clone();
+    reg.clauses.push(Clause {
+        id: id.to_string(),
+        title: "t".into(),
+        kind,
+        text: "x".into(),
+        sources: sources.iter().map(|s| s.to_string()).collect(),
+        agreement: String::new(),
+        reasoning: String::new(),
+    });
+    reg.check()
 }
 
 #[test]
 fn registry_errors_say_what_to_fix() {
     let cases = [
         (
-            with_clause("ORDO-1", "source", "\"s\""),
+            with_clause("ORDO-1", Kind::Source, &["s"]),
             "BadId",
             "ORDO-n.m",
         ),
         (
-            with_clause(&unknown(99, 1), "source", "\"s\""),
+            with_clause(&unknown(99, 1), Kind::Source, &["s"]),
             "NoSection",
             "add a [[section]]",
         ),
         (
-            with_clause(&unknown(1, 99), "ruling", "\"s\""),
+            with_clause(&unknown(1, 99), Kind::Ruling, &["s"]),
             "NoReasoning",
             "reasoning",
         ),
         (
-            with_clause(&unknown(1, 99), "source", ""),
+            with_clause(&unknown(1, 99), Kind::Source, &[]),
             "Incomplete",
             "sources",
         ),
@@ -65,8 +73,7 @@ fn registry_errors_say_what_to_fix() {
         assert!(format!("{err:?}").starts_with(variant), "{err:?}");
         assert!(err.to_string().contains(hint), "{err}");
     }
-    let bad_toml = Registry::parse("title = ").unwrap_err();
-    assert!(matches!(bad_toml, RegistryError::Toml(_)), "{bad_toml:?}");
+    assert_eq!(registry().check(), Ok(()));
 }
 
 #[test]

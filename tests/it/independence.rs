@@ -421,7 +421,8 @@ pub(super) fn product_crates() -> Vec<PathBuf> {
 }
 
 /// Every Rust source file of the product (the command line's `src/` and each product
-/// crate's `src/`): its name below the workspace (forward slashes) and its text.
+/// crate's `src/`) but generated ones (data, such as the clause table): its name below the
+/// workspace (forward slashes) and its text.
 pub(super) fn crate_sources() -> Vec<(String, String)> {
     let root = workspace();
     let mut files = rust_files(&root.join("src"));
@@ -436,6 +437,7 @@ pub(super) fn crate_sources() -> Vec<(String, String)> {
             let text = std::fs::read_to_string(&p).unwrap();
             (rel.replace('\\', "/"), text)
         })
+        .filter(|(_, text)| !text.starts_with("// @generated"))
         .collect()
 }
 

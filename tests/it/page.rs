@@ -1,7 +1,8 @@
-//! The page without a server. The dispatcher the WebAssembly module calls
-//! (`ordo_serve::answer`, from ordo-page) answers as the server's router does; `ordo site`
-//! writes the static site; `ordo serve --public-url` writes links with the public address.
-//! The page itself, served both ways, is driven in a browser by tests/browser/.
+//! The page without a server, from the command line: `ordo site` writes
+//! the static site, `ordo serve --public-url` writes links with the public address, and the
+//! endgame values answer alike through the server and the static site's dispatcher. The
+//! dispatcher against the router is tested in crates/serve/tests; the page itself, served both
+//! ways, is driven in a browser by tests/browser/.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -10,8 +11,9 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
-use ordo_serve::api::encode_component as q;
-use ordo_serve::{answer, Limits};
+use ordo_page::answer;
+use ordo_page::api::encode_component as q;
+use ordo_serve::Limits;
 use tower::ServiceExt;
 
 use crate::common::{assert_refused, ordo_cmd, scratch, stdout};
@@ -26,7 +28,7 @@ fn routed(target: &str) -> (u16, String) {
 /// One GET through the router with the endgame tables `tables`: status and body.
 fn routed_with(target: &str, tables: Option<&std::path::Path>) -> (u16, String) {
     let tables =
-        tables.map(|d| std::sync::Arc::new(ordo_serve::Tablebase::open(d).expect("tables")));
+        tables.map(|d| std::sync::Arc::new(ordo_solve::Tablebase::open(d).expect("tables")));
     let req = Request::builder()
         .uri(target)
         .body(Body::empty())
@@ -46,44 +48,6 @@ fn routed_with(target: &str, tables: Option<&std::path::Path>) -> (u16, String) 
             .expect("body");
         (status, String::from_utf8_lossy(&bytes).into_owned())
     })
-}
-
-/// ORDO-4.3, ORDOX-4.2, ORDO-2.3: every route gives the same status and body through the
-/// dispatcher of the static page as through the server (errors: the same status and place).
-#[test]
-fn the_static_page_gets_the_answers_of_the_server() {
-    let x = "5/BBB2/1W3/5/5 w x";
-    let same = [
-        format!("/api/explain?position={}&move=e3-e5", q(START)),
-        format!("/api/explain?position={}&move=b3xb4%2Fc4", q(x)),
-        format!("/api/moves?position={}", q(x)),
-        format!("/api/step?position={}&step=b3xb4", q(x)),
-        format!("/api/board?position={}&move=e3-e4", q(START)),
-        "/api/rules".to_string(),
-        "/api/rules/ORDOX-4.2".to_string(),
-        format!("/api/explain?position={}", q(START)),
-        "/api/explain?position=4%2F4%2F4%2F4+w+classic&move=a1-a2".to_string(),
-        "/api/moves?position=WW%2FBB+w+classic".to_string(),
-        format!("/api/rules/ORDO-{}.1", 99),
-    ];
-    for target in &same {
-        let (status, body) = routed(target);
-        let a = answer(target);
-        assert_eq!((a.status, &a.body), (status, &body), "{target}");
-    }
-    // Malformed queries and unknown routes: the same status and place, worded on their own.
-    for target in [
-        "/api/moves?position=a&colour=w",
-        "/api/nowhere",
-        "/api/step?position=%ZZ",
-    ] {
-        let (status, body) = routed(target);
-        let a = answer(target);
-        assert_eq!(a.status, status, "{target}: {body} / {}", a.body);
-        let place =
-            |b: &str| serde_json::from_str::<serde_json::Value>(b).unwrap()["where"].clone();
-        assert_eq!(place(&a.body), place(&body), "{target}");
-    }
 }
 
 /// `ordo site DIR --wasm FILE` writes the page (answers from the module), its assets, the
@@ -169,7 +133,7 @@ fn the_static_site_ships_tables_and_answers_the_servers_values() {
     let tables = ordo_solve::Tablebase::in_memory();
     let position = q("BB2/4/4/WW2 w classic");
     let with = |target: &str| {
-        let a = ordo_serve::answer_with(target, Some(&tables));
+        let a = ordo_page::answer_with(target, Some(&tables));
         (a.status, a.body)
     };
     let (status, need) = with(&format!("/api/tables?position={position}"));
@@ -255,11 +219,11 @@ fn serve_writes_links_with_the_public_url() {
 /// move that reaches the home row; the API, `explain --html` and `ordo explain` agree.
 #[test]
 fn the_deciding_clause_comes_first() {
-    let tie = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
+    let tie = ordo_page::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").unwrap();
     let ids: Vec<&str> = tie.permitted_by.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids[0], "ORDOX-4.2", "{ids:?}");
     assert_eq!(ids[1], "ORDOX-4.1", "{ids:?}");
-    let html = ordo_serve::pages::verdict_page(&tie);
+    let html = ordo_page::pages::verdict_page(&tie);
     let first = |text: &str, a: &str, b: &str| text.find(a).unwrap() < text.find(b).unwrap();
     assert!(first(&html, "ORDOX-4.2</a>", "ORDO-4.3</a>"));
     let o = ordo_cmd(&["explain", "--position", "5/BBB2/1W3/5/5 w x", "b3xb4/c4"]);
@@ -269,126 +233,8 @@ fn the_deciding_clause_comes_first() {
         permits.starts_with("  ORDOX-4.2 Ties for largest"),
         "{text}"
     );
-    let win = ordo_serve::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
+    let win = ordo_page::api::explain("3/W2/2B/3 w classic", "a3-a4").unwrap();
     assert_eq!(win.permitted_by[0].id, "ORDO-10.1");
-}
-
-/// Show, don't list, ORDO-4.3: the verdict on a disconnecting move draws the
-/// mover's groups on the board as written (a `split` frame), instead of only listing squares.
-#[test]
-fn a_disconnecting_move_draws_the_split_groups() {
-    let a = ordo_serve::api::explain(START, "e3-e5").expect("answer");
-    assert_eq!(a.violated[0].id, "ORDO-4.3");
-    assert_eq!(a.frames.len(), 1, "{:?}", a.frames);
-    let f = &a.frames[0];
-    assert_eq!(f.kind, "as-written");
-    assert_eq!(f.groups.len(), 2);
-    assert!(f.groups.iter().all(|g| g.role == "split"));
-    assert!(
-        f.groups.iter().any(|g| g.squares == ["e5"]),
-        "{:?}",
-        f.groups
-    );
-    assert_eq!(f.groups.iter().map(|g| g.squares.len()).sum::<usize>(), 20);
-    assert!(f.svg.contains(r#"data-square="e5""#));
-    // A legal move that splits nothing has one board after it and no groups.
-    let a = ordo_serve::api::explain(START, "e3-e4").expect("answer");
-    assert_eq!(a.frames.len(), 1);
-    assert_eq!((a.frames[0].kind, a.frames[0].groups.len()), ("after", 0));
-    assert!(a.frames[0]
-        .position
-        .starts_with("2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/4W5/"));
-}
-
-/// The groups a board draws, each as its role and its squares (`left a4`).
-fn roles(f: &ordo_serve::show::Frame) -> Vec<String> {
-    f.groups
-        .iter()
-        .map(|g| format!("{} {}", g.role, g.squares.join(" ")))
-        .collect()
-}
-
-/// The groups left after a disconnecting capture, ORDO-9.3: a classic
-/// capture that splits the opponent is shown on the board right after it with each of the
-/// opponent's groups as `left` (nothing removed, unlike Ordo X), then the board after it with
-/// the same groups; a classic capture that splits nothing draws no group.
-#[test]
-fn a_classic_disconnecting_capture_draws_the_groups_left() {
-    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w classic", "b3xb4").expect("answer");
-    assert_eq!(a.verdict, "legal", "{:?}", a.violated);
-    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
-    assert_eq!(kinds, ["after"], "{:?}", a.frames);
-    let after = &a.frames[0];
-    assert!(
-        after.position.starts_with("5/BWB2/5/"),
-        "{}",
-        after.position
-    );
-    assert!(after.removed.is_empty());
-    assert_eq!(roles(after), ["left a4", "left c4"]);
-    // A capture that leaves the opponent in one group draws none.
-    let one = ordo_serve::api::explain("5/BB3/1W3/5/5 w classic", "b3xb4").expect("answer");
-    assert_eq!(one.verdict, "legal", "{:?}", one.violated);
-    assert_eq!(one.frames.len(), 1);
-    assert!(
-        one.frames[0].groups.is_empty(),
-        "{:?}",
-        one.frames[0].groups
-    );
-}
-
-/// ORDOX-4.1/ORDOX-4.2 and ORDOX-3.1, shown rather than listed: an Ordo X capture is shown in two
-/// boards (the capture with the pieces to remove marked and the groups by role, then the
-/// removal); a two-step turn has a board after each step.
-#[test]
-fn ordo_x_turns_are_shown_step_by_step() {
-    let a = ordo_serve::api::explain("5/BBB2/1W3/5/5 w x", "b3xb4/c4").expect("answer");
-    let kinds: Vec<&str> = a.frames.iter().map(|f| f.kind).collect();
-    assert_eq!(kinds, ["capture", "after"]);
-    let capture = &a.frames[0];
-    assert_eq!(capture.removed, ["a4"]);
-    assert!(
-        capture.position.starts_with("5/BWB2/5/"),
-        "{}",
-        capture.position
-    );
-    assert_eq!(roles(capture), ["removed a4", "kept c4"]);
-    assert!(capture.svg.contains(r#"class="removed""#));
-    assert_eq!(
-        a.frames[1].position,
-        a.effects.as_ref().unwrap().result.replace(" b ", " w ")
-    );
-    let start = "2BB2BB2/BBBBBBBBBB/BB2BB2BB/10/10/WW2WW2WW/WWWWWWWWWW/2WW2WW2 w x";
-    let two = ordo_serve::api::explain(start, "b3-c3,c3-d4").expect("answer");
-    let labels: Vec<&str> = two.frames.iter().map(|f| f.label.as_str()).collect();
-    assert_eq!(labels, ["After step 1: b3-c3", "After step 2: c3-d4"]);
-    assert!(
-        two.frames[0].position.contains("/10/10/W1W1WW2WW/"),
-        "{}",
-        two.frames[0].position
-    );
-    assert!(
-        two.frames[1].position.contains("/10/3W6/W3WW2WW/"),
-        "{}",
-        two.frames[1].position
-    );
-}
-
-/// ORDOX-4.2: the step answer previews the board after each choice of a tie
-/// before the user picks, each named by its kept group.
-#[test]
-fn a_tie_previews_each_choice() {
-    let s = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3xb4").expect("answer");
-    let steps: Vec<&str> = s.tie_choices.iter().map(|c| c.step.as_str()).collect();
-    assert_eq!(steps, ["b3xb4/a4", "b3xb4/c4"]);
-    assert_eq!(s.tie_choices[0].after, "5/BW3/5/5/5 w x");
-    assert_eq!(s.tie_choices[1].after, "5/1WB2/5/5/5 w x");
-    assert!(s
-        .tie_choices
-        .iter()
-        .all(|c| c.svg.starts_with("<svg") || c.svg.starts_with("<?xml")));
-    let none = ordo_serve::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
-    assert!(none.tie_choices.is_empty());
 }
 
 /// Endgame values: `/api/values` under `ordo serve --tables DIR` gives the position's value

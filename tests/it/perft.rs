@@ -67,15 +67,15 @@ fn bitboard_classic_perft_5_published_figure() {
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 11_501_158);
 }
 
-/// ORDOX-5.1: the parallel divide of `rules::perft` sums to the engine's own perft, reports
+/// ORDOX-5.1: the parallel divide of `ordo_bitboard::perft` sums to the engine's own perft, reports
 /// each finished first move once, and stops when asked (keeping only finished first moves).
 #[test]
 fn parallel_divide_reports_progress_and_stops() {
-    use ordo_core::rules::perft::{divide_parallel, PerftError, PerftOptions, MAX_PERFT_DEPTH};
+    use ordo_bitboard::perft::{divide_parallel, PerftError, PerftOptions, MAX_PERFT_DEPTH};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let e: ordo_bitboard::Bitboard = load(&setup::chess_board(Variant::Classic));
     let calls = AtomicUsize::new(0);
-    let count = |p: ordo_core::rules::perft::PerftProgress| {
+    let count = |p: ordo_bitboard::perft::PerftProgress| {
         assert_eq!(p.total, 46);
         calls.fetch_add(1, Ordering::Relaxed);
     };

@@ -11,9 +11,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use ordo_core::rules::clauses::{is_clause_id, registry, render_markdown, Registry, RegistryError};
+use ordo_core::rules::clauses::{is_clause_id, registry, render_markdown, RegistryError};
 
-/// The `.rs` files under `dir`, with their text.
+/// The `.rs` files under `dir`, with their text; generated files (the clause table, which
+/// holds every clause of the registry) are no citation and are left out.
 fn rs_files(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -24,7 +25,9 @@ fn rs_files(dir: &Path) -> Vec<(String, String)> {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                out.push((path.display().to_string(), text));
+                if !text.starts_with("// @generated") {
+                    out.push((path.display().to_string(), text));
+                }
             }
         }
     }
@@ -283,13 +286,10 @@ fn registry_parses_with_unique_ids_and_sources() {
     let reg = registry();
     assert!(reg.clauses.len() >= 40);
     assert!(reg.clauses.iter().any(|c| c.id.starts_with("ORDOX-")));
-    // Registry::parse refuses duplicates and rulings without reasoning.
-    let dup = format!(
-        "{}\n[[clause]]\nid = \"{}\"\ntitle = \"t\"\nkind = \"source\"\ntext = \"x\"\nsources = [\"s\"]\n",
-        ordo_core::rules::clauses::REGISTRY_TOML,
-        reg.clauses[0].id
-    );
-    let err = Registry::parse(&dup).unwrap_err();
+    // Registry::check refuses duplicates.
+    let mut dup = reg.clone();
+    dup.clauses.push(reg.clauses[0].clone());
+    let err = dup.check().unwrap_err();
     assert_eq!(err, RegistryError::Duplicate(reg.clauses[0].id.clone()));
     assert!(err.to_string().contains("appears twice"), "{err}");
 }

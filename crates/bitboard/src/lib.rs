@@ -15,8 +15,8 @@
 //!   `u32`, turns in a `u64` (`encoding`), pushed onto one caller-provided stack or only
 //!   counted (singletons of all pieces at once per direction);
 //! - perft with bulk counting at the last ply, single-threaded ([`Engine::perft`]) and over the
-//!   root moves on a rayon pool ([`Bitboard::perft_threads`], through the shared
-//!   [`crate::rules::perft`]).
+//!   root moves on a rayon pool ([`Bitboard::perft_threads`], through [`perft`], the threaded
+//!   perft for any engine).
 //!
 //! It shares only the vocabulary of [`crate::rules`] with the reference engine, never its
 //! code, so that `tests/it/differential.rs` compares two independent readings of the clauses.
@@ -27,12 +27,13 @@ mod conn;
 mod encoding;
 mod gen;
 mod geometry;
+pub mod perft;
 
 use std::cell::RefCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::rules::perft::{divide_parallel, PerftError, PerftOptions};
+use crate::perft::{divide_parallel, PerftError, PerftOptions};
 use crate::rules::{
     Color, Dims, Engine, Move, Position, PositionError, Status, Step, Variant, WinReason,
 };
@@ -440,7 +441,7 @@ impl Bitboard {
     }
 
     /// Perft on `threads` threads (0 = one per core), split over the root moves: the crate's
-    /// one parallel perft, [`crate::rules::perft::divide_parallel`], on this engine.
+    /// one parallel perft, [`perft::divide_parallel`], on this engine.
     pub fn perft_threads(&self, depth: u32, threads: usize) -> Result<u64, PerftError> {
         let opts = PerftOptions {
             threads,

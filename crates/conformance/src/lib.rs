@@ -26,11 +26,11 @@
 //!
 //! Everything here is deterministic for a given seed: the vectors regenerate byte for byte.
 
-use ordo::render;
 use ordo_adjudicate as adjudicate;
 use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};
 use ordo_reference as reference;
+use ordo_render as render;
 use ordo_system::{files, signals};
 
 pub mod diff;

@@ -34,7 +34,7 @@
 //! `ordo-solve`), re-exported once. The library has no features and no server, command-line
 //! or async dependency; the `ordo` command line is the `ordo-cli` package.
 
-pub use ordo_core::render;
+pub use ordo_render as render;
 
 pub use ordo_adjudicate::{adjudicate as explain, Effects, Verdict, Violation};
 pub use ordo_core::notation::{

@@ -6,11 +6,11 @@
 
 use serde::Serialize;
 
-use crate::adjudicate::{adjudicate, canonical_spelling, groups_after_capture, Verdict};
+use crate::adjudicate::{adjudicate, canonical_spelling, Verdict};
 use crate::notation::{echo, format_move, format_position, parse_move, parse_position};
 use crate::reference::Reference;
 use crate::render::{self, Annotations};
-use crate::rules::{clauses, ClauseId, Engine, Move, Position, Square, Status, Step, Variant};
+use crate::rules::{clauses, ClauseId, Engine, Move, Position, Square, Status, Step};
 use crate::show::{Frame, TieChoice};
 
 /// What kind of failure an [`ApiError`] is; each maps to one HTTP status.
@@ -141,6 +141,30 @@ pub struct EffectsInfo {
     pub result_svg: String,
 }
 
+/// Whether a move is legal, as the answers spell it: `legal` or `illegal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Legality {
+    Legal,
+    Illegal,
+}
+
+impl Legality {
+    /// `legal` or `illegal`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Legality::Legal => "legal",
+            Legality::Illegal => "illegal",
+        }
+    }
+}
+
+impl std::fmt::Display for Legality {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
 /// The verdict on one move (`GET /api/explain`).
 #[derive(Clone, Debug, Serialize)]
 pub struct ExplainAnswer {
@@ -150,7 +174,8 @@ pub struct ExplainAnswer {
     #[serde(rename = "move")]
     pub mv: String,
     /// `legal` or `illegal`.
-    pub verdict: &'static str,
+    pub verdict: Legality,
+    /// The same as a boolean (the answers carry both).
     pub legal: bool,
     /// Every clause the move breaks, each with what breaks it (empty for a legal move).
     pub violated: Vec<Citation>,
@@ -574,9 +599,9 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         canonical: canonical_spelling(pos, mv).map(|c| format_move(&c)),
         legal: verdict.is_legal(),
         verdict: if verdict.is_legal() {
-            "legal"
+            Legality::Legal
         } else {
-            "illegal"
+            Legality::Illegal
         },
         mv: mv_text,
         violated,
@@ -680,22 +705,30 @@ pub fn step(position: &str, step: &str) -> Result<StepAnswer, ApiError> {
 /// The opponent's largest groups after the capture `step`, when more than one has the largest
 /// size and the game is Ordo X (ORDOX-4.2).
 fn tied_groups(pos: &Position, step: &Step) -> Vec<Vec<String>> {
-    tied_squares(pos, step).iter().map(|g| names(g)).collect()
+    crate::show::tied_squares(pos, step)
+        .iter()
+        .map(|g| names(g))
+        .collect()
 }
 
-/// [`tied_groups`] as squares.
-pub(crate) fn tied_squares(pos: &Position, step: &Step) -> Vec<Vec<Square>> {
-    if pos.variant != Variant::X {
-        return Vec::new();
-    }
-    let Some(groups) = groups_after_capture(pos, step) else {
-        return Vec::new();
-    };
-    let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
-    let tied: Vec<Vec<Square>> = groups.into_iter().filter(|g| g.len() == largest).collect();
-    if tied.len() > 1 {
-        tied
-    } else {
-        Vec::new()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed verdict is spelled in the answers as the words the page's script reads.
+    #[test]
+    fn a_verdict_serializes_to_its_word() {
+        let legal = explain("4/1B2/WW2/2W1 w classic", "a2-a3").unwrap();
+        let json = serde_json::to_value(&legal).unwrap();
+        assert_eq!(
+            (json["verdict"].as_str(), json["legal"].as_bool()),
+            (Some("legal"), Some(true))
+        );
+        let illegal = explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
+        assert_eq!(
+            serde_json::to_value(&illegal).unwrap()["verdict"],
+            "illegal"
+        );
+        assert_eq!(illegal.verdict.to_string(), "illegal");
     }
 }

@@ -1,8 +1,13 @@
-//! One API request given as text, answered without a socket: the same routes, parameters and
-//! errors as the JSON API of `ordo serve`, for the page's script when the page runs without a
-//! server (the WebAssembly module of the static site calls [`answer`]).
+//! The API's routes, parameters and answers, defined once: [`Route`] names a path,
+//! [`Route::request`] reads its query string into a [`Request`], and [`Request::answer`]
+//! answers it with a status, content type and body. `ordo serve` maps HTTP onto these (and
+//! adds its limits, workers and move budget around them); the static site's WebAssembly module
+//! calls [`answer`], the same routes with the same answers, without a server.
+
+use serde::Deserialize;
 
 use crate::api::{self, ApiError, ErrorKind};
+use crate::rules::Position;
 use crate::values;
 use ordo_solve::Tablebase;
 
@@ -33,7 +38,8 @@ impl Answer {
         }
     }
 
-    fn error(e: &ApiError) -> Answer {
+    /// The answer of a failed request: its status and one line of JSON.
+    pub fn error(e: &ApiError) -> Answer {
         Answer {
             status: e.status(),
             content_type: JSON,
@@ -42,10 +48,206 @@ impl Answer {
     }
 }
 
-/// Decode one `application/x-www-form-urlencoded` component as browsers and the server do:
-/// `+` is a space, a `%` not followed by two hex digits stays as it is, and bytes that are not
-/// UTF-8 become U+FFFD.
-fn decode(text: &str) -> String {
+/// One route of the API, from its path (matched as given, not decoded, except a clause's id).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `/api/explain?position=P&move=M`: the verdict on a move.
+    Explain,
+    /// `/api/moves?position=P`: the legal moves.
+    Moves,
+    /// `/api/step?position=P&step=S`: the position after one step of a turn, and its ties.
+    Step,
+    /// `/api/board?position=P[&move=M]`: the diagram, an SVG.
+    Board,
+    /// `/api/values?position=P`: endgame values from tables.
+    Values,
+    /// `/api/tables?position=P`: the table files a probe still needs (the static site's
+    /// module only: its page fetches them; a server reads its own).
+    Tables,
+    /// `/api/rules`: every clause.
+    Rules,
+    /// `/api/rules/<ID>`: one clause.
+    Rule(String),
+}
+
+impl Route {
+    /// The route at `path`, or `None` when the API has none there.
+    pub fn of(path: &str) -> Option<Route> {
+        Some(match path {
+            "/api/explain" => Route::Explain,
+            "/api/moves" => Route::Moves,
+            "/api/step" => Route::Step,
+            "/api/board" => Route::Board,
+            "/api/values" => Route::Values,
+            "/api/tables" => Route::Tables,
+            "/api/rules" => Route::Rules,
+            _ => {
+                let id = path.strip_prefix("/api/rules/")?;
+                if id.is_empty() || id.contains('/') {
+                    return None;
+                }
+                Route::Rule(percent_decode(id))
+            }
+        })
+    }
+
+    /// Read the route's parameters from `query` (a URL's query string): a 400 naming `query`
+    /// for an unknown, repeated or malformed parameter, naming the parameter when a required
+    /// one is missing, naming `position` for a position the tables' routes cannot read.
+    pub fn request(self, query: &str) -> Result<Request, ApiError> {
+        Ok(match self {
+            Route::Explain => {
+                let q: MoveQuery = params(query)?;
+                let position = required(q.position, "position")?;
+                let mv = required(q.mv, "move")?;
+                Request::Explain { position, mv }
+            }
+            Route::Moves => {
+                let q: MoveQuery = params(query)?;
+                let position = required(q.position, "position")?;
+                Request::Moves { position }
+            }
+            Route::Step => {
+                let q: StepQuery = params(query)?;
+                let position = required(q.position, "position")?;
+                let step = required(q.step, "step")?;
+                Request::Step { position, step }
+            }
+            Route::Board => {
+                let q: MoveQuery = params(query)?;
+                let position = required(q.position, "position")?;
+                Request::Board { position, mv: q.mv }
+            }
+            Route::Values | Route::Tables => {
+                let q: PositionQuery = params(query)?;
+                let position = api::read_position(&required(q.position, "position")?)?;
+                match self {
+                    Route::Values => Request::Values { position },
+                    _ => Request::Tables { position },
+                }
+            }
+            Route::Rules => Request::Rules,
+            Route::Rule(id) => Request::Rule { id },
+        })
+    }
+}
+
+/// One request of the API, its parameters read and the required ones present.
+#[derive(Clone, Debug)]
+pub enum Request {
+    Explain {
+        position: String,
+        mv: String,
+    },
+    Moves {
+        position: String,
+    },
+    Step {
+        position: String,
+        step: String,
+    },
+    Board {
+        position: String,
+        mv: Option<String>,
+    },
+    Values {
+        position: Position,
+    },
+    Tables {
+        position: Position,
+    },
+    Rules,
+    Rule {
+        id: String,
+    },
+}
+
+impl Request {
+    /// The position whose legal moves bound the work of this request (a verdict lists them,
+    /// as does a move list): what a server's move budget counts.
+    pub fn budgeted(&self) -> Option<&str> {
+        match self {
+            Request::Explain { position, .. } | Request::Moves { position } => Some(position),
+            _ => None,
+        }
+    }
+
+    /// Whether answering takes the engines' or the tables' work; the clause routes, and the
+    /// tables' routes without tables, are a lookup.
+    pub fn works(&self, with_tables: bool) -> bool {
+        match self {
+            Request::Rules | Request::Rule { .. } => false,
+            Request::Values { .. } | Request::Tables { .. } => with_tables,
+            _ => true,
+        }
+    }
+
+    /// The answer, with `tables` behind the tables' routes (without, a 404 naming `tables`).
+    pub fn answer(&self, tables: Option<&Tablebase>) -> Answer {
+        self.answered(tables).unwrap_or_else(|e| Answer::error(&e))
+    }
+
+    fn answered(&self, tables: Option<&Tablebase>) -> Result<Answer, ApiError> {
+        Ok(match self {
+            Request::Explain { position, mv } => Answer::json(&api::explain(position, mv)?),
+            Request::Moves { position } => Answer::json(&api::moves(position)?),
+            Request::Step { position, step } => Answer::json(&api::step(position, step)?),
+            Request::Board { position, mv } => Answer {
+                status: 200,
+                content_type: "image/svg+xml",
+                body: api::board_svg(position, mv.as_deref())?,
+            },
+            Request::Values { position } => {
+                let tables = tables.ok_or_else(api::no_tables)?;
+                Answer::json(&values::probe(tables, position)?)
+            }
+            Request::Tables { position } => {
+                let tables = tables.ok_or_else(api::no_tables)?;
+                Answer::json(&values::files_needed(tables, position))
+            }
+            Request::Rules => Answer::json(&api::all_rules()),
+            Request::Rule { id } => Answer::json(&api::rule(id)?),
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveQuery {
+    position: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepQuery {
+    position: Option<String>,
+    step: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionQuery {
+    position: Option<String>,
+}
+
+/// A query string's parameters, decoded as forms are (`+` is a space, bad escapes stay as
+/// they are, bytes that are not UTF-8 become U+FFFD) and worded as the HTTP stack words them.
+fn params<'de, T: Deserialize<'de>>(query: &'de str) -> Result<T, ApiError> {
+    let parsed = form_urlencoded::parse(query.as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed))
+        .map_err(|e| ApiError::bad("query", format!("Failed to deserialize query string: {e}")))
+}
+
+/// A required parameter, or a 400 naming it.
+fn required(value: Option<String>, name: &str) -> Result<String, ApiError> {
+    value.ok_or_else(|| ApiError::bad(name, format!("the query parameter '{name}' is missing")))
+}
+
+/// A path segment with its `%XX` escapes decoded (a `%` not followed by two hex digits stays
+/// as it is; bytes that are not UTF-8 become U+FFFD).
+fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -54,7 +256,6 @@ fn decode(text: &str) -> String {
             .get(i + 1..i + 3)
             .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
         match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'+', _) => out.push(b' '),
             (b'%', Some(value)) => {
                 out.push(value);
                 i += 2;
@@ -66,50 +267,10 @@ fn decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The query string's parameters, each at most once and each one `allowed`.
-fn params(query: &str, allowed: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let (k, v) = (decode(k), decode(v));
-        if !allowed.contains(&k.as_str()) {
-            let shown: String = k.chars().take(40).collect();
-            return Err(ApiError::bad(
-                "query",
-                format!(
-                    "unknown parameter '{shown}': this route takes {}",
-                    allowed.join(", ")
-                ),
-            ));
-        }
-        if out.iter().any(|(name, _)| *name == k) {
-            return Err(ApiError::bad(
-                "query",
-                format!("the parameter '{k}' is given twice"),
-            ));
-        }
-        out.push((k, v));
-    }
-    Ok(out)
-}
-
-fn optional(params: &[(String, String)], name: &str) -> Option<String> {
-    params
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.clone())
-}
-
-fn required(params: &[(String, String)], name: &str) -> Result<String, ApiError> {
-    optional(params, name)
-        .ok_or_else(|| ApiError::bad(name, format!("the query parameter '{name}' is missing")))
-}
-
 /// Answer the API request `target` (a path and query string, e.g.
-/// `/api/explain?position=…&move=…`): `/api/explain`, `/api/moves`, `/api/step`, `/api/board`
-/// (an SVG), `/api/rules`, `/api/rules/<ID>` and `/api/values` (always a 404 naming `tables`
-/// here: the tables live with `ordo serve --tables DIR`), with the JSON errors of the server (400 for
-/// bad input naming the parameter, 404 for anything else). Never panics.
+/// `/api/explain?position=…&move=…`) as `ordo serve` does, without tables: every [`Route`]
+/// but `/api/tables`; `/api/values` is a 404 naming `tables`, anything else a 404 naming
+/// `path`. Never panics.
 pub fn answer(target: &str) -> Answer {
     answer_with(target, None)
 }
@@ -119,66 +280,18 @@ pub fn answer(target: &str) -> Answer {
 /// the static site's page fetches and gives to its module first).
 pub fn answer_with(target: &str, tables: Option<&Tablebase>) -> Answer {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let routed = match (path, tables) {
-        ("/api/values" | "/api/tables", Some(t)) => with_tables(path, query, t),
-        _ => route(path, query),
+    let route = Route::of(path).filter(|r| *r != Route::Tables || tables.is_some());
+    let Some(route) = route else {
+        let shown: String = path.chars().take(80).collect();
+        return Answer::error(&ApiError::new(
+            ErrorKind::NotFound,
+            "path",
+            format!("no such route: {shown} (the API is under /api/)"),
+        ));
     };
-    routed.unwrap_or_else(|e| Answer::error(&e))
-}
-
-fn with_tables(path: &str, query: &str, tables: &Tablebase) -> Result<Answer, ApiError> {
-    let p = params(query, &["position"])?;
-    let pos = api::read_position(&required(&p, "position")?)?;
-    Ok(match path {
-        "/api/tables" => Answer::json(&values::files_needed(tables, &pos)),
-        _ => Answer::json(&values::probe(tables, &pos)?),
-    })
-}
-
-fn route(path: &str, query: &str) -> Result<Answer, ApiError> {
-    const MOVE: [&str; 2] = ["position", "move"];
-    match path {
-        "/api/explain" => {
-            let p = params(query, &MOVE)?;
-            let answer = api::explain(&required(&p, "position")?, &required(&p, "move")?)?;
-            Ok(Answer::json(&answer))
-        }
-        "/api/moves" => {
-            let p = params(query, &MOVE)?;
-            Ok(Answer::json(&api::moves(&required(&p, "position")?)?))
-        }
-        "/api/step" => {
-            let p = params(query, &["position", "step"])?;
-            let answer = api::step(&required(&p, "position")?, &required(&p, "step")?)?;
-            Ok(Answer::json(&answer))
-        }
-        "/api/board" => {
-            let p = params(query, &MOVE)?;
-            let svg = api::board_svg(&required(&p, "position")?, optional(&p, "move").as_deref())?;
-            Ok(Answer {
-                status: 200,
-                content_type: "image/svg+xml",
-                body: svg,
-            })
-        }
-        "/api/values" => {
-            // No tables in the page itself: `ordo serve --tables DIR` answers this route.
-            let p = params(query, &["position"])?;
-            api::read_position(&required(&p, "position")?)?;
-            Err(api::no_tables())
-        }
-        "/api/rules" => Ok(Answer::json(&api::all_rules())),
-        _ => match path.strip_prefix("/api/rules/") {
-            Some(id) => Ok(Answer::json(&api::rule(&decode(id))?)),
-            None => {
-                let shown: String = path.chars().take(80).collect();
-                Err(ApiError::new(
-                    ErrorKind::NotFound,
-                    "path",
-                    format!("no such route: {shown} (the API is under /api/)"),
-                ))
-            }
-        },
+    match route.request(query) {
+        Ok(request) => request.answer(tables),
+        Err(e) => Answer::error(&e),
     }
 }
 
@@ -187,24 +300,59 @@ mod tests {
     use super::*;
 
     #[test]
-    fn query_components_decode_as_forms_do() {
-        assert_eq!(decode("a%2Fb+c"), "a/b c");
-        assert_eq!(decode("%E2%86%92"), "→");
-        assert_eq!(decode("%4"), "%4");
-        assert_eq!(decode("%ZZ%"), "%ZZ%");
-        assert_eq!(decode("%FF"), "\u{FFFD}");
+    fn path_segments_decode_their_escapes_only() {
+        assert_eq!(percent_decode("a%2Fb+c"), "a/b+c");
+        assert_eq!(percent_decode("%E2%86%92"), "→");
+        assert_eq!(percent_decode("%4"), "%4");
+        assert_eq!(percent_decode("%ZZ%"), "%ZZ%");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+    }
+
+    #[test]
+    fn routes_are_exact_paths() {
+        assert_eq!(Route::of("/api/moves"), Some(Route::Moves));
+        assert_eq!(
+            Route::of("/api/rules/ORDO%2D7.2"),
+            Some(Route::Rule("ORDO-7.2".into()))
+        );
+        for path in [
+            "/api/moves/",
+            "/api/rules/",
+            "/api/rules/a/b",
+            "/api/%6Doves",
+        ] {
+            assert_eq!(Route::of(path), None, "{path}");
+        }
     }
 
     #[test]
     fn unknown_twice_and_missing_parameters_are_400_naming_them() {
         let r = answer("/api/explain?position=4%2F4+w+classic&mv=a1-a2");
         assert_eq!(r.status, 400);
-        assert!(r.body.contains("unknown parameter 'mv'"), "{}", r.body);
+        assert!(r.body.contains("unknown field `mv`"), "{}", r.body);
+        assert!(r.body.contains(r#""where":"query""#), "{}", r.body);
         let r = answer("/api/moves?position=a&position=b");
-        assert!(r.body.contains("given twice"), "{}", r.body);
+        assert!(r.body.contains("duplicate field `position`"), "{}", r.body);
         let r = answer("/api/explain?position=4%2F4%2F4%2F4+w+classic");
         assert_eq!(r.status, 400);
         assert!(r.body.contains(r#""where":"move""#), "{}", r.body);
         assert_eq!(answer("/nowhere").status, 404);
+        assert_eq!(answer("/api/tables?position=x").status, 404);
+    }
+
+    #[test]
+    fn only_verdicts_and_move_lists_are_budgeted() {
+        let req = |target: &str| {
+            let (path, query) = target.split_once('?').unwrap_or((target, ""));
+            Route::of(path).unwrap().request(query).unwrap()
+        };
+        let explain = req("/api/explain?position=P&move=M");
+        assert_eq!(explain.budgeted(), Some("P"));
+        assert_eq!(req("/api/moves?position=Q").budgeted(), Some("Q"));
+        assert_eq!(req("/api/step?position=P&step=S").budgeted(), None);
+        assert_eq!(req("/api/board?position=P").budgeted(), None);
+        assert!(explain.works(false) && !req("/api/rules").works(true));
+        let values = req("/api/values?position=BB2%2F4%2F4%2FWW2+w+classic");
+        assert!(values.works(true) && !values.works(false));
     }
 }

@@ -285,7 +285,7 @@ pub fn tie_choices(pos: &Position, step: &Step) -> Vec<TieChoice> {
     let Some((from, to)) = capture_squares(step) else {
         return Vec::new();
     };
-    let tied = crate::api::tied_squares(pos, step);
+    let tied = tied_squares(pos, step);
     let Ok(engine) = Reference::from_position(pos) else {
         return Vec::new();
     };
@@ -310,4 +310,22 @@ pub fn tie_choices(pos: &Position, step: &Step) -> Vec<TieChoice> {
             })
         })
         .collect()
+}
+
+/// The opponent's largest groups after the capture `step`, when more than one has the
+/// largest size and the game is Ordo X (ORDOX-4.2): the groups a tie lets the mover choose from.
+pub(crate) fn tied_squares(pos: &Position, step: &Step) -> Vec<Vec<Square>> {
+    if pos.variant != Variant::X {
+        return Vec::new();
+    }
+    let Some(groups) = groups_after_capture(pos, step) else {
+        return Vec::new();
+    };
+    let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
+    let tied: Vec<Vec<Square>> = groups.into_iter().filter(|g| g.len() == largest).collect();
+    if tied.len() > 1 {
+        tied
+    } else {
+        Vec::new()
+    }
 }

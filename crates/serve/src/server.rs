@@ -4,24 +4,21 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Extension;
 use axum::Router;
-use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
 
-use super::api::{self, ApiError, ErrorKind};
-use super::pages;
-use super::work::{Lane, Peer, Pool, Tally};
+use crate::work::{Lane, Peer, Pool, Tally};
 use ordo_core::notation::echo;
+use ordo_page::api::{ApiError, ErrorKind};
+use ordo_page::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
+use ordo_page::{pages, Answer, Route};
 use ordo_solve::Tablebase;
-
-use super::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
 
 /// How much a client may send and how long it may take.
 #[derive(Clone, Debug)]
@@ -102,20 +99,13 @@ fn error_response(e: &ApiError) -> Response {
     response
 }
 
-fn json_response<T: Serialize>(value: &T) -> Response {
-    match serde_json::to_string(value) {
-        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(e) => internal_error(&e.to_string()),
-    }
-}
-
-/// A bug, not bad input: 500 with the same one-line JSON shape.
-fn internal_error(what: &str) -> Response {
-    let body = serde_json::json!({ "error": format!("internal error: {what}"), "where": "server" });
+/// The answer of ordo-page, as HTTP.
+fn response(answer: Answer) -> Response {
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
+        status,
+        [(header::CONTENT_TYPE, answer.content_type)],
+        answer.body,
     )
         .into_response()
 }
@@ -132,160 +122,44 @@ type Shared = State<Arc<App>>;
 /// The address of the request's client, when it came through [`serve`].
 type Client = Option<Extension<Peer>>;
 
-/// Run `f` on the pool's workers (the adjudicator and the move generator are CPU work), in
-/// `peer`'s share of the queue.
-async fn blocking<T, F>(app: &App, peer: Client, lane: Lane, f: F) -> Result<T, Response>
-where
-    T: Send + 'static,
-    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
-{
-    let peer = peer.map(|Extension(p)| p);
-    app.pool
-        .run(peer, lane, f)
-        .await
-        .map_err(|e| error_response(&e))
-}
-
-/// The query string, or a 400 naming what is wrong with it.
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(v)| v)
-        .map_err(|e| ApiError::bad("query", e.body_text()))
-}
-
-/// A required parameter, or a 400 naming it.
-fn required(value: Option<String>, name: &str) -> Result<String, ApiError> {
-    value.ok_or_else(|| ApiError::bad(name, format!("the query parameter '{name}' is missing")))
-}
-
-/// The error answer of a failed [`query`] or [`required`].
-fn bad(e: ApiError) -> Response {
-    error_response(&e)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveQuery {
-    position: Option<String>,
-    #[serde(rename = "move")]
-    mv: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepQuery {
-    position: Option<String>,
-    step: Option<String>,
-}
-
-async fn explain_h(
-    State(app): Shared,
-    peer: Client,
-    q: Result<Query<MoveQuery>, QueryRejection>,
-) -> Response {
-    let run = || async {
-        let q = query(q).map_err(bad)?;
-        let (p, m) = (
-            required(q.position, "position").map_err(bad)?,
-            required(q.mv, "move").map_err(bad)?,
-        );
-        let lane = app.pool.check_budget(&p).map_err(bad)?;
-        blocking(&app, peer, lane, move || api::explain(&p, &m)).await
+/// Every request no page route takes: the API's routes (ordo-page reads and answers them;
+/// this adds the move budget and runs the engines' and the tables' work on the pool's
+/// workers, in the client's share of the queue), else a 404.
+async fn api(State(app): Shared, peer: Client, method: Method, uri: Uri) -> Response {
+    // `/api/tables` is the static site's: its page fetches the table files a server reads.
+    let route = Route::of(uri.path()).filter(|r| *r != Route::Tables);
+    let Some(route) = route else {
+        return not_found(method, uri).await;
     };
-    run().await.map_or_else(|e| e, |a| json_response(&a))
-}
-
-async fn moves_h(
-    State(app): Shared,
-    peer: Client,
-    q: Result<Query<MoveQuery>, QueryRejection>,
-) -> Response {
-    let run = || async {
-        let q = query(q).map_err(bad)?;
-        let p = required(q.position, "position").map_err(bad)?;
-        let lane = app.pool.check_budget(&p).map_err(bad)?;
-        blocking(&app, peer, lane, move || api::moves(&p)).await
-    };
-    run().await.map_or_else(|e| e, |a| json_response(&a))
-}
-
-async fn step_h(
-    State(app): Shared,
-    peer: Client,
-    q: Result<Query<StepQuery>, QueryRejection>,
-) -> Response {
-    let run = || async {
-        let q = query(q).map_err(bad)?;
-        let (p, s) = (
-            required(q.position, "position").map_err(bad)?,
-            required(q.step, "step").map_err(bad)?,
-        );
-        blocking(&app, peer, Lane::Light, move || api::step(&p, &s)).await
-    };
-    run().await.map_or_else(|e| e, |a| json_response(&a))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PositionQuery {
-    position: Option<String>,
-}
-
-/// `GET /api/values?position=P`: the endgame value of P and of each legal move, from the
-/// tables of `ordo serve --tables DIR`; 404 naming `tables` without them,
-/// or naming the slices missing for P's material.
-async fn values_h(
-    State(app): Shared,
-    peer: Client,
-    q: Result<Query<PositionQuery>, QueryRejection>,
-) -> Response {
-    let run = || async {
-        let q = query(q).map_err(bad)?;
-        let p = required(q.position, "position").map_err(bad)?;
-        let pos = api::read_position(&p).map_err(bad)?;
-        let tables = app.tables.clone().ok_or_else(|| bad(api::no_tables()))?;
-        blocking(&app, peer, Lane::Light, move || {
-            ordo_page::values::probe(&tables, &pos)
-        })
-        .await
-    };
-    run().await.map_or_else(|e| e, |a| json_response(&a))
-}
-
-async fn board_h(
-    State(app): Shared,
-    peer: Client,
-    q: Result<Query<MoveQuery>, QueryRejection>,
-) -> Response {
-    let run = || async {
-        let q = query(q).map_err(bad)?;
-        let p = required(q.position, "position").map_err(bad)?;
-        blocking(&app, peer, Lane::Light, move || {
-            api::board_svg(&p, q.mv.as_deref())
-        })
-        .await
-    };
-    match run().await {
-        Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
-        Err(e) => e,
+    if method != Method::GET && method != Method::HEAD {
+        return wrong_method(method, uri).await;
     }
-}
-
-async fn rule_h(Path(id): Path<String>) -> Response {
-    match api::rule(&id) {
-        Ok(c) => json_response(&c),
+    let request = match route.request(uri.query().unwrap_or_default()) {
+        Ok(request) => request,
+        Err(e) => return error_response(&e),
+    };
+    let tables = app.tables.clone();
+    if !request.works(tables.is_some()) {
+        return response(request.answer(tables.as_deref()));
+    }
+    let lane = match request.budgeted().map(|p| app.pool.check_budget(p)) {
+        None => Lane::Light,
+        Some(Ok(lane)) => lane,
+        Some(Err(e)) => return error_response(&e),
+    };
+    let peer = peer.map(|Extension(p)| p);
+    let work = move || Ok(request.answer(tables.as_deref()));
+    match app.pool.run(peer, lane, work).await {
+        Ok(answer) => response(answer),
         Err(e) => error_response(&e),
     }
-}
-
-async fn rules_list_h() -> Response {
-    json_response(&api::all_rules())
 }
 
 fn static_text(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
+async fn not_found(method: Method, uri: Uri) -> Response {
     error_response(&ApiError::new(
         ErrorKind::NotFound,
         "path",
@@ -296,7 +170,7 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
     ))
 }
 
-async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
+async fn wrong_method(method: Method, uri: Uri) -> Response {
     error_response(&ApiError::new(
         ErrorKind::MethodNotAllowed,
         "request",
@@ -416,14 +290,7 @@ pub fn router_with(limits: &Limits, tables: Option<Arc<Tablebase>>) -> Router {
                     .into_response()
             }),
         )
-        .route("/api/explain", get(explain_h))
-        .route("/api/moves", get(moves_h))
-        .route("/api/step", get(step_h))
-        .route("/api/board", get(board_h))
-        .route("/api/values", get(values_h))
-        .route("/api/rules", get(rules_list_h))
-        .route("/api/rules/{id}", get(rule_h))
-        .fallback(not_found)
+        .fallback(api)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limits.max_body))
         .layer(middleware::from_fn_with_state(app.clone(), guard))

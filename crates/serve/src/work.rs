@@ -16,9 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
-use super::api::{ApiError, ErrorKind};
 use ordo_core::notation::parse_position;
 use ordo_core::rules::Engine;
+use ordo_page::api::{ApiError, ErrorKind};
 
 /// The address a request came from (a request extension set by the accept loop; absent when
 /// the router is called without a socket, as in the unit tests).

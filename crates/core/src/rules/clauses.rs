@@ -1,19 +1,17 @@
 //! The clause registry: every rule of both games as a numbered clause (`ORDO-n.m`, `ORDOX-n.m`)
-//! with its kind and source references. The registry lives in `spec/clauses.toml` and is
-//! embedded at build time, so every verdict can quote the clause that decided it;
+//! with its kind and source references. The registry lives in `spec/clauses.toml`; its data
+//! are compiled in as a Rust table generated from it (`clause_table.rs`, which the test
+//! `tests/clause_table.rs` checks against the TOML and regenerates on request), so every
+//! verdict can quote the clause that decided it without parsing anything at run time;
 //! `spec/rules.md` is rendered from it ([`render_markdown`]).
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use serde::Deserialize;
-
-/// The registry text, embedded.
-pub const REGISTRY_TOML: &str = include_str!("../../data/clauses.toml");
+use super::clause_table;
 
 /// How a clause is grounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Stated in words by the source documents.
     Source,
@@ -35,7 +33,7 @@ impl Kind {
 
 /// One source document: the name of the project's stored copy (the key clauses cite it by)
 /// and what a reader is shown — author, title, date and the address where it is published.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct SourceDoc {
     pub file: String,
     pub describes: String,
@@ -68,16 +66,15 @@ impl std::fmt::Display for Citation {
 }
 
 /// A group of clauses (`ORDO-4`, `ORDOX-2`, …).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Section {
     pub id: String,
     pub title: String,
-    #[serde(default)]
     pub intro: String,
 }
 
 /// One rule.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Clause {
     /// Stable identifier, never reused.
     pub id: String,
@@ -88,10 +85,8 @@ pub struct Clause {
     /// Seed file name and section heading for each document that bears on the clause.
     pub sources: Vec<String>,
     /// Which documents agree and which differ.
-    #[serde(default)]
     pub agreement: String,
     /// For rulings and figures: why the project decided as it did.
-    #[serde(default)]
     pub reasoning: String,
 }
 
@@ -108,24 +103,20 @@ impl Clause {
 }
 
 /// The whole registry.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Registry {
     pub title: String,
     /// Bumped whenever a clause changes meaning; recorded in solver files.
     pub rules_version: u32,
     pub preamble: String,
     pub sources: Vec<SourceDoc>,
-    #[serde(rename = "section")]
     pub sections: Vec<Section>,
-    #[serde(rename = "clause")]
     pub clauses: Vec<Clause>,
 }
 
-/// Why a clause registry text (spec/clauses.toml) is refused.
+/// Why a clause registry (spec/clauses.toml) is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RegistryError {
-    #[error("the clause registry is not valid TOML: {0}")]
-    Toml(String),
     #[error("clause id '{0}' is not of the form ORDO-n.m or ORDOX-n.m")]
     BadId(String),
     #[error("clause id '{0}' appears twice: give one of them a new number")]
@@ -139,10 +130,10 @@ pub enum RegistryError {
 }
 
 impl Registry {
-    /// Parse and check a registry text: ids well formed and unique, every clause in a declared
-    /// section, every ruling with its reasoning, every clause with a source reference.
-    pub fn parse(text: &str) -> Result<Registry, RegistryError> {
-        let reg: Registry = toml::from_str(text).map_err(|e| RegistryError::Toml(e.to_string()))?;
+    /// Check the registry: ids well formed and unique, every clause in a declared section,
+    /// every ruling with its reasoning, every clause with a source reference.
+    pub fn check(&self) -> Result<(), RegistryError> {
+        let reg = self;
         let mut seen = std::collections::HashSet::new();
         for c in &reg.clauses {
             let id = c.id.clone();
@@ -163,7 +154,7 @@ impl Registry {
                 return Err(RegistryError::Incomplete(id));
             }
         }
-        Ok(reg)
+        Ok(())
     }
 
     /// The clause with this id.
@@ -186,12 +177,69 @@ pub fn is_clause_id(s: &str) -> bool {
     }
 }
 
-/// The embedded registry. The build's own tests guarantee it parses.
+/// The registry compiled in from `spec/clauses.toml`. The crate's own tests guarantee it
+/// passes [`Registry::check`].
 pub fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
-    REG.get_or_init(|| {
-        Registry::parse(REGISTRY_TOML).unwrap_or_else(|e| panic!("spec/clauses.toml: {e}"))
-    })
+    REG.get_or_init(from_table)
+}
+
+/// The registry built from the generated table.
+fn from_table() -> Registry {
+    let text = |s: &str| s.to_string();
+    Registry {
+        title: text(clause_table::TITLE),
+        rules_version: clause_table::RULES_VERSION,
+        preamble: text(clause_table::PREAMBLE),
+        sources: (clause_table::SOURCES.iter())
+            .map(
+                |&[file, describes, author, title, date, address]| SourceDoc {
+                    file: text(file),
+                    describes: text(describes),
+                    author: text(author),
+                    title: text(title),
+                    date: text(date),
+                    address: text(address),
+                },
+            )
+            .collect(),
+        sections: (clause_table::SECTIONS.iter())
+            .map(|&[id, title, intro]| Section {
+                id: text(id),
+                title: text(title),
+                intro: text(intro),
+            })
+            .collect(),
+        clauses: clause_table::CLAUSES
+            .iter()
+            .map(ClauseRow::clause)
+            .collect(),
+    }
+}
+
+/// One clause as the generated table holds it.
+pub(super) struct ClauseRow {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub kind: Kind,
+    pub text: &'static str,
+    pub sources: &'static [&'static str],
+    pub agreement: &'static str,
+    pub reasoning: &'static str,
+}
+
+impl ClauseRow {
+    fn clause(&self) -> Clause {
+        Clause {
+            id: self.id.to_string(),
+            title: self.title.to_string(),
+            kind: self.kind,
+            text: self.text.to_string(),
+            sources: self.sources.iter().map(|s| s.to_string()).collect(),
+            agreement: self.agreement.to_string(),
+            reasoning: self.reasoning.to_string(),
+        }
+    }
 }
 
 /// The clause with this id in the embedded registry.

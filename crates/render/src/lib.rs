@@ -11,8 +11,8 @@
 mod svg;
 mod unicode;
 
-use crate::notation::format_move;
-use crate::rules::{Dims, Move, Position, Square};
+use ordo_core::notation::format_move;
+use ordo_core::rules::{Dims, Move, Position, Square};
 
 /// What to mark besides the pieces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub fn unicode(pos: &Position, mv: Option<&Move>, notes: &Annotations) -> String
 ///
 /// ```
 /// assert_eq!(
-///     ordo_core::render::escape_markup(r#"<a href="x">Tom & Jerry's</a>"#),
+///     ordo_render::escape_markup(r#"<a href="x">Tom & Jerry's</a>"#),
 ///     "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;"
 /// );
 /// ```

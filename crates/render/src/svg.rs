@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::notation::format_position;
-use crate::rules::{Color, Dims, Move, Position, Square};
+use ordo_core::notation::format_position;
+use ordo_core::rules::{Color, Dims, Move, Position, Square};
 
 use super::{arrows, move_text, on_board, on_board_squares, point_name, Annotations, Arrow};
 

@@ -1,7 +1,7 @@
 //! The Unicode board (see [`super::unicode`]).
 
-use crate::rules::{Color, Dims, Move, Position, Square};
-use crate::text::count;
+use ordo_core::rules::{Color, Dims, Move, Position, Square};
+use ordo_core::text::count;
 
 use super::{arrows, move_text, on_board, on_board_squares, point_name, Annotations, Arrow};
 

@@ -1,5 +1,7 @@
 //! Perft for any engine, split over the first moves on a thread pool: the one parallel perft of
-//! the crate (`ordo perft` and `Bitboard::perft_threads` of `ordo-bitboard` both run it).
+//! the workspace (`ordo perft`, on either engine, and [`crate::Bitboard::perft_threads`] both
+//! run it). It lives beside the fast engine rather than in the vocabulary crate, which starts
+//! no thread.
 //!
 //! It can be stopped from another thread (a flag checked at every node above the last two
 //! plies), reports each finished first move to a callback, and refuses a depth beyond
@@ -10,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::{Engine, Move};
+use ordo_core::rules::{Engine, Move};
 
 /// The deepest perft accepted. Far beyond anything that finishes (classic perft(7) from the
 /// start already counts trillions of leaves), and shallow enough for any thread's stack.
