@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use super::CliError;
-use crate::solve::{Phase, Progress, SolveError, Step};
+use crate::solve::{Phase, Progress, SolveError, Stage};
 
 /// Exit status of a command stopped by Ctrl-C.
 pub const INTERRUPTED: u8 = 130;
@@ -49,7 +49,7 @@ impl Progress for Stoppable<'_> {
     fn note(&self, text: &str) {
         self.inner.note(text);
     }
-    fn begin(&self, step: &Step) {
+    fn begin(&self, step: &Stage) {
         self.inner.begin(step);
     }
     fn stop_requested(&self) -> bool {

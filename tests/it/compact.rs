@@ -10,9 +10,8 @@ use ordo_bitboard::Bitboard;
 use ordo_core::rules::Rng;
 use ordo_core::rules::{Color, Dims, Engine, Variant};
 use ordo_reference::Reference;
-use ordo_solve::compact::{self, CompactTables, Sets};
-use ordo_solve::ctb;
 use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Value};
+use ordo_solve::{CompactTables, Sets};
 use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, tb};
 
 fn old_game(variant: Variant, dims: Dims) -> retro::Table {
@@ -112,10 +111,10 @@ fn ordo_2_3_the_core_index_is_perfect() {
                     let Some(slot) = slot else { continue };
                     positions += 1;
                     hits[slot] += 1;
-                    let image = [compact::mirror(dims, w), compact::mirror(dims, b)];
+                    let image = [ordo_solve::mirror(dims, w), ordo_solve::mirror(dims, b)];
                     assert_eq!(index.slot(image, stm), Some(slot));
                     if m.white == m.black {
-                        let (twin, other) = compact::colour_flip(dims, occ, stm);
+                        let (twin, other) = ordo_solve::colour_flip(dims, occ, stm);
                         assert_eq!(index.slot(twin, other), Some(slot));
                     }
                 }
@@ -146,7 +145,7 @@ fn ordo_1_4_mirror_images_and_colour_twins_read_the_same_value() {
     let dims: Dims = "4x4".parse().unwrap();
     for variant in Variant::ALL {
         let (t, _) =
-            ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
+            ordo_solve::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
                 .unwrap();
         let mut checked = 0;
         for (m, slice) in &t.slices {
@@ -157,7 +156,7 @@ fn ordo_1_4_mirror_images_and_colour_twins_read_the_same_value() {
             for (i, &code) in slice.values.iter().enumerate() {
                 let (occ, stm) = slice.index.position(i).unwrap();
                 let e = Bitboard::from_occupancy(dims, variant, stm, occ).unwrap();
-                let want = compact::decode(code);
+                let want = ordo_solve::decode_value(code);
                 let p = e.to_position();
                 for image in [
                     p.mirrored(),
@@ -180,7 +179,8 @@ fn same_game(variant: Variant, board: &str) {
     let dims: Dims = board.parse().unwrap();
     let old = old_game(variant, dims);
     let (new, report) =
-        ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default()).unwrap();
+        ordo_solve::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
+            .unwrap();
     let start: Bitboard =
         Bitboard::from_position(&Setup::Row1.start(dims, variant).unwrap()).unwrap();
     assert_eq!(Some(new.probe(&start).unwrap()), retro::probe(&old, &start));
@@ -302,14 +302,15 @@ fn bounded_minimax_confirms_sampled_core_values() {
     ] {
         let dims: Dims = board.parse().unwrap();
         let (t, _) =
-            ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
+            ordo_solve::solve_game::<Bitboard>(variant, dims, Setup::Row1, &GameOptions::default())
                 .unwrap();
         // Positions decided within the depth, and the others, sampled alike.
         let mut buckets: [Vec<(Material, usize)>; 2] = [Vec::new(), Vec::new()];
         for (m, slice) in &t.slices {
             for (i, &code) in slice.values.iter().enumerate() {
                 if slice.index.position(i).is_some() {
-                    let decided = bounded_expectation(compact::decode(code), depth).is_some();
+                    let decided =
+                        bounded_expectation(ordo_solve::decode_value(code), depth).is_some();
                     buckets[usize::from(decided)].push((*m, i));
                 }
             }
@@ -323,7 +324,7 @@ fn bounded_minimax_confirms_sampled_core_values() {
                 let Ok(e) = Reference::from_occupancy(dims, variant, stm, occ) else {
                     continue;
                 };
-                let stored = compact::decode(slice.values[i]);
+                let stored = ordo_solve::decode_value(slice.values[i]);
                 let expect = bounded_expectation(stored, depth);
                 assert_eq!(
                     bounded(&e, depth),

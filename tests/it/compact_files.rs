@@ -1,4 +1,4 @@
-//! The compact solver on disk (crates/solve/src/ctb.rs, crates/solve/src/compact/store.rs): slice and game
+//! The compact solver on disk (crates/solve/src/on_disk.rs, crates/solve/src/compact/store.rs): slice and game
 //! files that refuse damage, relabelling, another index scheme and the old retro solver's files
 //! (format 2) with a one-line reason and the command that rebuilds them; builds and solves that resume from finished slices and give the
 //! same values; the verification pass that catches a wrong value; the memory check up front;
@@ -11,9 +11,8 @@ use std::process::Command;
 use crate::common::{assert_ok, assert_refused, ordo_cmd, ordo_line, retro_probe, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::compact::{CompactExpect, CompactTables};
-use ordo_solve::ctb;
 use ordo_solve::{BuildOptions, Material, VerifyScope};
+use ordo_solve::{CompactExpect, CompactTables};
 use ordo_solve::{GameOptions, Progress, Setup, Silent, SolveError};
 use ordo_testkit::retro::{self, tb};
 
@@ -37,7 +36,7 @@ fn opts(progress: &dyn Progress) -> BuildOptions<'_> {
 
 /// Build the compact classic 4x4 slices up to `max` in `dir`; whether each was built.
 fn build(dir: &Path, max: Material) -> (CompactTables, Vec<bool>) {
-    let (t, r) = ctb::build::<Bitboard>(
+    let (t, r) = ordo_solve::build_slices::<Bitboard>(
         dims("4x4"),
         Variant::Classic,
         max,
@@ -90,7 +89,7 @@ fn refused(r: Result<CompactTables, SolveError>) -> String {
 fn compact_slice_files_refuse_damage_and_relabelling() {
     let dir = scratch("damage");
     let (built, _) = build(&dir, M22);
-    let p = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let p = ordo_solve::slice_path(&dir, Variant::Classic, dims("4x4"), M22);
     let good = std::fs::read(&p).unwrap();
     let t = load_22(&p).unwrap();
     assert_eq!(t.slices[&M22].values, built.slices[&M22].values);
@@ -121,7 +120,7 @@ fn compact_slice_files_refuse_damage_and_relabelling() {
     ));
     assert!(count.contains("its index has"), "{count}");
     // The 2v1 file under the 2v2 name: a valid table of another slice.
-    let p21 = ctb::path(
+    let p21 = ordo_solve::slice_path(
         &dir,
         Variant::Classic,
         dims("4x4"),
@@ -155,7 +154,7 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
             && e.contains("build the classic 4x4 endgame 2v2 table again"),
         "{e}"
     );
-    let compact = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let compact = ordo_solve::slice_path(&dir, Variant::Classic, dims("4x4"), M22);
     std::fs::copy(&compact, &old).unwrap();
     let mut rtb = tb::RetroTablebase::new(dims("4x4"), Variant::Classic);
     let e = rtb.load_slice(&dir, M22).unwrap_err();
@@ -178,11 +177,11 @@ fn an_interrupted_compact_build_resumes_with_the_same_values() {
     let (resumed, built) = build(&a, M22);
     assert_eq!(built, [false, false, true]);
     let (fresh, _) = build(&b, M22);
-    for m in ordo_solve::compact::stored_up_to(M22) {
+    for m in ordo_solve::stored_up_to(M22) {
         assert_eq!(resumed.slices[&m].values, fresh.slices[&m].values, "{m}");
         let (pa, pb) = (
-            ctb::path(&a, Variant::Classic, dims("4x4"), m),
-            ctb::path(&b, Variant::Classic, dims("4x4"), m),
+            ordo_solve::slice_path(&a, Variant::Classic, dims("4x4"), m),
+            ordo_solve::slice_path(&b, Variant::Classic, dims("4x4"), m),
         );
         let payload = |p: &Path| {
             let bytes = std::fs::read(p).unwrap();
@@ -211,12 +210,12 @@ fn a_compact_game_file_is_loaded_and_an_interrupted_solve_resumes() {
             memory_limit: None,
             progress: &Silent,
         };
-        ctb::solve_game::<Bitboard>(Variant::Classic, dims("3x4"), Setup::Row1, &o).unwrap()
+        ordo_solve::solve_game::<Bitboard>(Variant::Classic, dims("3x4"), Setup::Row1, &o).unwrap()
     };
     let (_, fresh) = go(None);
     // Three slices finished before an interruption.
-    let partial = ctb::partial_dir(&table);
-    ctb::build::<Bitboard>(
+    let partial = ordo_solve::partial_dir(&table);
+    ordo_solve::build_slices::<Bitboard>(
         dims("3x4"),
         Variant::Classic,
         Material { white: 2, black: 1 },
@@ -232,7 +231,7 @@ fn a_compact_game_file_is_loaded_and_an_interrupted_solve_resumes() {
     assert_eq!(resumed.verified, Some(true));
     let (_, loaded) = go(Some(table.clone()));
     assert!(loaded.load_seconds.is_some());
-    assert!(!ordo_solve::compact::verify_log_path(&table).exists());
+    assert!(!ordo_solve::verify_log_path(&table).exists());
     assert_eq!(loaded.game, fresh.game);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -259,7 +258,7 @@ impl Progress for StopAtSlice {
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
     }
-    fn begin(&self, _step: &ordo_solve::Step) {
+    fn begin(&self, _step: &ordo_solve::Stage) {
         self.begun.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
     fn stop_requested(&self) -> bool {
@@ -358,8 +357,12 @@ fn an_interrupted_verification_of_a_slice_file_resumes_from_its_log() {
     let dir = scratch("verify-slice-log");
     let (mut t, _) = build(&dir, M22);
     let full = t.verify_slice::<Bitboard>(M22, &Silent).unwrap();
-    let log =
-        ordo_solve::compact::verify_log_path(&ctb::path(&dir, Variant::Classic, dims("4x4"), M22));
+    let log = ordo_solve::verify_log_path(&ordo_solve::slice_path(
+        &dir,
+        Variant::Classic,
+        dims("4x4"),
+        M22,
+    ));
     let stopped = t.verify_slice_logged::<Bitboard>(M22, &StopAfterUpdates::new(2), &log);
     let shown = log.display().to_string();
     assert!(
@@ -421,7 +424,8 @@ fn a_build_and_a_verification_report_each_layer_of_a_group() {
     build(&dir, Material { white: 3, black: 2 });
     let counts = Counts::default();
     let (dims, v) = (dims("4x4"), Variant::Classic);
-    let (t, _) = ctb::build::<Bitboard>(dims, v, m, &dir, &opts(&counts), |_| {}).unwrap();
+    let (t, _) =
+        ordo_solve::build_slices::<Bitboard>(dims, v, m, &dir, &opts(&counts), |_| {}).unwrap();
     let groups = t.slices[&m].index.layers();
     let layers: usize = groups.iter().map(Vec::len).sum();
     assert!(
@@ -460,7 +464,7 @@ fn compact_verification_catches_a_wrong_value() {
     let bad = t.verify_slice::<Bitboard>(M22, &Silent).unwrap();
     assert_eq!(bad.mismatches, 1, "{bad:?}");
     assert!(bad.examples[0].contains("stored "), "{bad:?}");
-    let p = ctb::path(&dir, Variant::Classic, dims("4x4"), M22);
+    let p = ordo_solve::slice_path(&dir, Variant::Classic, dims("4x4"), M22);
     let stats = {
         let mut t2 = CompactTables::new(dims("4x4"), Variant::Classic);
         let want = CompactExpect {
@@ -524,7 +528,7 @@ fn rebuilding_a_held_slice_catches_a_wrong_byte_anywhere() {
 /// leaves nothing behind.
 #[test]
 fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
-    let s = match ctb::check_memory(dims("4x4"), Variant::Classic, M22, Some(10_000)) {
+    let s = match ordo_solve::check_memory(dims("4x4"), Variant::Classic, M22, Some(10_000)) {
         Ok(_) => panic!("a job over the limit was accepted"),
         Err(e) => e.to_string(),
     };
@@ -532,11 +536,11 @@ fn compact_jobs_over_the_memory_limit_are_refused_up_front() {
         s.contains("need over 1") && s.contains("KB, over the memory limit of 10 KB"),
         "{s}"
     );
-    let Ok(t) = ctb::check_memory(dims("4x4"), Variant::Classic, M22, Some(1 << 20)) else {
+    let Ok(t) = ordo_solve::check_memory(dims("4x4"), Variant::Classic, M22, Some(1 << 20)) else {
         panic!("4x4 to 2v2 fits 1 MB");
     };
     assert!(t.slices.is_empty());
-    let whole = ctb::estimate(
+    let whole = ordo_solve::estimate_bytes(
         &mut CompactTables::new(dims("4x4"), Variant::Classic),
         &[M22],
     );
@@ -746,7 +750,7 @@ fn a_slice_with_sparse_rank_pairs_is_sized_not_refused() {
         size.marks * 8 * 4 < pairs,
         "{size:?}: a quarter bit a pair or less"
     );
-    assert!(pairs < ordo_solve::compact::MAX_RANK_PAIRS);
+    assert!(pairs < ordo_solve::MAX_RANK_PAIRS);
 }
 
 /// `ordo tb probe` on a folder that holds only the retro solver's slices (written by the test
@@ -803,9 +807,13 @@ fn old_retro_tables_are_refused_with_the_command_that_rebuilds_them() {
     assert_eq!(std::fs::read(&game).unwrap(), before);
     // A retro endgame slice under the compact slice's name, read by every slice command.
     build_retro_22(&dir);
-    for m in ordo_solve::compact::stored_up_to(M22) {
+    for m in ordo_solve::stored_up_to(M22) {
         let old = tb::RetroTablebase::path(&dir, Variant::Classic, dims("4x4"), m);
-        std::fs::rename(&old, ctb::path(&dir, Variant::Classic, dims("4x4"), m)).unwrap();
+        std::fs::rename(
+            &old,
+            ordo_solve::slice_path(&dir, Variant::Classic, dims("4x4"), m),
+        )
+        .unwrap();
     }
     let rebuild = format!(
         "rebuild with: ordo tb build --variant classic --board 4x4 --max-pieces 1,1 --dir {d}"

@@ -15,9 +15,9 @@ use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Color, Engine, Move};
 use ordo_core::rules::{Dims, Variant};
 use ordo_reference::Reference;
-use ordo_solve::compact::CompactTables;
-use ordo_solve::problem::{self, Method, Problem, ProblemReport};
-use ordo_solve::{ctb, BuildOptions, Material, SolveError, Value};
+use ordo_solve::CompactTables;
+use ordo_solve::{BuildOptions, Material, SolveError, Value};
+use ordo_solve::{Method, Problem, ProblemReport};
 use ordo_testkit::retro::{self, tb, RetroTablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -37,44 +37,44 @@ enum Tables {
     Retro(RetroTablebase),
 }
 
-impl problem::Tables for Tables {
+impl ordo_solve::ProblemTables for Tables {
     fn game(&self) -> (Variant, Dims) {
         match self {
-            Tables::Compact(t) => problem::Tables::game(t),
-            Tables::Retro(t) => problem::Tables::game(t),
+            Tables::Compact(t) => ordo_solve::ProblemTables::game(t),
+            Tables::Retro(t) => ordo_solve::ProblemTables::game(t),
         }
     }
     fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
         match self {
-            Tables::Compact(t) => problem::Tables::value(t, e),
-            Tables::Retro(t) => problem::Tables::value(t, e),
+            Tables::Compact(t) => ordo_solve::ProblemTables::value(t, e),
+            Tables::Retro(t) => ordo_solve::ProblemTables::value(t, e),
         }
     }
     fn entries(&self, m: Material) -> Result<Vec<(usize, Value)>, SolveError> {
         match self {
-            Tables::Compact(t) => problem::Tables::entries(t, m),
-            Tables::Retro(t) => problem::Tables::entries(t, m),
+            Tables::Compact(t) => ordo_solve::ProblemTables::entries(t, m),
+            Tables::Retro(t) => ordo_solve::ProblemTables::entries(t, m),
         }
     }
     fn position(&self, m: Material, i: usize) -> Option<([u128; 2], Color)> {
         match self {
-            Tables::Compact(t) => problem::Tables::position(t, m, i),
-            Tables::Retro(t) => problem::Tables::position(t, m, i),
+            Tables::Compact(t) => ordo_solve::ProblemTables::position(t, m, i),
+            Tables::Retro(t) => ordo_solve::ProblemTables::position(t, m, i),
         }
     }
 }
 
 impl Tables {
     fn probe<E: Engine>(&self, e: &E) -> Result<(Value, Vec<(Move, Value)>), SolveError> {
-        problem::Tables::value_and_moves(self, e)
+        ordo_solve::ProblemTables::value_and_moves(self, e)
     }
     fn value<E: Engine>(&self, e: &E) -> Result<Value, SolveError> {
-        problem::Tables::value(self, e)
+        ordo_solve::ProblemTables::value(self, e)
     }
 }
 
 /// Verify `p` by the tables of `route` (a folder and which solver's slices to read there:
-/// the compact ones through `problem::verify`, the retro ones through `verify_with`), or by
+/// the compact ones through `ordo_solve::verify_problem`, the retro ones through `verify_with`), or by
 /// search alone.
 fn verify<E: Engine>(
     p: &Problem,
@@ -82,11 +82,11 @@ fn verify<E: Engine>(
     max_nodes: u64,
 ) -> Result<ProblemReport, SolveError> {
     match route {
-        None => problem::verify::<E>(p, None, max_nodes),
-        Some((dir, TableKind::Compact)) => problem::verify::<E>(p, Some(dir), max_nodes),
+        None => ordo_solve::verify_problem::<E>(p, None, max_nodes),
+        Some((dir, TableKind::Compact)) => ordo_solve::verify_problem::<E>(p, Some(dir), max_nodes),
         Some((dir, TableKind::Retro)) => {
             let open = |pos: &ordo_core::rules::Position| retro::problem_tables(pos, dir);
-            problem::verify_with::<E, RetroTablebase>(p, Some(open), max_nodes)
+            ordo_solve::verify_problem_with::<E, RetroTablebase>(p, Some(open), max_nodes)
         }
     }
 }
@@ -138,7 +138,7 @@ fn build_in(kind: TableKind, dir: &Path, variant: Variant, board: &str, max: Mat
                 .0,
         ),
         TableKind::Compact => Tables::Compact(
-            ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
+            ordo_solve::build_slices::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
                 .unwrap()
                 .0,
         ),
@@ -167,7 +167,7 @@ fn composed_problems_are_sound_by_tables_and_by_search() {
     let m = Material { white: 2, black: 2 };
     for kind in KINDS {
         let tables = build(kind, &dir, Variant::Classic, "5x4", m);
-        let problems = problem::compose::<Bitboard>(&tables, m, 3).unwrap();
+        let problems = ordo_solve::compose_problems::<Bitboard>(&tables, m, 3).unwrap();
         assert_eq!(problems.len(), 3, "{kind:?}");
         composed_are_sound(&problems, &dir, kind);
     }
@@ -181,19 +181,22 @@ fn composed_are_sound(problems: &[Problem], dir: &Path, kind: TableKind) {
         assert_eq!(p.keys.len(), 1);
         assert!(p.only_keys);
         let by_table =
-            verify::<Bitboard>(p, Some((dir, kind)), problem::DEFAULT_SEARCH_NODES).unwrap();
+            verify::<Bitboard>(p, Some((dir, kind)), ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{by_table:?}");
         assert_eq!(by_table.method, Method::Table);
         assert_eq!(by_table.winning, p.keys);
         assert!(by_table.proof_nodes > 1);
-        let by_search = verify::<Reference>(p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let by_search = verify::<Reference>(p, None, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_search.sound, "{by_search:?}");
         assert_eq!(by_search.method, Method::Search);
         assert_eq!(by_search.winning, p.keys, "{}", p.id);
     }
     // The file format round-trips.
-    let text = problem::write_file(problems).unwrap();
-    assert_eq!(problem::parse_file(&text).unwrap().problems, problems);
+    let text = ordo_solve::write_problems(problems).unwrap();
+    assert_eq!(
+        ordo_solve::parse_problems(&text).unwrap().problems,
+        problems
+    );
 }
 
 /// A key that does not win, and a cook under `only_keys`, are both reported as faults; a
@@ -204,10 +207,12 @@ fn false_keys_and_cooks_are_caught() {
     let m = Material { white: 2, black: 2 };
     let tb = tables(&dir, Variant::Classic, "5x4", m);
     build(TableKind::Compact, &dir, Variant::Classic, "5x4", m);
-    let good = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
-    let n = problem::turns(&good.stipulation).unwrap();
+    let good = ordo_solve::compose_problems::<Bitboard>(&tb, m, 1)
+        .unwrap()
+        .remove(0);
+    let n = ordo_solve::stipulation_turns(&good.stipulation).unwrap();
     let retro = Some((dir.as_path(), TableKind::Retro));
-    let report = verify::<Bitboard>(&good, retro, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let report = verify::<Bitboard>(&good, retro, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
     let pos = ordo_core::notation::parse_position(&good.position).unwrap();
     let e = <Bitboard as ordo_core::rules::Engine>::from_position(&pos).unwrap();
     let other = ordo_core::rules::Engine::legal_moves(&e)
@@ -221,7 +226,7 @@ fn false_keys_and_cooks_are_caught() {
             keys: vec![other.clone()],
             ..good.clone()
         };
-        let r = verify::<Bitboard>(&wrong_key, route, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(&wrong_key, route, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound);
         assert!(r.faults.iter().any(|f| f.contains("does not win")), "{r:?}");
         assert!(r.faults.iter().any(|f| f.contains("(a cook)")), "{r:?}");
@@ -229,16 +234,16 @@ fn false_keys_and_cooks_are_caught() {
             stipulation: format!("win in {}", n - 1),
             ..good.clone()
         };
-        let r = verify::<Bitboard>(&too_short, route, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(&too_short, route, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(!r.sound, "{r:?}");
     }
     let bad = Problem {
         keys: vec!["a1-a9".into()],
         ..good.clone()
     };
-    assert!(verify::<Bitboard>(&bad, None, problem::DEFAULT_SEARCH_NODES).is_err());
-    assert!(problem::turns("mate in 3").is_err());
-    assert!(problem::turns("win in 0").is_err());
+    assert!(verify::<Bitboard>(&bad, None, ordo_solve::DEFAULT_SEARCH_NODES).is_err());
+    assert!(ordo_solve::stipulation_turns("mate in 3").is_err());
+    assert!(ordo_solve::stipulation_turns("win in 0").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -272,9 +277,9 @@ fn cli_problem_verify_and_compose() {
             ))
     };
     assert!(retro_named(&err), "{err}");
-    let composed = problem::compose::<Bitboard>(&old, m, 2).unwrap();
+    let composed = ordo_solve::compose_problems::<Bitboard>(&old, m, 2).unwrap();
     let file = dir.join("p.toml");
-    std::fs::write(&file, problem::write_file(&composed).unwrap()).unwrap();
+    std::fs::write(&file, ordo_solve::write_problems(&composed).unwrap()).unwrap();
     let f = file.to_str().unwrap();
     let sound = |args: &[&str], proof: &str| {
         let o = ordo_cmd(&[&["problem", "verify", f][..], args].concat());
@@ -291,7 +296,7 @@ fn cli_problem_verify_and_compose() {
         let r = verify::<Bitboard>(
             p,
             Some((&dir, TableKind::Retro)),
-            problem::DEFAULT_SEARCH_NODES,
+            ordo_solve::DEFAULT_SEARCH_NODES,
         )
         .unwrap();
         assert!(r.sound && r.method == Method::Table, "{r:?}");
@@ -361,13 +366,15 @@ fn a_standard_board_problem_is_sound_by_both_routes() {
     let m = Material { white: 2, black: 2 };
     let tb = tables(&dir, Variant::Classic, "10x8", m);
     build(TableKind::Compact, &dir, Variant::Classic, "10x8", m);
-    let p = problem::compose::<Bitboard>(&tb, m, 1).unwrap().remove(0);
+    let p = ordo_solve::compose_problems::<Bitboard>(&tb, m, 1)
+        .unwrap()
+        .remove(0);
     assert_eq!(p.stipulation, "win in 9", "{p:?}");
-    let by_search = verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_search = verify::<Bitboard>(&p, None, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
     assert!(by_search.sound, "{by_search:?}");
     for kind in KINDS {
         let by_table =
-            verify::<Bitboard>(&p, Some((&dir, kind)), problem::DEFAULT_SEARCH_NODES).unwrap();
+            verify::<Bitboard>(&p, Some((&dir, kind)), ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{kind:?}: {by_table:?}");
         assert_eq!(by_table.winning, by_search.winning);
         assert_eq!(by_table.shortest, Some(17));
@@ -386,8 +393,8 @@ fn search_memo_distinguishes_every_square_of_the_standard_board() {
     let open: Bitboard = ordo_core::rules::Engine::from_position(&open).unwrap();
     let mut memo = std::collections::HashMap::new();
     let mut nodes = 0;
-    assert!(problem::lost_within(&over, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
-    assert!(!problem::lost_within(&open, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
+    assert!(ordo_solve::lost_within(&over, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
+    assert!(!ordo_solve::lost_within(&open, 0, &mut memo, &mut nodes, u64::MAX).unwrap());
     assert_eq!(
         nodes, 2,
         "the second position is searched, not found in the memo"
@@ -425,7 +432,7 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
     );
     let dir = scratch("budget");
     let file = dir.join("long.toml");
-    std::fs::write(&file, problem::write_file(&[p]).unwrap()).unwrap();
+    std::fs::write(&file, ordo_solve::write_problems(&[p]).unwrap()).unwrap();
     let o = ordo_cmd(&[
         "problem",
         "verify",
@@ -494,7 +501,7 @@ fn ordo_10_1_compact_and_retro_tables_give_the_same_verdicts() {
         let [retro, compact] = KINDS.map(|k| build(k, &dir, variant, board, m));
         let mut problems = Vec::new();
         for t in [&retro, &compact] {
-            problems.extend(problem::compose::<Bitboard>(t, m, 3).unwrap());
+            problems.extend(ordo_solve::compose_problems::<Bitboard>(t, m, 3).unwrap());
         }
         for (i, p) in split.iter().enumerate() {
             problems.push(best_move_problem(&retro, &format!("split-{i}"), p, 12));
@@ -513,7 +520,7 @@ fn ordo_10_1_compact_and_retro_tables_give_the_same_verdicts() {
         let variants: Vec<Problem> = problems
             .iter()
             .flat_map(|p| {
-                let n = problem::turns(&p.stipulation).unwrap();
+                let n = ordo_solve::stipulation_turns(&p.stipulation).unwrap();
                 let short = Problem {
                     stipulation: format!("win in {}", n.saturating_sub(1).max(1)),
                     ..p.clone()
@@ -523,7 +530,7 @@ fn ordo_10_1_compact_and_retro_tables_give_the_same_verdicts() {
             .collect();
         for p in &variants {
             let [by_retro, by_compact] = KINDS.map(|k| {
-                verify::<Bitboard>(p, Some((&dir, k)), problem::DEFAULT_SEARCH_NODES)
+                verify::<Bitboard>(p, Some((&dir, k)), ordo_solve::DEFAULT_SEARCH_NODES)
                     .map(timeless)
                     .unwrap()
             });
@@ -541,7 +548,7 @@ fn saved_dir() -> std::path::PathBuf {
 /// The problems saved in analysis/problems/composed.toml.
 fn saved_problems() -> Vec<Problem> {
     let text = std::fs::read_to_string(saved_dir().join("composed.toml")).unwrap();
-    problem::parse_file(&text).unwrap().problems
+    ordo_solve::parse_problems(&text).unwrap().problems
 }
 
 /// The saved problems of analysis/problems/ (composed from the retro solver's tables) are
@@ -586,7 +593,7 @@ fn ordo_10_1_saved_problems_are_sound_by_the_compact_tables() {
                 .parse::<u64>()
                 .unwrap()
         };
-        let r = verify::<Bitboard>(p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
+        let r = verify::<Bitboard>(p, compact, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(r.sound, "{r:?}");
         assert_eq!(r.method, Method::Table, "{r:?}");
         assert_eq!(r.winning, vec![row[4].clone()], "{}", p.id);
@@ -663,7 +670,7 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         "a5-b5",
     );
     let in_compact = Some((dir.as_path(), TableKind::Compact));
-    let err = verify::<Bitboard>(&p, in_compact, problem::DEFAULT_SEARCH_NODES)
+    let err = verify::<Bitboard>(&p, in_compact, ordo_solve::DEFAULT_SEARCH_NODES)
         .unwrap_err()
         .to_string();
     assert!(
@@ -684,7 +691,7 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         ..p.clone()
     };
     let only_retro = Some((old_dir.as_path(), TableKind::Compact));
-    let r = verify::<Bitboard>(&good, only_retro, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let r = verify::<Bitboard>(&good, only_retro, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
     assert_eq!(r.method, Method::Search);
     let why = r.fallback.expect("the tables were refused");
     assert!(
@@ -697,7 +704,7 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         "{why}"
     );
     let in_retro = Some((old_dir.as_path(), TableKind::Retro));
-    let err = verify::<Bitboard>(&p, in_retro, problem::DEFAULT_SEARCH_NODES)
+    let err = verify::<Bitboard>(&p, in_retro, ordo_solve::DEFAULT_SEARCH_NODES)
         .unwrap_err()
         .to_string();
     assert!(err.contains("must be one group"), "{err}");
@@ -720,8 +727,8 @@ fn ordo_9_1_an_ordo_x_split_side_to_move_is_valued_as_search_values_it() {
         "a8-b7",
     );
     let compact = Some((dir.as_path(), TableKind::Compact));
-    let by_table = verify::<Bitboard>(&p, compact, problem::DEFAULT_SEARCH_NODES).unwrap();
-    let by_search = verify::<Bitboard>(&p, None, problem::DEFAULT_SEARCH_NODES).unwrap();
+    let by_table = verify::<Bitboard>(&p, compact, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
+    let by_search = verify::<Bitboard>(&p, None, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
     assert_eq!(by_table.method, Method::Table);
     let sorted = |r: &ProblemReport| {
         let mut w = r.winning.clone();

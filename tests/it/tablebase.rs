@@ -408,13 +408,13 @@ fn colour_swapped_slices_agree_position_by_position() {
 /// slices give, on both engines, and every move the value of the position it leads to.
 #[test]
 fn the_probe_entry_agrees_with_the_slices_on_both_engines() {
-    use ordo_solve::problem::Tables as _;
+    use ordo_solve::ProblemTables as _;
     let (dims, variant) = ("4x3".parse::<Dims>().unwrap(), Variant::X);
     let max = Material { white: 2, black: 2 };
     let dir = scratch("probe-entry");
     let opts = BuildOptions::default();
-    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
-    let slices = ordo_solve::ctb::open(dims, variant, max, &dir).unwrap();
+    ordo_solve::build_slices::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
+    let slices = ordo_solve::open_slices(dims, variant, max, &dir).unwrap();
     let fast = ordo_solve::Tablebase::open(&dir).unwrap();
     let plain = ordo_solve::Tablebase::<Reference>::open_on(&dir).unwrap();
     let mut checked = 0;
@@ -495,7 +495,7 @@ fn issue_24_point_3_tables_given_as_bytes_probe_as_the_folder_does() {
     let max = Material { white: 2, black: 2 };
     let dir = scratch("in-memory");
     let opts = BuildOptions::default();
-    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
+    ordo_solve::build_slices::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
     let folder = ordo_solve::Tablebase::open(&dir).unwrap();
     let pos = ordo_core::notation::parse_position("BB2/1W2/W3 w classic").unwrap();
     let given = |flip: Option<&str>, swap: bool| {

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::compact::{self, CompactTables};
 use super::value::{sort_best_first, Value};
-use super::{ctb, Material, SolveError};
+use super::{on_disk, Material, SolveError};
 use crate::notation::{format_move, format_position, parse_move, parse_position};
 use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 
@@ -391,7 +391,7 @@ fn tables_of(pos: &Position, dir: &Path) -> Result<CompactTables, SolveError> {
         white: pos.count(Color::White) as u32,
         black: pos.count(Color::Black) as u32,
     };
-    ctb::open(pos.dims(), pos.variant, m, dir)
+    on_disk::open(pos.dims(), pos.variant, m, dir)
 }
 
 /// What a proof found: for each first move whether it wins within the stipulation, the

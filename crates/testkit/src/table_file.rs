@@ -24,9 +24,9 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
-use crate::solve::checksum::blake3_line;
-use crate::solve::compact::{self, CompactExpect, CompactTables};
-use crate::solve::{ctb, Material};
+use crate::solve::blake3_line;
+use crate::solve::Material;
+use crate::solve::{CompactExpect, CompactTables};
 use crate::solve::{GameOptions, Setup};
 
 /// At most this many edits of an input are applied.
@@ -54,7 +54,7 @@ fn dims() -> Dims {
 
 /// Every material of the classic 3 x 3 row1 game's compact table, in file order.
 fn game_materials() -> Vec<Material> {
-    compact::stored_up_to(Material { white: 3, black: 3 })
+    crate::solve::stored_up_to(Material { white: 3, black: 3 })
 }
 
 /// The valid retro game table (classic 3 x 3 row1), as its bytes.
@@ -74,9 +74,13 @@ pub fn valid_retro(scratch: &Path) -> &'static [u8] {
 pub fn valid_compact(scratch: &Path) -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let (tables, report) =
-            ctb::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &Default::default())
-                .expect("the 3 x 3 game solves");
+        let (tables, report) = crate::solve::solve_game::<Bitboard>(
+            Variant::Classic,
+            dims(),
+            Setup::Row1,
+            &Default::default(),
+        )
+        .expect("the 3 x 3 game solves");
         tables
             .save(scratch, "game", "row1", &report.game.slices, None)
             .expect("the scratch file is writable");

@@ -59,7 +59,7 @@ pub struct CompactHeader {
     pub board: String,
     /// The setup (`row1`, `row2`) or the material (`3v2`).
     pub scope: String,
-    /// [`INDEX_SCHEME`] of the index the values are in.
+    /// `INDEX_SCHEME` of the index the values are in.
     pub index_scheme: u32,
     /// [`clauses::Registry::rules_version`] of the rules the values were computed under.
     pub rules_version: u32,

@@ -16,7 +16,7 @@ use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats
 use super::material::{self, Material};
 use super::memory::{self, human};
 use super::{
-    BuildOptions, GameOptions, Progress, RunWork, Setup, SolveError, Solver, Step, Verification,
+    BuildOptions, GameOptions, Progress, RunWork, Setup, SolveError, Solver, Stage, Verification,
 };
 use crate::rules::{Dims, Engine, Variant};
 
@@ -68,7 +68,7 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
 /// `tables` keeps what it measured: sizing every job of a plan with one `tables` measures each
 /// slice once.
 pub fn job_estimate(tables: &mut CompactTables, m: Material) -> Result<u64, SolveError> {
-    let mut all = needs(tables.variant, m);
+    let mut all = compact::needs(tables.variant, m);
     all.push(m);
     Ok(estimate(tables, &all)? + PROGRAM_BYTES)
 }
@@ -284,20 +284,6 @@ fn slice_report(
     }
 }
 
-/// The stored slices a build of `m` reads, fewer pieces first: every slice a chain of
-/// captures leads into ([`super::plan::ancestors`]: a shell position of a smaller slice is valued
-/// through its own captures), each as the material that stores it
-/// ([`compact::stored_material`]), once.
-pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
-    let mut v: Vec<Material> = super::plan::ancestors(variant, m)
-        .into_iter()
-        .map(compact::stored_material)
-        .collect();
-    v.sort_by_key(|p| p.build_order());
-    v.dedup();
-    v
-}
-
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
 /// fewer pieces first, each written atomically when done; the slices `opts.verify` covers
 /// are recomputed from their successors. `each` sees every slice's report when done. (The
@@ -369,7 +355,7 @@ fn build_steps(
     slices: &[Material],
     sizing: &Sizing,
     work: impl Fn(Material) -> (bool, bool),
-) -> Vec<Step> {
+) -> Vec<Stage> {
     let cost: Vec<u64> = slices
         .iter()
         .map(|&m| {
@@ -385,7 +371,7 @@ fn build_steps(
         .zip(&cost)
         .enumerate()
         .map(|(k, (m, c))| {
-            let step = Step {
+            let step = Stage {
                 what: format!("slice {m}"),
                 number: k + 1,
                 of: slices.len(),
