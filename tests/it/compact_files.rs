@@ -12,7 +12,7 @@ use crate::common::{assert_ok, assert_refused, ordo_cmd, ordo_line, retro_probe,
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::{BuildOptions, Material, VerifyScope};
-use ordo_solve::{CompactExpect, CompactTables};
+use ordo_solve::{CompactExpect, CompactTables, TableKind};
 use ordo_solve::{GameOptions, Progress, Setup, Silent, SolveError};
 use ordo_testkit::retro::{self, tb};
 
@@ -64,7 +64,7 @@ fn build_retro_22(dir: &Path) {
 fn load_22(path: &Path) -> Result<CompactTables, SolveError> {
     let mut t = CompactTables::new(dims("4x4"), Variant::Classic);
     let want = CompactExpect {
-        kind: "endgame",
+        kind: TableKind::Endgame,
         scope: "2v2".into(),
         materials: vec![M22],
         memory: None,
@@ -468,14 +468,14 @@ fn compact_verification_catches_a_wrong_value() {
     let stats = {
         let mut t2 = CompactTables::new(dims("4x4"), Variant::Classic);
         let want = CompactExpect {
-            kind: "endgame",
+            kind: TableKind::Endgame,
             scope: "2v2".into(),
             materials: vec![M22],
             memory: None,
         };
         t2.load(&p, &want).unwrap().slices
     };
-    t.save(&p, "endgame", "2v2", &stats, None).unwrap();
+    t.save(&p, TableKind::Endgame, "2v2", &stats, None).unwrap();
     let d = dir.to_str().unwrap();
     let o = ordo_line(&format!("tb verify --board 4x4 --max-pieces 2,2 --dir {d}"));
     let out = String::from_utf8_lossy(&o.stdout);

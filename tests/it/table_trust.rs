@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::common::{assert_refused, ordo_cmd, stderr, tb_probe};
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::Material;
-use ordo_solve::{CompactExpect, CompactTables};
+use ordo_solve::{CompactExpect, CompactTables, TableKind};
 
 const M22: Material = Material { white: 2, black: 2 };
 const PROBE_22: &str = "BB2/4/4/WW2 w classic";
@@ -80,7 +80,7 @@ fn issue25_p4_a_payload_edited_with_an_fnv_checksum_is_refused() {
     let load = || {
         let mut t = CompactTables::new(dims(), Variant::Classic);
         let want = CompactExpect {
-            kind: "endgame",
+            kind: TableKind::Endgame,
             scope: "2v2".into(),
             materials: vec![M22],
             memory: None,

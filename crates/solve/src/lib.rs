@@ -61,13 +61,12 @@ pub use compact::{
     carries_check, colour_flip, content_checksum, decode as decode_value, flip_rows, mirror,
     needs as slices_read, parse_list as parse_checksum_list, start_material, stored_material,
     stored_up_to, verify_log_path, CompactExpect, CompactGame, CompactHeader, CompactTables,
-    CoreIndex, Listed, Sets, SliceStats, FORMAT as TABLE_FORMAT, MAX_RANK_PAIRS,
+    CoreIndex, Listed, Sets, SliceStats, TableKind, FORMAT as TABLE_FORMAT, MAX_RANK_PAIRS,
 };
 // What a job may take: the memory limits of the system and of the user.
 pub use memory::{
-    address_space_limit, available as available_memory, cgroup_limit, check as check_limit,
-    effective as effective_limit, human as human_bytes, Limit as MemoryLimit, Need as MemoryNeed,
-    Source as LimitSource,
+    check as check_limit, effective as effective_limit, human as human_bytes, Limit as MemoryLimit,
+    Need as MemoryNeed, Source as LimitSource,
 };
 // The compact solver on disk: build, open, solve a game, resume.
 pub use on_disk::{
@@ -91,7 +90,7 @@ pub use problem::{
 pub use tablebase::{Tablebase, IN_MEMORY};
 pub use value::{plies, sort_best_first, Value, Wdl};
 
-use crate::rules::{setup, Dims, Position, Variant};
+use crate::rules::{setup, Dims, Move, Position, Variant};
 
 /// Why solving, loading or probing failed. The variants that point to a setting (the
 /// memory limit, the search budget) are typed, so a front end can name it in its
@@ -225,9 +224,9 @@ impl Setup {
 /// A first move of the start and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FirstMove {
-    /// The move in canonical notation.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move (in canonical notation in JSON).
+    #[serde(rename = "move", with = "text")]
+    pub mv: Move,
     /// The game length in plies after this move at best play (this move included).
     pub plies: u16,
 }
@@ -291,7 +290,7 @@ impl Outcome {
         dims: Dims,
         setup: Setup,
         value: Value,
-        moves: &[(String, Value)],
+        moves: &[(Move, Value)],
     ) -> Outcome {
         let winning_first_moves = moves
             .iter()
@@ -488,14 +487,6 @@ impl Default for GameOptions<'static> {
     }
 }
 
-/// Peak resident memory of this process in bytes (Linux: `VmHWM` of `/proc/self/status`).
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// Build (or load, where a valid file exists) every endgame slice of `variant` on `dims` up to
 /// material `max` in `dir`, fewer pieces first, each file written atomically when done;
 /// `opts` says which slices to verify, the memory limit and where progress goes. The reports,
@@ -565,4 +556,21 @@ pub fn verify_tables<E: rules::Engine>(
     progress: &dyn Progress,
 ) -> Result<Verification, SolveError> {
     open_slices(dims, variant, max, dir)?.verify_all::<E>(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A first move is a typed move, written in JSON (the reports of `ordo solve --json` and
+    /// `analysis/games/`) as its canonical notation under `move`, and read back from it.
+    #[test]
+    fn a_first_move_is_written_in_canonical_notation() {
+        let mv = notation::parse_move("a1:b1-a2").unwrap();
+        let first = FirstMove { mv, plies: 3 };
+        let text = serde_json::to_string(&first).unwrap();
+        assert_eq!(text, r#"{"move":"a1:b1-a2","plies":3}"#);
+        assert_eq!(serde_json::from_str::<FirstMove>(&text).unwrap(), first);
+        assert!(serde_json::from_str::<FirstMove>(r#"{"move":"z","plies":3}"#).is_err());
+    }
 }

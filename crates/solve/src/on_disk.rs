@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
+use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats, TableKind};
 use super::material::{self, Material};
 use super::memory::{self, human};
 use super::{
@@ -178,7 +178,7 @@ pub fn check_memory_sized(
 
 fn endgame_expect(m: Material) -> CompactExpect {
     CompactExpect {
-        kind: "endgame",
+        kind: TableKind::Endgame,
         scope: m.to_string(),
         materials: vec![m],
         memory: memory::effective(None),
@@ -226,7 +226,7 @@ pub fn build_slice<E: Engine>(
     let checkpoint = partial_dir(file);
     let stats = tables.build_slice_resuming::<E>(m, progress, Some(&checkpoint))?;
     let ms = clock.elapsed().as_millis() as u64;
-    let header = tables.save(file, "endgame", &m.to_string(), &[stats], Some(ms))?;
+    let header = tables.save(file, TableKind::Endgame, &m.to_string(), &[stats], Some(ms))?;
     let _ = std::fs::remove_file(&checkpoint);
     Ok(slice_report(tables, &header, true))
 }
@@ -551,7 +551,7 @@ pub fn solve_game<E: Engine>(
     let (mut tables, sizing) = check_memory_sized(dims, variant, max, opts.memory_limit)?;
     let materials = compact::stored_up_to(max);
     let want = CompactExpect {
-        kind: "game",
+        kind: TableKind::Game,
         scope: setup.name().into(),
         materials: materials.clone(),
         memory: memory::effective(opts.memory_limit),
@@ -696,19 +696,19 @@ fn solve_fresh<E: Engine>(
     }
     let ms = Some(clock.elapsed().as_millis() as u64);
     let header = match &opts.table {
-        Some(file) => tables.save(file, "game", setup.name(), &stats, ms)?,
+        Some(file) => tables.save(file, TableKind::Game, setup.name(), &stats, ms)?,
         None => compact::CompactHeader {
             format: compact::FORMAT,
             solver: "compact".into(),
-            kind: "game".into(),
-            variant: variant.name().into(),
-            board: dims.to_string(),
+            kind: TableKind::Game,
+            variant,
+            board: dims,
             scope: setup.name().into(),
             index_scheme: compact::INDEX_SCHEME,
             rules_version: crate::rules::clauses::registry().rules_version,
             slices: stats,
             solve_ms: ms,
-            peak_memory: super::peak_memory(),
+            peak_memory: ordo_system::usage::peak_memory(),
         },
     };
     if let Some(p) = &partial {

@@ -3,7 +3,11 @@
 //!
 //! - [`files`]: atomic file writes that refuse to replace anything but a regular file and clean
 //!   up after killed writers;
-//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`.
+//! - [`signals`]: installing Unix signal handlers (Ctrl-C, TERM), the one home of `sigaction`;
+//! - [`memory`]: the memory limits the system sets (cgroup, `RLIMIT_AS`, memory available);
+//! - [`usage`]: what this process has used (CPU time, peak resident memory).
 
 pub mod files;
+pub mod memory;
 pub mod signals;
+pub mod usage;

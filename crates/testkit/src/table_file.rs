@@ -26,7 +26,7 @@ use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
 use crate::solve::blake3_line;
 use crate::solve::Material;
-use crate::solve::{CompactExpect, CompactTables};
+use crate::solve::{CompactExpect, CompactTables, TableKind};
 use crate::solve::{GameOptions, Setup};
 
 /// At most this many edits of an input are applied.
@@ -82,7 +82,7 @@ pub fn valid_compact(scratch: &Path) -> &'static [u8] {
         )
         .expect("the 3 x 3 game solves");
         tables
-            .save(scratch, "game", "row1", &report.game.slices, None)
+            .save(scratch, TableKind::Game, "row1", &report.game.slices, None)
             .expect("the scratch file is writable");
         std::fs::read(scratch).expect("the scratch file is readable")
     })
@@ -112,7 +112,7 @@ fn load_retro_slice(scratch: &Path) -> bool {
 /// The compact game table at `scratch`, if the loader accepts it.
 fn load_compact_game(scratch: &Path) -> Option<CompactTables> {
     let want = CompactExpect {
-        kind: "game",
+        kind: TableKind::Game,
         scope: "row1".into(),
         materials: game_materials(),
         memory: None,
@@ -124,7 +124,7 @@ fn load_compact_game(scratch: &Path) -> Option<CompactTables> {
 fn load_compact_slice(scratch: &Path) -> bool {
     let m = Material { white: 2, black: 1 };
     let want = CompactExpect {
-        kind: "endgame",
+        kind: TableKind::Endgame,
         scope: m.to_string(),
         materials: vec![m],
         memory: None,

@@ -44,7 +44,7 @@ use rayon::prelude::*;
 pub use digest::{content_checksum, parse_list, Listed};
 pub use index::{CoreIndex, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
-pub use store::{CompactExpect, CompactHeader, FORMAT};
+pub use store::{CompactExpect, CompactHeader, TableKind, FORMAT};
 pub use symmetry::{colour_flip, flip_rows, mirror};
 pub use verify_log::log_path as verify_log_path;
 
@@ -61,7 +61,7 @@ use super::material::Material;
 use super::value::Value;
 use super::{Outcome, Phase, Progress, Setup, SolveError, Verification};
 use crate::notation::format_move;
-use crate::rules::{Color, Dims, Engine, Variant};
+use crate::rules::{Color, Dims, Engine, Move, Variant};
 
 /// The value of a stored byte.
 pub fn decode(code: u8) -> Value {
@@ -607,12 +607,13 @@ impl CompactTables {
 
     /// Every legal move of `e` with the value it leaves the opponent, best first for the
     /// mover: quickest win, then draws, then slowest loss.
-    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(Move, Value)>, SolveError> {
         let mut out = Vec::new();
         for m in e.legal_moves() {
-            out.push((format_move(&m), self.probe(&e.apply(&m))?));
+            let v = self.probe(&e.apply(&m))?;
+            out.push((m, v));
         }
-        crate::sort_best_first(&mut out, String::clone);
+        crate::sort_best_first(&mut out, format_move);
         Ok(out)
     }
 

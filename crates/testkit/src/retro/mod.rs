@@ -31,8 +31,8 @@ use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 use crate::solve::ProblemTables;
 use crate::solve::SliceSolver;
 use crate::solve::{
-    peak_memory, sort_best_first, BuildOptions, GameOptions, GameReport, Material, Outcome,
-    Progress, Setup, SliceReport, SolveError, Value, VerifyScope,
+    sort_best_first, BuildOptions, GameOptions, GameReport, Material, Outcome, Progress, Setup,
+    SliceReport, SolveError, Value, VerifyScope,
 };
 
 /// The checkpoint beside a table: its path with `.partial` added.
@@ -138,7 +138,7 @@ fn solve_fresh<E: Engine>(
     let (values, counts) = analysis::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
     let mut t = Table::new("game", scope, space, values, Some(counts));
     t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    t.header.peak_memory = peak_memory();
+    t.header.peak_memory = ordo_system::usage::peak_memory();
     if let Some(path) = &opts.table {
         t.save(path)?;
         let _ = std::fs::remove_file(partial_path(path));
@@ -156,7 +156,7 @@ pub fn probe<E: Engine>(table: &Table, e: &E) -> Option<Value> {
 
 /// Every legal move of `e` with the value it leaves the opponent, best first for the mover:
 /// quickest win, then draws, then slowest loss.
-pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(Move, Value)>, SolveError> {
     let mut out = Vec::new();
     for m in e.legal_moves() {
         let v = probe(table, &e.apply(&m)).ok_or_else(|| {
@@ -165,9 +165,9 @@ pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)
                 format_move(&m)
             ))
         })?;
-        out.push((format_move(&m), v));
+        out.push((m, v));
     }
-    sort_best_first(&mut out, String::clone);
+    sort_best_first(&mut out, format_move);
     Ok(out)
 }
 

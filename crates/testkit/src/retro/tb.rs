@@ -559,7 +559,7 @@ fn build_slice<E: Engine>(
         Some(counts),
     );
     header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    header.peak_memory = crate::solve::peak_memory();
+    header.peak_memory = ordo_system::usage::peak_memory();
     file::save_raw(path, &header, &[], &values)?;
     tb.slices.insert(m, (index, values));
     Ok(header)
