@@ -300,7 +300,7 @@ fn ordo_x_layers_have_no_inner_moves_and_classic_ones_do() {
 /// sampled core values of every material: the exact value when the game ends within the
 /// depth, "not decided" otherwise.
 #[test]
-#[ignore = "slow tier (issue 22): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier: `cargo test --release -p ordo-solve --test solver -- --ignored`"]
 fn bounded_minimax_confirms_sampled_core_values() {
     let mut rng = Rng::new(11);
     for (variant, board, depth) in [
