@@ -296,7 +296,7 @@ impl Outcome {
             .iter()
             .filter_map(|(m, v)| match v {
                 Value::Loss(d) => Some(FirstMove {
-                    mv: m.clone(),
+                    mv: *m,
                     plies: d + 1,
                 }),
                 _ => None,

@@ -1,7 +1,7 @@
 //! Table files under damage, shared by the `table_file` fuzz target (`fuzz/`) and the test
 //! that replays its seed corpus (`tests/it/fuzz_seeds.rs`): the loaders of both formats
 //! (the retro solver's, format 2, `crate::retro`, and the compact solver's, format 4,
-//! `crate::solve::compact`) never panic, never trust a damaged file, and what they accept
+//! `crate::solve::CompactTables`) never panic, never trust a damaged file, and what they accept
 //! holds together.
 //!
 //! An input's first byte picks a case, the rest drives it:
@@ -302,7 +302,7 @@ fn set_number(bytes: &[u8], k: usize, value: u64) -> Vec<u8> {
 }
 
 /// `bytes` with its third line made the checksum line of the first two lines and the
-/// payload after it, as the compact format computes it (`crate::solve::checksum`); unchanged
+/// payload after it, as the compact format computes it (`crate::solve::blake3_line`); unchanged
 /// if it has no three lines.
 pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let newlines: Vec<usize> = bytes

@@ -526,7 +526,7 @@ pub fn build<E: Engine>(
 
 /// Solve slice `index` from the slices loaded in `tb` (at least those its captures lead
 /// into, [`crate::solve::parents`]), write it atomically to its file under `dir` and add it
-/// to `tb`: one job of a build spread over many machines (`ordo_solve::plan`).
+/// to `tb`: one job of a build spread over many machines (`ordo_solve::job_graph`, `ordo_solve::run_job`).
 pub fn build_one<E: Engine>(
     tb: &mut RetroTablebase,
     index: SliceIndex,
