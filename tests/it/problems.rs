@@ -184,12 +184,13 @@ fn composed_are_sound(problems: &[Problem], dir: &Path, kind: TableKind) {
             verify::<Bitboard>(p, Some((dir, kind)), ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_table.sound, "{by_table:?}");
         assert_eq!(by_table.method, Method::Table);
-        assert_eq!(by_table.winning, p.keys);
+        let keys: Vec<String> = p.keys.iter().map(|k| k.to_string()).collect();
+        assert_eq!(by_table.winning, keys);
         assert!(by_table.proof_nodes > 1);
         let by_search = verify::<Reference>(p, None, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
         assert!(by_search.sound, "{by_search:?}");
         assert_eq!(by_search.method, Method::Search);
-        assert_eq!(by_search.winning, p.keys, "{}", p.id);
+        assert_eq!(by_search.winning, keys, "{}", p.id);
     }
     // The file format round-trips.
     let text = ordo_solve::write_problems(problems).unwrap();
@@ -213,8 +214,7 @@ fn false_keys_and_cooks_are_caught() {
     let n = ordo_solve::stipulation_turns(&good.stipulation).unwrap();
     let retro = Some((dir.as_path(), TableKind::Retro));
     let report = verify::<Bitboard>(&good, retro, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
-    let pos = ordo_core::notation::parse_position(&good.position).unwrap();
-    let e = <Bitboard as ordo_core::rules::Engine>::from_position(&pos).unwrap();
+    let e = <Bitboard as ordo_core::rules::Engine>::from_position(&good.position).unwrap();
     let other = ordo_core::rules::Engine::legal_moves(&e)
         .iter()
         .map(ordo_core::notation::format_move)
@@ -223,7 +223,7 @@ fn false_keys_and_cooks_are_caught() {
     let compact = Some((dir.as_path(), TableKind::Compact));
     for route in [retro, compact, None] {
         let wrong_key = Problem {
-            keys: vec![other.clone()],
+            keys: vec![other.parse().unwrap()],
             ..good.clone()
         };
         let r = verify::<Bitboard>(&wrong_key, route, ordo_solve::DEFAULT_SEARCH_NODES).unwrap();
@@ -238,7 +238,7 @@ fn false_keys_and_cooks_are_caught() {
         assert!(!r.sound, "{r:?}");
     }
     let bad = Problem {
-        keys: vec!["a1-a9".into()],
+        keys: vec!["a1-a9".parse().unwrap()],
         ..good.clone()
     };
     assert!(verify::<Bitboard>(&bad, None, ordo_solve::DEFAULT_SEARCH_NODES).is_err());
@@ -451,9 +451,9 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
 fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
     Problem {
         id: id.into(),
-        position: position.into(),
+        position: position.parse().unwrap(),
         stipulation: stipulation.into(),
-        keys: vec![key.into()],
+        keys: vec![key.parse().unwrap()],
         only_keys: false,
         source: "test".into(),
     }
@@ -622,7 +622,8 @@ fn ordo_10_1_saved_problems_are_sound_by_search() {
     for p in saved_problems() {
         let key = format!("{}: sound (search proof,", p.id);
         assert!(text.contains(&key), "{key}:\n{text}");
-        let keys = format!("winning first moves: {}", p.keys.join(", "));
+        let keys: Vec<String> = p.keys.iter().map(|k| k.to_string()).collect();
+        let keys = format!("winning first moves: {}", keys.join(", "));
         assert!(text.contains(&keys), "{keys}:\n{text}");
     }
 }
@@ -677,17 +678,14 @@ fn ordo_4_3_a_position_the_tables_cannot_answer_is_an_error() {
         err.contains("problem split-mover") && err.contains("must be one group"),
         "{err}"
     );
-    let e = <Bitboard as ordo_core::rules::Engine>::from_position(
-        &ordo_core::notation::parse_position(&p.position).unwrap(),
-    )
-    .unwrap();
+    let e = <Bitboard as ordo_core::rules::Engine>::from_position(&p.position).unwrap();
     assert!(compact.value(&e).is_err());
     // Only retro slices in the other folder: the compact route names them and falls back to
     // search.
     let old_dir = scratch("unanswerable-retro");
     tables(&old_dir, Variant::Classic, "10x8", m);
     let good = Problem {
-        position: "10/10/10/B9/B9/10/10/WW8 b classic".into(),
+        position: "10/10/10/B9/B9/10/10/WW8 b classic".parse().unwrap(),
         ..p.clone()
     };
     let only_retro = Some((old_dir.as_path(), TableKind::Compact));
