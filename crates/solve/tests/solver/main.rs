@@ -15,6 +15,8 @@ use ordo_solve::{connected_sets, BuildOptions, GameOptions, Material, Setup, Val
 use ordo_solve::{CompactTables, Sets};
 use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, tb};
 
+mod files;
+
 /// A scratch folder of this test binary, emptied.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ordo-solve-{}-{name}", std::process::id()));
