@@ -16,6 +16,8 @@ use ordo_solve::{CompactTables, Sets};
 use ordo_testkit::retro::{self, bounded, bounded_expectation, solve_game, tb};
 
 mod files;
+mod plan;
+mod problems;
 
 /// A scratch folder of this test binary, emptied.
 fn scratch(name: &str) -> std::path::PathBuf {
