@@ -15,8 +15,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::compact::CompactTables;
-use ordo_solve::ctb;
+use ordo_solve::CompactTables;
 use ordo_solve::{BuildOptions, GameOptions, Material, Setup, VerifyScope};
 use ordo_testkit::retro::{self, solve_game, verify};
 
@@ -79,7 +78,7 @@ fn old_and_new(c: &mut Criterion) {
             b.iter(|| pool.install(|| solve_game::<Bitboard>(variant, dims, Setup::Row1, &opts)))
         });
         let quiet = GameOptions::default();
-        let compact = || ctb::solve_game::<Bitboard>(variant, dims, Setup::Row1, &quiet);
+        let compact = || ordo_solve::solve_game::<Bitboard>(variant, dims, Setup::Row1, &quiet);
         let (_, report) = compact().unwrap();
         let core: u64 = report.game.slices.iter().map(|s| s.positions).sum();
         group.throughput(Throughput::Elements(core));

@@ -8,13 +8,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::solve::{Phase, Progress, Step};
+use crate::solve::{Phase, Progress, Stage};
 
 /// What one line of progress shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View<'a> {
     /// The step under way, if the run announced one.
-    pub step: Option<&'a Step>,
+    pub step: Option<&'a Stage>,
     pub phase: Phase,
     pub done: u64,
     pub total: Option<u64>,
@@ -89,13 +89,13 @@ pub fn line(v: &View) -> String {
 }
 
 /// `slice 3` of `slice 3v2`: the kind of step and its number.
-fn word(s: &Step) -> String {
+fn word(s: &Stage) -> String {
     let kind = s.what.split_whitespace().next().unwrap_or("step");
     format!("{kind} {}", s.number)
 }
 
 /// `3v2` of `slice 3v2`.
-fn slice_name(s: &Step) -> &str {
+fn slice_name(s: &Stage) -> &str {
     s.what.split_once(' ').map_or(&s.what, |(_, name)| name)
 }
 
@@ -111,7 +111,7 @@ struct Now {
 /// What the bar knows of the run: it turns the counts of [`Progress`] into the line to show.
 #[derive(Default)]
 pub struct State {
-    step: Option<Step>,
+    step: Option<Stage>,
     now: Option<Now>,
     /// Units of the step's finished phases.
     step_done: u64,
@@ -123,7 +123,7 @@ pub struct State {
 impl State {
     /// A new step: the run's rate carries on; the step's counts start from zero under its
     /// name.
-    pub fn begin(&mut self, step: &Step) {
+    pub fn begin(&mut self, step: &Stage) {
         (self.step, self.now, self.step_done) = (Some(step.clone()), None, 0);
     }
 
@@ -304,7 +304,7 @@ impl Progress for Bar {
         self.bar.suspend(|| say(&format!("ordo: {text}")));
     }
 
-    fn begin(&self, step: &Step) {
+    fn begin(&self, step: &Stage) {
         self.state().begin(step);
         if let Some((_, last)) = &self.log {
             // The step's first count is logged whatever its phase's name.

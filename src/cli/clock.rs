@@ -4,24 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-/// The CPU time (user and system, all threads) the process has used so far; zero where the
-/// system cannot tell.
-pub fn process_cpu() -> Duration {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrusage only writes the struct it is given, which is zeroed and owned here.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
-            let tv = |t: libc::timeval| {
-                Duration::from_secs(t.tv_sec.max(0) as u64)
-                    + Duration::from_micros(t.tv_usec.max(0) as u64)
-            };
-            return tv(usage.ru_utime) + tv(usage.ru_stime);
-        }
-    }
-    Duration::ZERO
-}
-
 /// A span of work being timed: wall clock and process CPU since [`Clock::start`].
 #[derive(Debug, Clone, Copy)]
 pub struct Clock {
@@ -34,7 +16,7 @@ impl Clock {
     pub fn start() -> Clock {
         Clock {
             wall: Instant::now(),
-            cpu: process_cpu(),
+            cpu: crate::usage::cpu_time(),
         }
     }
 
@@ -45,7 +27,7 @@ impl Clock {
 
     /// CPU time the process used since the start.
     pub fn cpu(&self) -> Duration {
-        process_cpu().saturating_sub(self.cpu)
+        crate::usage::cpu_time().saturating_sub(self.cpu)
     }
 
     /// `12.30 s wall, 11.90 s CPU`, with `decimals` digits after the point.

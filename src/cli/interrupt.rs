@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use super::CliError;
-use crate::solve::{Phase, Progress, SolveError, Step};
+use crate::solve::{Phase, Progress, SolveError, Stage};
 
 /// Exit status of a command stopped by Ctrl-C.
 pub const INTERRUPTED: u8 = 130;
@@ -49,7 +49,7 @@ impl Progress for Stoppable<'_> {
     fn note(&self, text: &str) {
         self.inner.note(text);
     }
-    fn begin(&self, step: &Step) {
+    fn begin(&self, step: &Stage) {
         self.inner.begin(step);
     }
     fn stop_requested(&self) -> bool {
@@ -79,14 +79,14 @@ pub fn stopped(
 /// at once with one line on stderr and exit status 130 (rather than silently).
 #[cfg(unix)]
 pub fn by_default() {
-    extern "C" fn on_sigint(_sig: libc::c_int) {
+    extern "C" fn on_sigint(_sig: crate::signals::Signal) {
         crate::signals::say_and_exit(
             b"ordo: interrupted before the command finished; nothing more was written\n",
             i32::from(INTERRUPTED),
         );
     }
     // Without the handler Ctrl-C still ends the process, only silently.
-    let _ = crate::signals::on(&[libc::SIGINT], on_sigint);
+    let _ = crate::signals::on(&[crate::signals::INTERRUPT], on_sigint);
 }
 
 /// Ctrl-C keeps the system's behaviour where there are no Unix signals.

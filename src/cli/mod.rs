@@ -18,9 +18,9 @@ mod serve;
 mod site;
 mod solve;
 mod tb;
+mod tb_build;
 mod tb_checksums;
-mod tb_compact;
-mod tbjob;
+mod tb_cluster;
 
 use std::process::ExitCode;
 

@@ -5,14 +5,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::solve::{solve_error, NAMES};
-use super::tb::parse_material;
+use super::solve::{parse_material, solve_error, NAMES};
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::problem::{self, Method, ProblemReport};
-use crate::solve::{ctb, SolveError};
+use crate::solve::SolveError;
+use crate::solve::{Method, ProblemReport};
 
 /// Arguments of `ordo problem`.
 #[derive(clap::Args, Debug)]
@@ -48,7 +47,7 @@ pub enum ProblemCommand {
         #[arg(long, value_enum, default_value = super::ENGINE_DEFAULT)]
         engine: EngineArg,
         /// Give up a search after this many positions (the tables prove any length).
-        #[arg(long, default_value_t = problem::DEFAULT_SEARCH_NODES)]
+        #[arg(long, default_value_t = crate::solve::DEFAULT_SEARCH_NODES)]
         max_nodes: u64,
         /// One JSON report per problem.
         #[arg(long)]
@@ -105,9 +104,9 @@ pub fn run(args: &ProblemArgs, out: &mut String) -> Result<u8, CliError> {
                 .map_err(|e| CliError(format!("--board: {e}")))?;
             let variant = Variant::from(*variant);
             let m = parse_material(material)?;
-            let tables = ctb::open(dims, variant, m, dir).map_err(solve_error)?;
-            let problems = problem::compose::<Bitboard>(&tables, m, *count)?;
-            out.push_str(&problem::write_file(&problems)?);
+            let tables = crate::solve::open_slices(dims, variant, m, dir).map_err(solve_error)?;
+            let problems = crate::solve::compose_problems::<Bitboard>(&tables, m, *count)?;
+            out.push_str(&crate::solve::write_problems(&problems)?);
             Ok(0)
         }
     }
@@ -124,11 +123,11 @@ struct Chosen<'a> {
 
 /// The problems of `file` that `chosen` names, in the file's order; an id the file does not
 /// hold is an error naming it.
-fn chosen_problems(file: &Path, chosen: &Chosen) -> Result<Vec<problem::Problem>, CliError> {
+fn chosen_problems(file: &Path, chosen: &Chosen) -> Result<Vec<crate::solve::Problem>, CliError> {
     let text =
         std::fs::read_to_string(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
-    let parsed =
-        problem::parse_file(&text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    let parsed = crate::solve::parse_problems(&text)
+        .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     if parsed.problems.is_empty() {
         return Err(CliError(format!(
             "{}: no [[problem]] in the file",
@@ -166,8 +165,8 @@ fn verify(
     for p in &chosen_problems(file, &chosen)? {
         let clock = super::clock::Clock::start();
         let r = match engine {
-            EngineArg::Bitboard => problem::verify::<Bitboard>(p, tables, max_nodes),
-            EngineArg::Reference => problem::verify::<Reference>(p, tables, max_nodes),
+            EngineArg::Bitboard => crate::solve::verify_problem::<Bitboard>(p, tables, max_nodes),
+            EngineArg::Reference => crate::solve::verify_problem::<Reference>(p, tables, max_nodes),
         }
         .map_err(|e| CliError(format!("{}: {}", file.display(), message(&e))))?;
         all_sound &= r.sound;

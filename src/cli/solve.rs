@@ -7,7 +7,7 @@ use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Dims, Variant};
-use crate::solve::{GameOptions, Names, Setup, SolveError};
+use crate::solve::{GameOptions, Material, Names, Setup, SolveError};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupArg {
@@ -72,7 +72,7 @@ fn run_compact<E: crate::rules::Engine>(
 ) -> Result<u8, CliError> {
     let clock = super::clock::Clock::start();
     let (variant, setup) = (Variant::from(args.variant), Setup::from(args.setup));
-    let (_, report) = match crate::solve::ctb::solve_game::<E>(variant, dims, setup, opts) {
+    let (_, report) = match crate::solve::solve_game::<E>(variant, dims, setup, opts) {
         Ok(r) => r,
         Err(e) => {
             let typed = args.memory_limit.as_deref();
@@ -95,7 +95,7 @@ fn run_compact<E: crate::rules::Engine>(
 
 /// The compact solver's report as text.
 pub fn write_compact_report(
-    r: &crate::solve::ctb::CompactGameReport,
+    r: &crate::solve::CompactGameReport,
     table: Option<&std::path::Path>,
     out: &mut String,
 ) {
@@ -338,4 +338,22 @@ fn write_cost((load, solve, peak, verify): Cost, out: &mut String) {
     if !cost.is_empty() {
         let _ = writeln!(out, "{}", cost.join(", "));
     }
+}
+
+/// Parse `A,B`.
+pub fn parse_material(s: &str) -> Result<Material, CliError> {
+    let bad = || {
+        CliError(format!(
+            "--max-pieces '{s}': expected WHITE,BLACK such as 3,3"
+        ))
+    };
+    let (w, b) = s.split_once(',').ok_or_else(bad)?;
+    let white: u32 = w.trim().parse().map_err(|_| bad())?;
+    let black: u32 = b.trim().parse().map_err(|_| bad())?;
+    if white == 0 || black == 0 || white > 16 || black > 16 {
+        return Err(CliError(format!(
+            "--max-pieces '{s}': each side needs 1 to 16 pieces"
+        )));
+    }
+    Ok(Material { white, black })
 }

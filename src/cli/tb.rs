@@ -1,52 +1,27 @@
-//! `ordo tb build|probe|verify`: endgame tablebases by material, the compact solver's slice
-//! files (crates/solve/src/ctb.rs; build and verify in src/cli/tb_compact.rs).
+//! `ordo tb`: endgame tablebases by material, the compact solver's slice files
+//! (crates/solve/src/on_disk.rs). Its subcommands and `ordo tb probe` are here; `build` and
+//! `verify` are in src/cli/tb_build.rs, `job` and `plan` (a build on a cluster) in
+//! src/cli/tb_cluster.rs, `checksums` in src/cli/tb_checksums.rs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::solve::{parse_bytes, solve_error, Bar};
-use super::{start_position, CliError, EngineArg, PositionArgs, VariantArg};
+use super::solve::solve_error;
+use super::tb_build::Slices;
+use super::{start_position, CliError, EngineArg, PositionArgs};
 use crate::bitboard::Bitboard;
 use crate::notation::format_move;
 use crate::reference::Reference;
-use crate::rules::{Dims, Engine, Variant};
+use crate::rules::Engine;
 use crate::solve::plies;
 use crate::solve::VerifyScope;
-use crate::solve::{BuildOptions, Material, SolveError, Tablebase, Value, Verification};
+use crate::solve::{SolveError, Tablebase, Value};
 
 /// Arguments of `ordo tb`.
 #[derive(clap::Args, Debug)]
 pub struct TbArgs {
     #[command(subcommand)]
     pub what: TbCommand,
-}
-
-/// Which slices: game, board, material bound, folder.
-#[derive(clap::Args, Debug)]
-pub struct Slices {
-    /// Game: classic or x.
-    #[arg(long, value_enum, default_value = "classic")]
-    pub variant: VariantArg,
-    /// Board, COLSxROWS.
-    #[arg(long, default_value = "10x8")]
-    pub board: String,
-    /// Largest material, WHITE,BLACK: every slice with 1..=WHITE White and 1..=BLACK Black
-    /// pieces.
-    #[arg(long, default_value = "2,2")]
-    pub max_pieces: String,
-    /// Folder of the slice files.
-    #[arg(long, default_value = "tables")]
-    pub dir: PathBuf,
-    /// Engine that generates the moves.
-    #[arg(long, value_enum, default_value = "bitboard")]
-    pub engine: EngineArg,
-    /// Print one JSON report per slice instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Refuse up front a build that would need more memory than this: bytes, or with a
-    /// suffix K, M, G, T. The cgroup limit, RLIMIT_AS and the memory available apply anyway.
-    #[arg(long, value_name = "BYTES")]
-    pub memory_limit: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -72,10 +47,10 @@ pub enum TbCommand {
     /// Build one slice as an independent job: read the files of the slices its captures
     /// lead into from --dir, refuse if one is missing or damaged, do nothing if the slice's
     /// own file is there and valid, else build it and write its file atomically.
-    Job(super::tbjob::JobArgs),
+    Job(super::tb_cluster::JobArgs),
     /// Print the job graph of a table set (or of a small board's game) for a scheduler:
     /// Slurm submissions with --dependency=afterok, make rules, or JSON.
-    Plan(super::tbjob::PlanArgs),
+    Plan(super::tb_cluster::PlanArgs),
     /// Print the content checksum (BLAKE3) of every compact table file in --dir, one
     /// `<checksum>  <file>` line each, or with --check compare them with a published list
     /// (exit 1 on a difference or a missing file).
@@ -101,24 +76,6 @@ pub enum TbCommand {
     },
 }
 
-/// Parse `A,B`.
-pub fn parse_material(s: &str) -> Result<Material, CliError> {
-    let bad = || {
-        CliError(format!(
-            "--max-pieces '{s}': expected WHITE,BLACK such as 3,3"
-        ))
-    };
-    let (w, b) = s.split_once(',').ok_or_else(bad)?;
-    let white: u32 = w.trim().parse().map_err(|_| bad())?;
-    let black: u32 = b.trim().parse().map_err(|_| bad())?;
-    if white == 0 || black == 0 || white > 16 || black > 16 {
-        return Err(CliError(format!(
-            "--max-pieces '{s}': each side needs 1 to 16 pieces"
-        )));
-    }
-    Ok(Material { white, black })
-}
-
 /// The slices `--verify` (all) or `--verify-new` (those built) recompute; clap refuses both.
 fn verify_scope(all: bool, new: bool) -> VerifyScope {
     match (all, new) {
@@ -135,76 +92,13 @@ pub fn run(args: &TbArgs, out: &mut String) -> Result<u8, CliError> {
             slices,
             verify,
             verify_new,
-        } => super::tb_compact::build(slices, verify_scope(*verify, *verify_new), out),
-        TbCommand::Verify { slices } => super::tb_compact::verify(slices, out),
+        } => super::tb_build::build(slices, verify_scope(*verify, *verify_new), out),
+        TbCommand::Verify { slices } => super::tb_build::verify(slices, out),
         TbCommand::Probe { at, dir, moves } => probe(at, dir, *moves, out),
         TbCommand::Checksums { dir, check } => super::tb_checksums::run(dir, check.as_deref(), out),
-        TbCommand::Job(a) => super::tbjob::job(a, out),
-        TbCommand::Plan(a) => super::tbjob::plan(a, out),
+        TbCommand::Job(a) => super::tb_cluster::job(a, out),
+        TbCommand::Plan(a) => super::tb_cluster::plan(a, out),
     }
-}
-
-pub(super) fn parse_slices(s: &Slices) -> Result<(Dims, Variant, Material), CliError> {
-    let dims: Dims = s
-        .board
-        .parse()
-        .map_err(|e| CliError(format!("--board: {e}")))?;
-    Ok((
-        dims,
-        Variant::from(s.variant),
-        parse_material(&s.max_pieces)?,
-    ))
-}
-
-/// The start of `ordo tb build`: the bound and the memory limit read, the
-/// job sized by `size` before the folder is made (an impossible bound leaves nothing behind),
-/// and the build's options with `bar` for progress.
-pub(super) fn prepare_build<'a>(
-    s: &Slices,
-    verify: VerifyScope,
-    bar: &'a Bar,
-    size: impl FnOnce(Dims, Variant, Material, Option<u64>) -> Result<(), SolveError>,
-) -> Result<(Dims, Variant, Material, BuildOptions<'a>), CliError> {
-    let (dims, variant, max) = parse_slices(s)?;
-    let memory_limit = s.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    size(dims, variant, max, memory_limit)
-        .map_err(|e| super::solve::limit_error(e, s.memory_limit.as_deref()))?;
-    std::fs::create_dir_all(&s.dir).map_err(|e| CliError(format!("{}: {e}", s.dir.display())))?;
-    let opts = BuildOptions {
-        verify,
-        memory_limit,
-        progress: bar,
-    };
-    Ok((dims, variant, max, opts))
-}
-
-/// One slice's line of `ordo tb verify` (`what`: what was recomputed); its mismatches.
-pub(super) fn write_slice_verdict(m: &str, what: &str, v: &Verification, out: &mut String) -> u64 {
-    let _ = writeln!(
-        out,
-        "{m}: {} {what} recomputed, {}{}",
-        v.checked,
-        crate::text::count(v.mismatches, "mismatch"),
-        v.examples
-            .first()
-            .map(|e| format!(" (first: {e})"))
-            .unwrap_or_default()
-    );
-    v.mismatches
-}
-
-/// The closing line of `ordo tb verify`; its exit status.
-pub(super) fn write_verify_summary(bad: u64, out: &mut String) -> u8 {
-    let _ = writeln!(
-        out,
-        "{}",
-        if bad == 0 {
-            "verified: every value matches its successors"
-        } else {
-            "VERIFICATION FAILED"
-        }
-    );
-    u8::from(bad > 0)
 }
 
 /// `ordo tb probe`: the value and every move's outcome, from the slices in `dir` (a position
@@ -303,19 +197,4 @@ fn after(v: Value) -> String {
         Value::Win(d) => format!("loses in {}", plies(d + 1)),
         Value::Draw => "draws".into(),
     }
-}
-
-/// How a slice line ends: built (and in what time) or loaded, and the verification verdict.
-pub(super) fn slice_status(built: bool, seconds: Option<f64>, verified: Option<bool>) -> String {
-    let how = match (built, seconds) {
-        (true, Some(s)) => format!(", built in {s:.1} s wall"),
-        (false, _) => ", loaded".to_string(),
-        _ => String::new(),
-    };
-    let check = match verified {
-        Some(true) => ", verified",
-        Some(false) => ", VERIFICATION FAILED",
-        None => "",
-    };
-    how + check
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::solve::solve_error;
 use super::CliError;
-use crate::solve::compact::{content_checksum, parse_list};
+use crate::solve::{content_checksum, parse_checksum_list};
 
 /// Run `ordo tb checksums`: list, or check against `check`; the exit status.
 pub fn run(dir: &Path, check: Option<&Path>, out: &mut String) -> Result<u8, CliError> {
@@ -48,8 +48,8 @@ fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
 fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
     let text = std::fs::read_to_string(list)
         .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
-    let listed =
-        parse_list(&text).map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
+    let listed = parse_checksum_list(&text)
+        .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
     if listed.is_empty() {
         return Err(CliError(format!(
             "--check {}: no checksums listed",

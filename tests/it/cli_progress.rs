@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use ordo_cli::cli::bar::{grouped, line, span, Bar, Logging, State, View};
 use ordo_cli::cli::out::{write_to, Written};
-use ordo_solve::{Phase, Progress, RunWork, Step};
+use ordo_solve::{Phase, Progress, RunWork, Stage};
 
-fn step(what: &str, number: usize, before: u64) -> Step {
-    Step {
+fn step(what: &str, number: usize, before: u64) -> Stage {
+    Stage {
         what: what.into(),
         number,
         of: 6,

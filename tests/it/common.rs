@@ -101,7 +101,7 @@ pub fn tb_probe(position: &str, dir: &str) -> std::process::Output {
 /// What `ordo tb probe` prints for `position`, computed from the retro solver's slices in
 /// `dir` (`ordo_testkit::retro`, the oracle), or why they cannot answer.
 pub fn retro_probe(position: &str, dir: &std::path::Path) -> Result<String, String> {
-    use ordo_solve::problem::Tables;
+    use ordo_solve::ProblemTables;
     use ordo_solve::{plies, Value};
     let pos = ordo_core::notation::parse_position(position).map_err(|e| e.to_string())?;
     let tables = ordo_testkit::retro::problem_tables(&pos, dir).map_err(|e| e.to_string())?;

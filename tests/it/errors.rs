@@ -190,15 +190,15 @@ fn flag_finder_sees_flags_only() {
 /// problem search's budget; an old retro table is named in library terms.
 #[test]
 fn solver_messages_render_in_the_front_ends_terms() {
-    use ordo_solve::memory::{Limit, Source};
+    use ordo_solve::{LimitSource, MemoryLimit};
     use ordo_solve::{Names, SolveError};
     let mine = Names {
         asked_limit: "-m",
         larger_budget: "pass -n",
     };
-    let asked = Limit {
+    let asked = MemoryLimit {
         bytes: 2_000_000,
-        source: Source::Asked,
+        source: LimitSource::Asked,
     };
     let over = SolveError::over_memory("it needs 3 MB, over".into(), &asked, ".");
     assert_eq!(
@@ -209,8 +209,8 @@ fn solver_messages_render_in_the_front_ends_terms() {
         over.render(&mine),
         "it needs 3 MB, over the memory limit of 2 MB (-m)."
     );
-    let cgroup = Limit {
-        source: Source::Cgroup,
+    let cgroup = MemoryLimit {
+        source: LimitSource::Cgroup,
         ..asked
     };
     let by_cgroup = SolveError::over_memory("x".into(), &cgroup, "");

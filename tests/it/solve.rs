@@ -605,12 +605,8 @@ fn check_compact_game(file: &str, variant: &str, board: &str, setup: &str, text:
         "row2" => Setup::Row2,
         _ => panic!("{file}: setup {setup}"),
     };
-    let max = ordo_solve::compact::start_material(
-        variant.parse().unwrap(),
-        board.parse().unwrap(),
-        setup,
-    )
-    .unwrap();
+    let max = ordo_solve::start_material(variant.parse().unwrap(), board.parse().unwrap(), setup)
+        .unwrap();
     let slices = r["slices"].as_array().unwrap();
     let entries = check_compact_slices(file, variant, slices, max);
     assert_eq!(
@@ -655,7 +651,7 @@ fn check_compact_slices(
         entries += n("entries");
         materials.push(r["material"].as_str().unwrap().to_string());
     }
-    let want: Vec<String> = ordo_solve::compact::stored_up_to(max)
+    let want: Vec<String> = ordo_solve::stored_up_to(max)
         .iter()
         .map(|m| m.to_string())
         .collect();

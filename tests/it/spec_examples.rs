@@ -198,7 +198,7 @@ fn problem_file_example_is_sound() {
         .into_iter()
         .find(|(info, _)| info == "toml")
         .expect("the example problem file");
-    let file = ordo_solve::problem::parse_file(&block).unwrap();
+    let file = ordo_solve::parse_problems(&block).unwrap();
     assert_eq!(file.problems.len(), 1);
     let dir = scratch("spec-problem");
     let path = dir.join("example.toml");

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::common::{assert_refused, ordo_cmd, tb_probe};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::memory::{Limit, Source};
-use ordo_solve::{ctb, BuildOptions, GameOptions, Material, Setup, SolveError};
+use ordo_solve::{BuildOptions, GameOptions, Material, Setup, SolveError};
+use ordo_solve::{LimitSource, MemoryLimit};
 use ordo_testkit::retro::{solve_game, tb, Table};
 
 fn scratch(name: &str) -> PathBuf {
@@ -298,9 +298,9 @@ fn endless_and_oversized_files_are_refused_quickly() {
     );
     let path = dir.join("t.ordotb");
     game_table(Variant::Classic, "3x3", &path);
-    let tiny = Limit {
+    let tiny = MemoryLimit {
         bytes: 100,
-        source: Source::Asked,
+        source: LimitSource::Asked,
     };
     let err = Table::load(
         &path,
@@ -392,8 +392,9 @@ fn cli_reports_refused_and_missing_tables() {
     let dir = scratch("cli");
     let opts = BuildOptions::default();
     let m22 = Material { white: 2, black: 2 };
-    ctb::build::<Bitboard>(dims("4x4"), Variant::Classic, m22, &dir, &opts, |_| {}).unwrap();
-    let p22 = ctb::path(
+    ordo_solve::build_slices::<Bitboard>(dims("4x4"), Variant::Classic, m22, &dir, &opts, |_| {})
+        .unwrap();
+    let p22 = ordo_solve::slice_path(
         &dir,
         Variant::Classic,
         dims("4x4"),

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::{assert_refused, ordo_cmd, stderr, tb_probe};
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::compact::{CompactExpect, CompactTables};
-use ordo_solve::{ctb, Material};
+use ordo_solve::Material;
+use ordo_solve::{CompactExpect, CompactTables, TableKind};
 
 const M22: Material = Material { white: 2, black: 2 };
 const PROBE_22: &str = "BB2/4/4/WW2 w classic";
@@ -66,7 +66,7 @@ fn split(bytes: &[u8]) -> (String, String, Vec<u8>) {
 fn a_payload_edited_with_an_fnv_checksum_is_refused() {
     let dir = crate::common::scratch("trust-fnv");
     build_22(&dir);
-    let file = ctb::path(&dir, Variant::Classic, dims(), M22);
+    let file = ordo_solve::slice_path(&dir, Variant::Classic, dims(), M22);
     let good = std::fs::read(&file).unwrap();
     let (magic, header, mut payload) = split(&good);
     assert!(header.contains("\"format\":4"), "{header}");
@@ -80,7 +80,7 @@ fn a_payload_edited_with_an_fnv_checksum_is_refused() {
     let load = || {
         let mut t = CompactTables::new(dims(), Variant::Classic);
         let want = CompactExpect {
-            kind: "endgame",
+            kind: TableKind::Endgame,
             scope: "2v2".into(),
             materials: vec![M22],
             memory: None,
@@ -144,7 +144,7 @@ fn a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let problems = dir.join("p.toml");
     std::fs::write(&problems, &o.stdout).unwrap();
-    let fifo = ctb::path(&dir, Variant::Classic, dims(), M22);
+    let fifo = ordo_solve::slice_path(&dir, Variant::Classic, dims(), M22);
     mkfifo(&fifo);
     let named = |err: &str| {
         assert!(err.contains(&fifo.display().to_string()), "{err}");

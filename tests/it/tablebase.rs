@@ -403,74 +403,6 @@ fn colour_swapped_slices_agree_position_by_position() {
     }
 }
 
-/// One probe entry for library users, and ORDO-10.1 .. ORDO-10.4: `ordo_solve::Tablebase`, read
-/// lazily from a folder, gives every stored position of the slices the value the loaded
-/// slices give, on both engines, and every move the value of the position it leads to.
-#[test]
-fn the_probe_entry_agrees_with_the_slices_on_both_engines() {
-    use ordo_solve::problem::Tables as _;
-    let (dims, variant) = ("4x3".parse::<Dims>().unwrap(), Variant::X);
-    let max = Material { white: 2, black: 2 };
-    let dir = scratch("probe-entry");
-    let opts = BuildOptions::default();
-    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
-    let slices = ordo_solve::ctb::open(dims, variant, max, &dir).unwrap();
-    let fast = ordo_solve::Tablebase::open(&dir).unwrap();
-    let plain = ordo_solve::Tablebase::<Reference>::open_on(&dir).unwrap();
-    let mut checked = 0;
-    for m in [
-        Material { white: 1, black: 1 },
-        Material { white: 2, black: 1 },
-        max,
-    ] {
-        for (i, stored) in slices.entries(m).unwrap() {
-            let Some((occ, stm)) = slices.position(m, i) else {
-                continue;
-            };
-            let pos = Bitboard::from_occupancy(dims, variant, stm, occ)
-                .unwrap()
-                .to_position();
-            assert_eq!(fast.value(&pos).unwrap(), stored, "{pos}");
-            if i % 7 == 0 {
-                assert_eq!(plain.value(&pos).unwrap(), stored, "{pos}");
-                let moves = fast.moves(&pos).unwrap();
-                let e: Bitboard = crate::common::load(&pos);
-                for (mv, v) in &moves {
-                    assert_eq!(*v, slices.probe(&e.apply(mv)).unwrap(), "{pos} {mv}");
-                }
-                assert_eq!(moves, plain.moves(&pos).unwrap(), "{pos}");
-            }
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 372);
-}
-
-/// The probe entry reads nothing a finished game does not need (ORDO-10.2: the
-/// side to move has no piece; ORDO-10.1: the opponent reached its home row), names the
-/// missing slices otherwise, and refuses a path that is not a folder.
-#[test]
-fn the_probe_entry_answers_finished_games_and_names_missing_slices() {
-    let dir = scratch("probe-empty");
-    std::fs::create_dir_all(&dir).unwrap();
-    let tb = ordo_solve::Tablebase::open(&dir).unwrap();
-    for over in ["3/BB1/3 w classic", "B3/1W2/W1B1 w classic"] {
-        let pos = ordo_core::notation::parse_position(over).unwrap();
-        assert_eq!(tb.value(&pos).unwrap(), Value::Loss(0), "{over}");
-        assert!(tb.moves(&pos).unwrap().is_empty(), "{over}");
-    }
-    let pos = ordo_core::notation::parse_position("BB2/1W2/W3 w classic").unwrap();
-    let err = tb.value(&pos).unwrap_err().to_string();
-    assert!(err.contains("slices 1v1, 2v1, 2v2 not built"), "{err}");
-    let file = dir.join("not-a-folder");
-    std::fs::write(&file, "x").unwrap();
-    let err = ordo_solve::Tablebase::open(&file)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(err.contains("not a folder"), "{err}");
-}
-
 /// A finished position probes as finished: `ordo tb probe` answers a game whose
 /// side to move has no piece, as `ordo show` does, instead of refusing it.
 #[test]
@@ -495,7 +427,7 @@ fn tables_given_as_bytes_probe_as_the_folder_does() {
     let max = Material { white: 2, black: 2 };
     let dir = scratch("in-memory");
     let opts = BuildOptions::default();
-    ordo_solve::ctb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
+    ordo_solve::build_slices::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).unwrap();
     let folder = ordo_solve::Tablebase::open(&dir).unwrap();
     let pos = ordo_core::notation::parse_position("BB2/1W2/W3 w classic").unwrap();
     let given = |flip: Option<&str>, swap: bool| {

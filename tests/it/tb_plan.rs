@@ -2,6 +2,7 @@
 //! job`, `ordo tb plan`): the parents a capture leads into, jobs that read only those and
 //! build what `tb build` builds, a job run twice, a job refused for a missing or damaged
 //! parent, and the Slurm, make and JSON plans run through a stand-in scheduler.
+//! The library's side of the graph is in crates/solve/tests/solver/plan.rs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -10,8 +11,8 @@ use crate::common::{assert_ok, ordo_cmd as ordo};
 
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::plan::{self, Compact, JobError, SliceSolver};
-use ordo_solve::{compact, ctb, BuildOptions, Material, SliceReport};
+use ordo_solve::{BuildOptions, Material, SliceReport};
+use ordo_solve::{CompactSliceSolver, JobError, SliceSolver};
 use ordo_solve::{Progress, Silent, SolveError};
 use ordo_testkit::retro::{tb, Retro};
 
@@ -44,13 +45,14 @@ fn build_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
 /// The compact `tb build` of every slice up to `max` in `dir`.
 fn build_compact_locally(dims: Dims, variant: Variant, max: Material, dir: &Path) {
     let opts = BuildOptions::default();
-    ctb::build::<Bitboard>(dims, variant, max, dir, &opts, |_| {}).expect("compact tb build");
+    ordo_solve::build_slices::<Bitboard>(dims, variant, max, dir, &opts, |_| {})
+        .expect("compact tb build");
 }
 
 /// One retro job as on a machine of its own: a fresh solver that knows nothing but the folder.
 fn job(dims: Dims, variant: Variant, m: Material, dir: &Path) -> Result<SliceReport, JobError> {
     let mut solver = Retro::<Bitboard>::new(dims, variant, None);
-    plan::run_job(&mut solver, dir, m, None, &Silent)
+    ordo_solve::run_job(&mut solver, dir, m, None, &Silent)
 }
 
 /// A table file's header (less the run's wall time and peak memory) and its payload: what
@@ -92,79 +94,6 @@ fn assert_same_tables(local: &Path, jobs: &Path) {
     }
 }
 
-/// ORDO-6.4, ORDO-9.3: a classic capture removes exactly the captured piece, so a slice's
-/// parents have one piece fewer on one side; a side's last piece ends the game (ORDO-10.2).
-#[test]
-fn classic_parents_have_one_piece_fewer_ordo_6_4_ordo_9_3() {
-    let p = |w, b| plan::parents(Variant::Classic, mat(w, b));
-    assert_eq!(p(3, 2), vec![mat(2, 2), mat(3, 1)]);
-    assert_eq!(p(1, 3), vec![mat(1, 2)]);
-    assert_eq!(p(4, 1), vec![mat(3, 1)]);
-    assert!(p(1, 1).is_empty());
-}
-
-/// ORDOX-4.1: in Ordo X a capture also removes the captured side's pieces outside its
-/// largest group, so any smaller number of that side's pieces is a parent.
-#[test]
-fn ordo_x_parents_have_any_fewer_pieces_of_one_side_ordox_4_1() {
-    let p = |w, b| plan::parents(Variant::X, mat(w, b));
-    assert_eq!(p(3, 2), vec![mat(1, 2), mat(2, 2), mat(3, 1)]);
-    assert_eq!(p(3, 3), vec![mat(1, 3), mat(3, 1), mat(2, 3), mat(3, 2)]);
-    assert!(p(1, 1).is_empty());
-}
-
-/// The graph holds every slice up to the bound once, each after all its parents; the
-/// ancestors of a classic slice are every smaller slice of the bound. One function makes
-/// the graph of either solver, from the slices the solver's job reads.
-#[test]
-fn the_graph_puts_every_job_after_its_parents() {
-    let dims = board("10x8");
-    for variant in [Variant::Classic, Variant::X] {
-        let retro = Retro::<Bitboard>::new(dims, variant, None);
-        let compact = Compact::<Bitboard>::new(dims, variant);
-        for (solver, order) in [
-            (&retro as &dyn SliceSolver, Material::up_to(4, 3)),
-            (&compact, compact::stored_up_to(mat(4, 3))),
-        ] {
-            let g = plan::graph(solver, mat(4, 3));
-            let got: Vec<Material> = g.iter().map(|j| j.material).collect();
-            assert_eq!(got, order, "{}", solver.name());
-            for (i, j) in g.iter().enumerate() {
-                assert_eq!(j.parents, solver.needs(j.material));
-                for p in &j.parents {
-                    let at = order.iter().position(|m| m == p).expect("parent in graph");
-                    assert!(at < i, "{variant}: {p} after {}", j.material);
-                }
-            }
-        }
-        assert_eq!(retro.needs(mat(3, 2)), plan::parents(variant, mat(3, 2)));
-    }
-    let mut below = Material::up_to(3, 3);
-    below.retain(|&m| m != mat(3, 3));
-    let mut ancestors = plan::ancestors(Variant::Classic, mat(3, 3));
-    ancestors.sort();
-    below.sort();
-    assert_eq!(ancestors, below);
-}
-
-/// A compact slice values a shell position of a smaller slice through that position's own
-/// captures (ORDO-6.4: each capture removes a piece), so its job reads every slice a chain
-/// of captures leads into, each as the material stored for it (its colour twin when White
-/// has fewer pieces): classic 3v2 reads 1v1, 2v1, 2v2 and 3v1 (1v2 is 2v1's twin).
-#[test]
-fn a_compact_job_reads_every_stored_slice_captures_lead_into_ordo_6_4() {
-    let c = Compact::<Bitboard>::new(board("10x8"), Variant::Classic);
-    assert_eq!(
-        c.needs(mat(3, 2)),
-        vec![mat(1, 1), mat(2, 1), mat(2, 2), mat(3, 1)]
-    );
-    let x = Compact::<Bitboard>::new(board("10x8"), Variant::X);
-    assert_eq!(
-        x.needs(mat(3, 3)),
-        vec![mat(1, 1), mat(2, 1), mat(2, 2), mat(3, 1), mat(3, 2)]
-    );
-}
-
 /// Every job of the graph up to 3v3 on 4x4, in both games, each run by a fresh solver from
 /// `fresh` (as on a machine of its own) in a folder of their own, builds its slice, and the
 /// files equal those `local` builds in another folder.
@@ -179,9 +108,10 @@ fn jobs_build_what_the_local_build_builds<S: SliceSolver>(
         let (here, jobs) = (root.join("local"), root.join("jobs"));
         std::fs::create_dir_all(&jobs).unwrap();
         local(dims, variant, mat(3, 3), &here);
-        for j in plan::graph(&fresh(dims, variant), mat(3, 3)) {
-            let r = plan::run_job(&mut fresh(dims, variant), &jobs, j.material, None, &Silent)
-                .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
+        for j in ordo_solve::job_graph(&fresh(dims, variant), mat(3, 3)) {
+            let r =
+                ordo_solve::run_job(&mut fresh(dims, variant), &jobs, j.material, None, &Silent)
+                    .unwrap_or_else(|e| panic!("{variant} job {}: {e}", j.material));
             assert!(r.built, "{} built", j.material);
         }
         assert_same_tables(&here, &jobs);
@@ -201,7 +131,7 @@ fn jobs_reading_only_their_parents_build_what_tb_build_builds() {
 /// both games.
 #[test]
 fn compact_jobs_build_what_the_compact_tb_build_builds() {
-    let fresh = |dims, variant| Compact::<Bitboard>::new(dims, variant);
+    let fresh = |dims, variant| CompactSliceSolver::<Bitboard>::new(dims, variant);
     jobs_build_what_the_local_build_builds("plan-compact", fresh, build_compact_locally);
 }
 
@@ -254,9 +184,9 @@ fn ordo_x_jobs_need_the_slices_two_pieces_down_ordox_4_1() {
     // The classic parents: one piece fewer.
     let mut narrow = Narrow {
         inner: Retro::<Bitboard>::new(dims, Variant::X, None),
-        needs: |m| plan::parents(Variant::Classic, m),
+        needs: |m| ordo_solve::parents(Variant::Classic, m),
     };
-    let err = plan::run_job(&mut narrow, &dir, mat(3, 3), None, &Silent)
+    let err = ordo_solve::run_job(&mut narrow, &dir, mat(3, 3), None, &Silent)
         .expect_err("a capture leads into a slice the narrow job did not read")
         .to_string();
     assert!(
@@ -351,7 +281,7 @@ fn a_job_with_a_damaged_parent_is_refused_and_writes_nothing() {
 fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
     let dims = board("4x4");
     let dir = crate::common::scratch("plan-compact-cli");
-    let own = ctb::path(&dir, Variant::Classic, dims, mat(2, 2));
+    let own = ordo_solve::slice_path(&dir, Variant::Classic, dims, mat(2, 2));
     let run = || job_2v2(&dir, &[]);
     build_compact_locally(dims, Variant::Classic, mat(1, 1), &dir);
     let o = run();
@@ -366,7 +296,7 @@ fn compact_jobs_refuse_missing_or_damaged_parents_and_run_twice_unchanged() {
     assert!(errors[0].contains(dir.to_str().unwrap()), "{stderr}");
     assert!(!own.exists());
     build_compact_locally(dims, Variant::Classic, mat(2, 1), &dir);
-    let parent = ctb::path(&dir, Variant::Classic, dims, mat(2, 1));
+    let parent = ordo_solve::slice_path(&dir, Variant::Classic, dims, mat(2, 1));
     let good = std::fs::read(&parent).unwrap();
     let mut bad = good.clone();
     *bad.last_mut().unwrap() ^= 1;
@@ -408,18 +338,18 @@ fn a_compact_job_reading_only_direct_parents_fails_ordo_6_4() {
     let dir = crate::common::scratch("plan-compact-direct");
     build_compact_locally(dims, Variant::Classic, mat(3, 2), &dir);
     let mut direct = Narrow {
-        inner: Compact::<Bitboard>::new(dims, Variant::Classic),
+        inner: CompactSliceSolver::<Bitboard>::new(dims, Variant::Classic),
         needs: |m| {
-            let mut v: Vec<Material> = plan::parents(Variant::Classic, m)
+            let mut v: Vec<Material> = ordo_solve::parents(Variant::Classic, m)
                 .into_iter()
-                .map(compact::stored_material)
+                .map(ordo_solve::stored_material)
                 .collect();
             v.dedup();
             v
         },
     };
     assert_eq!(direct.needs(mat(3, 3)), vec![mat(3, 2)]);
-    let err = plan::run_job(&mut direct, &dir, mat(3, 3), None, &Silent)
+    let err = ordo_solve::run_job(&mut direct, &dir, mat(3, 3), None, &Silent)
         .expect_err("a chain of captures leads below 3v2")
         .to_string();
     assert!(err.contains("not built"), "{err}");
@@ -489,8 +419,8 @@ fn the_slurm_plan_submits_each_job_after_its_parents() {
             (n.to_string(), id.to_string())
         })
         .collect();
-    let graph = plan::graph(
-        &Compact::<Bitboard>::new(board("4x4"), Variant::X),
+    let graph = ordo_solve::job_graph(
+        &CompactSliceSolver::<Bitboard>::new(board("4x4"), Variant::X),
         mat(3, 2),
     );
     let names: Vec<String> = graph.iter().map(|j| j.material.to_string()).collect();
@@ -580,7 +510,7 @@ fn words(v: &serde_json::Value) -> Vec<&str> {
 #[test]
 fn the_json_plan_lists_every_job_with_its_parents() {
     let retro = Retro::<Bitboard>::new(board("5x5"), Variant::Classic, None);
-    let jobs = plan::graph(&retro, mat(3, 2));
+    let jobs = ordo_solve::job_graph(&retro, mat(3, 2));
     assert_eq!(jobs.len(), 6);
     let j = jobs.iter().find(|j| j.material == mat(3, 2)).expect("3v2");
     assert_eq!(j.parents, [mat(2, 2), mat(3, 1)]);
@@ -619,7 +549,7 @@ fn the_compact_json_plan_has_stored_slices_only() {
     let cmd = words(&j["command"]);
     assert!(!cmd.contains(&"--solver"), "{cmd:?}");
     // Each job's stored bytes are its slice's, counted; the plan's are their sum.
-    let mut tables = compact::CompactTables::new(board("5x5"), Variant::Classic);
+    let mut tables = ordo_solve::CompactTables::new(board("5x5"), Variant::Classic);
     let mut sum = 0;
     for (j, name) in v["jobs"].as_array().unwrap().iter().zip(names) {
         let (w, b) = name.split_once('v').unwrap();
@@ -632,40 +562,6 @@ fn the_compact_json_plan_has_stored_slices_only() {
     }
     assert_eq!(v["stored_bytes"], sum);
     assert_eq!(v["jobs_beyond"], 0);
-}
-
-/// A plan sizes a slice too large to count (classic row2 6 x 5 has slices
-/// of 10^14 rank pairs) from evenly spaced rows of its blocks. Here the budget is made tiny
-/// so that 5 x 4 slices are sampled: each estimate is within four of its standard errors of
-/// the count (the sampling is deterministic), a slice within the budget is counted exactly,
-/// and a plan's tables size slices without refusing them.
-#[test]
-fn a_plan_samples_the_slices_it_cannot_count_within_their_errors() {
-    for variant in [Variant::Classic, Variant::X] {
-        let dims = board("5x4");
-        let mut exact = compact::CompactTables::new(dims, variant);
-        let mut plan = compact::CompactTables::plan_only(dims, variant, 1 << 16);
-        let mut sampled = 0;
-        for m in compact::stored_up_to(mat(5, 5)) {
-            let (count, guess) = (exact.core_size(m).unwrap(), plan.core_size(m).unwrap());
-            let Some(err) = guess.sampled else {
-                assert_eq!(guess, count, "{variant:?} {m}: within the budget, counted");
-                continue;
-            };
-            sampled += 1;
-            let off = guess.entries.abs_diff(count.entries);
-            assert!(
-                off <= 4 * err.max(1),
-                "{variant:?} {m}: {guess:?} against {count:?}"
-            );
-            assert!(
-                err < count.entries / 10,
-                "{variant:?} {m}: error {err} of {count:?}"
-            );
-            assert!(plan.buildable(m).is_ok(), "{variant:?} {m}");
-        }
-        assert!(sampled >= 5, "{variant:?}: only {sampled} slices sampled");
-    }
 }
 
 /// The compact make plan of a small board's game: a job per stored material writing into
@@ -688,7 +584,7 @@ fn the_compact_make_plan_of_a_game_assembles_the_file_of_ordo_solve() {
     assert!(log.contains("entries a second"), "{log}");
     let game = tables.join("ctb-classic-3x4-row1.ordotb");
     assert!(
-        !ctb::partial_dir(&game).exists(),
+        !ordo_solve::partial_dir(&game).exists(),
         "the slices' folder is removed"
     );
     // Up to date: the slices removed are not built again.
@@ -785,7 +681,7 @@ impl Progress for StopAfter {
     fn note(&self, text: &str) {
         self.notes.lock().unwrap().push(text.to_string());
     }
-    fn begin(&self, step: &ordo_solve::Step) {
+    fn begin(&self, step: &ordo_solve::Stage) {
         *self.current.lock().unwrap() = step.what.clone();
         self.boundaries.begin();
     }
@@ -800,7 +696,8 @@ fn compact_build(dir: &Path, max: Material, progress: &dyn Progress) -> Result<(
         progress,
         ..BuildOptions::default()
     };
-    ctb::build::<Bitboard>(board("4x4"), Variant::Classic, max, dir, &opts, |_| {}).map(|_| ())
+    ordo_solve::build_slices::<Bitboard>(board("4x4"), Variant::Classic, max, dir, &opts, |_| {})
+        .map(|_| ())
 }
 
 /// A build stopped after two layer groups of its last slice keeps them in the slice's
@@ -814,8 +711,8 @@ fn a_stopped_slice_build_resumes_after_its_finished_layers_to_the_same_file() {
     let (local, dir) = (root.join("local"), root.join("stopped"));
     build_compact_locally(board("4x4"), Variant::Classic, mat(3, 3), &local);
     build_compact_locally(board("4x4"), Variant::Classic, mat(3, 2), &dir);
-    let file = ctb::path(&dir, Variant::Classic, board("4x4"), mat(3, 3));
-    let checkpoint = ctb::partial_dir(&file);
+    let file = ordo_solve::slice_path(&dir, Variant::Classic, board("4x4"), mat(3, 3));
+    let checkpoint = ordo_solve::partial_dir(&file);
     let stop = || {
         let stopper = StopAfter::new(Some(2));
         match compact_build(&dir, mat(3, 3), &stopper) {
@@ -868,11 +765,11 @@ fn a_stopped_game_solve_resumes_in_its_partial_folder_to_the_same_file() {
             ..ordo_solve::GameOptions::default()
         };
         let (dims, setup) = (board("4x4"), ordo_solve::Setup::Row1);
-        ctb::solve_game::<Bitboard>(Variant::Classic, dims, setup, &opts).map(|_| ())
+        ordo_solve::solve_game::<Bitboard>(Variant::Classic, dims, setup, &opts).map(|_| ())
     };
     let (whole, table) = (root.join("whole.ordotb"), root.join("game.ordotb"));
     solve(&whole, &Silent).expect("uninterrupted solve");
-    let partial = ctb::partial_dir(&table);
+    let partial = ordo_solve::partial_dir(&table);
     let checkpoint = partial.join("ctb-classic-4x4-4v4.ordotb.partial");
     let stop = || {
         let stopper = StopAfter {
@@ -931,7 +828,7 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
         "--dir",
         d,
     ];
-    let at = |w, b| ctb::path(&dir, Variant::Classic, board("10x8"), mat(w, b));
+    let at = |w, b| ordo_solve::slice_path(&dir, Variant::Classic, board("10x8"), mat(w, b));
     let mut child = Command::new(ORDO)
         .args(args)
         .stdout(Stdio::piped())
@@ -978,77 +875,7 @@ fn ctrl_c_stops_a_tb_build_keeping_its_layers_and_the_same_command_finishes() {
     );
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[lines.len() - 2].contains("built in"), "{out}");
-    assert!(at(3, 2).exists() && !ctb::partial_dir(&at(3, 2)).exists());
-}
-
-/// A plan sizes every job with one set of tables, each slice measured once (Ordo X row2
-/// 5 x 5: 291 CPU s down to 74): the memory each job is given must be what a job sizing
-/// alone finds, in either game (ORDO-6.4 and ORDOX-4.1 decide which slices a job reads,
-/// hence what it holds).
-#[test]
-fn a_shared_sizer_gives_every_job_the_estimate_it_finds_alone_ordo_6_4_ordox_4_1() {
-    for variant in [Variant::Classic, Variant::X] {
-        let dims = board("5x4");
-        let mut shared = compact::CompactTables::new(dims, variant);
-        let all = compact::stored_up_to(mat(5, 5));
-        // Largest first, so that the shared tables hold sets the smaller jobs do not read.
-        for &m in all.iter().rev() {
-            let alone = ctb::job_estimate(&mut compact::CompactTables::new(dims, variant), m);
-            let with_others = ctb::job_estimate(&mut shared, m);
-            assert_eq!(with_others.unwrap(), alone.unwrap(), "{variant:?} {m}");
-        }
-        let solver = Compact::<Bitboard>::new(dims, variant);
-        let before = ctb::job_estimate(&mut compact::CompactTables::new(dims, variant), mat(3, 2));
-        solver.estimate(mat(5, 5)).unwrap();
-        assert_eq!(solver.estimate(mat(3, 2)).unwrap(), before.unwrap());
-    }
-}
-
-/// The published job graph of classic row2 6 x 5
-/// (`analysis/plans/classic-6x5-row2.json`, analysis/README.md) is whole and adds up: a job
-/// per stored material (ORDO-6.4: each after every slice a capture leads into) and the game
-/// last; the plan's stored bytes are the slices' sum; the sampled sizes have errors under
-/// 5 %; the jobs beyond this version are those past 2^40 rank pairs, counted in
-/// `jobs_beyond`; and the slices up to 5v5 are sized as a fresh count sizes them.
-#[test]
-fn the_published_plan_of_classic_row2_6x5_adds_up_ordo_6_4() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read(root.join("analysis/plans/classic-6x5-row2.json")).unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&text).expect("JSON");
-    let jobs = v["jobs"].as_array().expect("jobs");
-    let stored = compact::stored_up_to(mat(12, 12));
-    assert_eq!(jobs.len(), stored.len() + 1);
-    let mut seen = std::collections::BTreeSet::new();
-    let (mut sum, mut beyond) = (0u64, 0);
-    let mut tables = compact::CompactTables::new(board("6x5"), Variant::Classic);
-    for (j, m) in jobs.iter().zip(&stored) {
-        assert_eq!(j["name"], m.to_string());
-        assert!(
-            words(&j["parents"]).iter().all(|p| seen.contains(*p)),
-            "{j}"
-        );
-        seen.insert(m.to_string());
-        let bytes = j["stored_bytes"].as_u64().unwrap();
-        sum += bytes;
-        if let Some(e) = j["standard_error"].as_u64() {
-            assert!(j["sized"] == "sampled" && e * 20 < bytes, "{}", j["name"]);
-        } else if m.white + m.black <= 10 {
-            assert_eq!(bytes, tables.core_size(*m).unwrap().entries, "{m}");
-        }
-        if let Some(why) = j["beyond"].as_str() {
-            assert!(why.contains("over the 2^40"), "{why}");
-            beyond += 1;
-        }
-    }
-    let game = jobs.last().unwrap();
-    assert_eq!(game["name"], "game");
-    assert_eq!(words(&game["parents"]), ["12v12"]);
-    assert_eq!(
-        (v["stored_bytes"].as_u64(), game["stored_bytes"].as_u64()),
-        (Some(sum), Some(sum))
-    );
-    assert_eq!(v["jobs_beyond"], beyond + 1, "the game reads them all");
-    assert!(beyond > 0 && beyond < stored.len());
+    assert!(at(3, 2).exists() && !ordo_solve::partial_dir(&at(3, 2)).exists());
 }
 
 /// A plan with slices this version cannot build (on 8 x 8, 7v6 and 7v7 would hold 2^32
@@ -1104,7 +931,7 @@ impl Progress for StopVerifying {
             self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
     }
-    fn begin(&self, _step: &ordo_solve::Step) {
+    fn begin(&self, _step: &ordo_solve::Stage) {
         self.boundaries.begin();
     }
     fn stop_requested(&self) -> bool {
@@ -1134,7 +961,7 @@ fn build_stopping_verification(
         ..BuildOptions::default()
     };
     let mut reports = Vec::new();
-    let r = ctb::build::<Bitboard>(
+    let r = ordo_solve::build_slices::<Bitboard>(
         board("4x4"),
         Variant::Classic,
         mat(3, 3),
@@ -1211,7 +1038,12 @@ fn stop_3v3_after_two_groups(root: &Path) -> PathBuf {
         matches!(stopped, Err(SolveError::Interrupted(_))),
         "{stopped:?}"
     );
-    ctb::partial_dir(&ctb::path(root, Variant::Classic, board("4x4"), mat(3, 3)))
+    ordo_solve::partial_dir(&ordo_solve::slice_path(
+        root,
+        Variant::Classic,
+        board("4x4"),
+        mat(3, 3),
+    ))
 }
 
 /// The in-sweep check of 3v3 (`build_check`) after `tb build --verify-new` to 3v3 in
@@ -1228,8 +1060,9 @@ fn verify_new_3v3(root: &Path) -> (ordo_solve::Verification, Reported, u64) {
         ..BuildOptions::default()
     };
     let (dims, v) = (board("4x4"), Variant::Classic);
-    let (tables, reports) = ctb::build::<Bitboard>(dims, v, mat(3, 3), root, &opts, |_| {})
-        .expect("tb build --verify-new");
+    let (tables, reports) =
+        ordo_solve::build_slices::<Bitboard>(dims, v, mat(3, 3), root, &opts, |_| {})
+            .expect("tb build --verify-new");
     let r = reports.last().unwrap();
     let reported = (r.stats.material.to_string(), r.built, r.verified);
     let check = tables.build_check(mat(3, 3)).expect("a verdict").clone();
@@ -1248,7 +1081,7 @@ fn a_resumed_slice_keeps_the_check_of_its_checkpoint_and_needs_no_pass() {
     let root = crate::common::scratch("kept-check");
     let checkpoint = stop_3v3_after_two_groups(&root);
     let kept = std::fs::read(&checkpoint).unwrap();
-    assert!(compact::carries_check(&checkpoint));
+    assert!(ordo_solve::carries_check(&checkpoint));
     rewrite_checkpoint(&checkpoint, |v| {
         v["check"]["mismatches"] = 1.into();
         v["check"]["examples"] = serde_json::json!(["planted"]);
@@ -1259,13 +1092,13 @@ fn a_resumed_slice_keeps_the_check_of_its_checkpoint_and_needs_no_pass() {
         (check.mismatches, &check.examples[..], seen),
         (1, &["planted".to_string()][..], 0)
     );
-    let file = ctb::path(&root, Variant::Classic, board("4x4"), mat(3, 3));
+    let file = ordo_solve::slice_path(&root, Variant::Classic, board("4x4"), mat(3, 3));
     std::fs::remove_file(&file).unwrap();
     std::fs::write(&checkpoint, kept).unwrap();
     let (check, reported, seen) = verify_new_3v3(&root);
     assert_eq!(reported, ("3v3".to_string(), true, Some(true)));
     assert_eq!(seen, 0, "no verification pass");
-    assert!(!ctb::owed_mark(&file).exists() && !checkpoint.exists());
+    assert!(!ordo_solve::owed_mark(&file).exists() && !checkpoint.exists());
     std::fs::remove_file(&file).unwrap();
     let (whole, ..) = verify_new_3v3(&root);
     assert_eq!(check, whole, "the verdict of every group");
@@ -1285,7 +1118,7 @@ fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
         v["format"] = 2.into();
         v.as_object_mut().unwrap().remove("check");
     });
-    assert!(!compact::carries_check(&checkpoint));
+    assert!(!ordo_solve::carries_check(&checkpoint));
     let run = |after| {
         let (r, reports, _) =
             build_stopping_verification(&root, ordo_solve::VerifyScope::Built, after);
@@ -1296,8 +1129,8 @@ fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
         matches!(&r, Err(SolveError::Interrupted(m)) if m.contains("slice 3v3")),
         "{r:?}"
     );
-    let file = ctb::path(&root, Variant::Classic, board("4x4"), mat(3, 3));
-    let mark = ctb::owed_mark(&file);
+    let file = ordo_solve::slice_path(&root, Variant::Classic, board("4x4"), mat(3, 3));
+    let mark = ordo_solve::owed_mark(&file);
     assert!(
         file.exists() && mark.exists(),
         "the file and the mark are left"

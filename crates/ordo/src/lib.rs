@@ -6,8 +6,9 @@
 //! implementations ([`Bitboard`], fast; [`Reference`], plain, one function per rule clause),
 //! the notation ([`parse_position`], [`format_position`], [`parse_move`], [`format_move`]),
 //! the adjudicator ([`explain`], a [`Verdict`] naming every clause a move breaks or the clauses
-//! that permit it), diagrams ([`render`]), and endgame tables: [`Tablebase`] probes them
-//! (a position's [`Value`], each move's), [`solve`] builds them.
+//! that permit it), diagrams ([`render`]), and the solver: [`Tablebase`] probes endgame tables
+//! (a position's [`Value`], each move's), [`build_tables`] builds them, [`verify_tables`]
+//! checks them, [`solve_board`] solves a small board's whole game.
 //!
 //! ```
 //! use ordo::{format_move, parse_move, setup, Bitboard, Engine, Status, Variant};
@@ -108,14 +109,13 @@ pub use ordo_reference::Reference;
 /// Endgame tables in a folder, probed: a position's value, each move with its value.
 ///
 /// ```
-/// use ordo::solve::{ctb, BuildOptions, Material};
-/// use ordo::{parse_position, Tablebase, Value, Variant};
+/// use ordo::{build_tables, parse_position, BuildOptions, Material, Tablebase, Value, Variant};
 ///
 /// // Build the classic 4 x 3 slices up to 2 against 2 in a scratch folder ...
 /// let dir = std::env::temp_dir().join(format!("ordo-doc-tb-{}", std::process::id()));
 /// let max = Material { white: 2, black: 2 };
-/// ctb::build::<ordo::Bitboard>("4x3".parse().unwrap(), Variant::Classic, max, &dir,
-///     &BuildOptions::default(), |_| {}).unwrap();
+/// build_tables::<ordo::Bitboard>(&dir, Variant::Classic, "4x3".parse().unwrap(), max,
+///     &BuildOptions::default()).unwrap();
 ///
 /// // ... and probe them: White captures on a3, Black's home row, and wins.
 /// let tb = Tablebase::open(&dir).unwrap();
@@ -128,8 +128,88 @@ pub use ordo_reference::Reference;
 pub use ordo_solve::Tablebase;
 
 /// A value from the tables: win or loss in so many plies for the side to move, or draw.
+///
+/// ```
+/// use ordo::Value;
+///
+/// // A side that wins in 3 plies made a move after which the other side loses in 2.
+/// assert_eq!(Value::from_successors([Value::Loss(2), Value::Draw]), Value::Win(3));
+/// assert_eq!(Value::Win(3).distance(), Some(3));
+/// ```
 pub use ordo_solve::Value;
 
-/// The solver that builds the tables, solves small boards and proves problems (the
-/// `ordo-solve` crate; [`Tablebase`] and [`Value`] are its probe side, at the root).
-pub use ordo_solve as solve;
+/// How many pieces each side has: the scope of an endgame slice (`3v2`: three White, two
+/// Black). Its text form (`Display`, `FromStr`) is that name.
+///
+/// ```
+/// use ordo::Material;
+///
+/// let m: Material = "3v2".parse().unwrap();
+/// assert_eq!((m.white, m.black), (3, 2));
+/// assert_eq!(m.to_string(), "3v2");
+/// ```
+pub use ordo_solve::Material;
+
+/// Build (or load, where a valid file exists) every endgame slice up to a material in a
+/// folder, with [`BuildOptions`]: which slices to verify ([`VerifyScope`]), a memory limit,
+/// and a [`Progress`] that sees the work as it goes.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use ordo::{build_tables, BuildOptions, Material, Progress, Variant, VerifyScope};
+///
+/// /// Counts the stored positions built, as a progress bar would show them.
+/// struct Count(AtomicU64);
+/// impl Progress for Count {
+///     fn update(&self, phase: ordo::Phase, done: u64, _total: Option<u64>) {
+///         if phase == ordo::Phase::BUILDING {
+///             self.0.fetch_max(done, Ordering::Relaxed);
+///         }
+///     }
+/// }
+/// let count = Count(AtomicU64::new(0));
+/// let opts = BuildOptions { verify: VerifyScope::Built, memory_limit: None, progress: &count };
+/// let dir = std::env::temp_dir().join(format!("ordo-doc-build-{}", std::process::id()));
+/// let max = Material { white: 2, black: 1 };
+/// let reports = build_tables::<ordo::Bitboard>(&dir, Variant::X, "3x3".parse().unwrap(),
+///     max, &opts).unwrap();
+/// assert!(reports.iter().all(|r| r.built && r.verified == Some(true)));
+/// assert!(count.0.load(Ordering::Relaxed) > 0);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub use ordo_solve::build_tables;
+
+/// Check endgame slices already built: each one built again and compared with its file.
+///
+/// ```
+/// use ordo::{build_tables, verify_tables, BuildOptions, Material, Variant};
+///
+/// let dir = std::env::temp_dir().join(format!("ordo-doc-verify-{}", std::process::id()));
+/// let (dims, max) = ("3x3".parse().unwrap(), Material { white: 1, black: 1 });
+/// build_tables::<ordo::Bitboard>(&dir, Variant::Classic, dims, max, &BuildOptions::default())
+///     .unwrap();
+/// let verdict = verify_tables::<ordo::Bitboard>(&dir, Variant::Classic, dims, max,
+///     &ordo::Silent).unwrap();
+/// assert!(verdict.ok(), "{:?}", verdict.examples);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub use ordo_solve::verify_tables;
+
+/// Solve a small board's whole game from a [`Setup`] with [`GameOptions`] (a table file to
+/// keep and resume, verification, a memory limit, a [`Progress`]).
+///
+/// ```
+/// use ordo::{solve_board, GameOptions, Setup, Variant, Wdl};
+///
+/// let report = solve_board::<ordo::Bitboard>(Variant::Classic, "3x3".parse().unwrap(),
+///     Setup::Row1, &GameOptions::default()).unwrap();
+/// let start = &report.game.outcome;
+/// assert_eq!(start.start, Wdl::Win); // White, who moves first, wins
+/// assert!(!start.winning_first_moves.is_empty());
+/// ```
+pub use ordo_solve::solve_board;
+
+pub use ordo_solve::{
+    BuildOptions, CompactGameReport, CompactSliceReport, GameOptions, Outcome, Phase, Progress,
+    Setup, Silent, SolveError, Verification, VerifyScope, Wdl,
+};

@@ -8,7 +8,7 @@
 
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::compact::CompactTables;
+use ordo_solve::CompactTables;
 use ordo_solve::Material;
 
 fn main() {

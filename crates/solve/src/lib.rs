@@ -2,34 +2,39 @@
 //! or draw) of endgame tables by material and of whole small-board games, one byte a core
 //! position (the compact solver), stored in checksummed files and verified.
 //!
-//! What it owns:
-//! - [`Value`] and its code (`value`), [`Material`] and the connected sets (`material`);
-//! - the compact solver ([`compact`]: the core index, the layer solver, table files of
-//!   format 4) and its drivers on disk ([`ctb`]: build, open, solve a game, resume), and the probe entry ([`Tablebase`]);
-//! - the job graph of a tablebase for a cluster ([`plan`]), problems ([`problem`]), the
-//!   reports ([`GameReport`], [`SliceReport`], [`Counts`], [`Verification`]) and the memory limits ([`memory`]).
+//! The modules are private; what other crates use is named at the root:
+//! - the library's way in, which the `ordo` facade re-exports: [`build_tables`] (endgame
+//!   slices in a folder), [`solve_board`] (a whole small board), [`verify_tables`], the probe
+//!   [`Tablebase`] (a position's [`Tablebase::value`], each move's by [`Tablebase::moves`]),
+//!   [`Value`], [`Material`], the options ([`BuildOptions`], [`GameOptions`]), the reports
+//!   ([`CompactSliceReport`], [`CompactGameReport`], [`Verification`]), [`Progress`] and
+//!   [`SolveError`];
+//! - for the command line and the test tooling: the compact solver's tables in memory
+//!   ([`CompactTables`]) and on disk ([`build_slices`], [`open_slices`], [`solve_game`],
+//!   resumption through [`partial_dir`]), the job graph of a tablebase for a cluster
+//!   ([`job_graph`], [`run_job`]), problems ([`parse_problems`], [`verify_problem`],
+//!   [`compose_problems`]), the memory limits ([`effective_limit`]) and the checksum lines of
+//!   the table files.
 //!
-//! One build path ([`ctb::build`] for endgame slices, [`ctb::solve_game`] for a whole small
-//! board), one probe entry ([`Tablebase`]: open a folder, a position's [`Tablebase::value`],
-//! each move with its value by [`Tablebase::moves`]). The older retro solver (every reachable position with its key, table
-//! files of format 2) is in the test tooling (`ordo-testkit`), where it cross-checks this one;
-//! a file of format 2 is refused here ([`SolveError::RetroTable`]).
+//! The older retro solver (every reachable position with its key, table files of format 2)
+//! is in the test tooling (`ordo-testkit`), where it cross-checks this one; a file of format 2
+//! is refused here ([`SolveError::RetroTable`]).
 //!
-//! It runs on any [`Engine`](rules::Engine); the command line uses the bitboard engine, the tests check it
-//! on the reference engine too.
+//! It runs on any [`Engine`](rules::Engine); the command line uses the bitboard engine, the
+//! tests check it on the reference engine too.
 
 use ordo_core::{notation, rules};
 use ordo_system::files;
 
-pub mod checksum;
-pub mod compact;
-pub mod ctb;
+mod checksum;
+mod compact;
 mod fault;
 mod material;
-pub mod memory;
+mod memory;
 mod names;
-pub mod plan;
-pub mod problem;
+mod on_disk;
+mod plan;
+mod problem;
 mod report;
 mod tablebase;
 mod text;
@@ -38,16 +43,54 @@ mod value;
 use std::path::PathBuf;
 
 pub use material::{
-    connected_sets, connected_sets_bounded, require_slices, Material, ParseMaterialError,
+    ancestors, connected_sets, connected_sets_bounded, parents, require_slices, Material,
+    ParseMaterialError,
 };
 pub use names::Names;
 pub use report::{
     BuildOptions, Counts, GameReport, SliceReport, Solver, Verification, VerifyScope,
 };
+
+// The table files: their checksum lines (also read by the test tooling's forgers).
+pub use checksum::{
+    blake3_line, parse_blake3_line, parse_checksum_line, read_line_limited, Fnv, BLAKE3_LINE,
+    BLAKE3_PREFIX, CHECKSUM_LINE, CHECKSUM_PREFIX,
+};
+// The compact solver: its tables in memory, their files and the slices a material stores.
+pub use compact::{
+    carries_check, colour_flip, content_checksum, decode as decode_value, flip_rows, mirror,
+    needs as slices_read, parse_list as parse_checksum_list, start_material, stored_material,
+    stored_up_to, verify_log_path, CompactExpect, CompactGame, CompactHeader, CompactTables,
+    CoreIndex, Listed, Sets, SliceStats, TableKind, FORMAT as TABLE_FORMAT, MAX_RANK_PAIRS,
+};
+// What a job may take: the memory limits of the system and of the user.
+pub use memory::{
+    check as check_limit, effective as effective_limit, human as human_bytes, Limit as MemoryLimit,
+    Need as MemoryNeed, Source as LimitSource,
+};
+// The compact solver on disk: build, open, solve a game, resume.
+pub use on_disk::{
+    build as build_slices, build_slice, check_memory, check_memory_sized,
+    estimate as estimate_bytes, file_name as slice_file_name, job_estimate, load_slice,
+    open as open_slices, open_more, open_more_from, owed_mark, partial_dir, path as slice_path,
+    size as size_job, solve_game, unloaded as unloaded_slices, CompactGameReport,
+    CompactSliceReport, Sizing, VerdictSummary, PROGRAM_BYTES, WORK_PER_ENTRY,
+};
+// A tablebase for a cluster: its job graph and one job.
+pub use plan::{
+    graph as job_graph, run_job, Compact as CompactSliceSolver, Job, JobError, SliceSolver,
+};
+// Problems: read, prove, compose, write.
+pub use problem::{
+    compose as compose_problems, lost_within, parse_file as parse_problems,
+    turns as stipulation_turns, verify as verify_problem, verify_with as verify_problem_with,
+    write_file as write_problems, Method, OutOfBudget, Problem, ProblemFile, ProblemReport,
+    Tables as ProblemTables, DEFAULT_SEARCH_NODES,
+};
 pub use tablebase::{Tablebase, IN_MEMORY};
 pub use value::{plies, sort_best_first, Value, Wdl};
 
-use crate::rules::{setup, Dims, Position, Variant};
+use crate::rules::{setup, Dims, Move, Position, Variant};
 
 /// Why solving, loading or probing failed. The variants that point to a setting (the
 /// memory limit, the search budget) are typed, so a front end can name it in its
@@ -181,9 +224,9 @@ impl Setup {
 /// A first move of the start and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FirstMove {
-    /// The move in canonical notation.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move (in canonical notation in JSON).
+    #[serde(rename = "move", with = "text")]
+    pub mv: Move,
     /// The game length in plies after this move at best play (this move included).
     pub plies: u16,
 }
@@ -247,13 +290,13 @@ impl Outcome {
         dims: Dims,
         setup: Setup,
         value: Value,
-        moves: &[(String, Value)],
+        moves: &[(Move, Value)],
     ) -> Outcome {
         let winning_first_moves = moves
             .iter()
             .filter_map(|(m, v)| match v {
                 Value::Loss(d) => Some(FirstMove {
-                    mv: m.clone(),
+                    mv: *m,
                     plies: d + 1,
                 }),
                 _ => None,
@@ -302,7 +345,7 @@ impl std::fmt::Display for Outcome {
 /// from worker threads about every 65,536 units of work.
 ///
 /// ```
-/// use ordo_solve::{Phase, Step};
+/// use ordo_solve::{Phase, Stage};
 /// struct Log;
 /// impl ordo_solve::Progress for Log {
 ///     fn update(&self, phase: Phase, done: u64, total: Option<u64>) {
@@ -311,7 +354,7 @@ impl std::fmt::Display for Outcome {
 ///     fn note(&self, text: &str) {
 ///         eprintln!("note: {text}");
 ///     }
-///     fn begin(&self, step: &Step) {
+///     fn begin(&self, step: &Stage) {
 ///         eprintln!("{} ({} of {})", step.what, step.number, step.of);
 ///     }
 /// }
@@ -321,9 +364,9 @@ pub trait Progress: Sync {
     fn update(&self, phase: Phase, done: u64, total: Option<u64>);
     /// A one-line notice the user should see: a refused table, a fallback, a resumption.
     fn note(&self, _text: &str) {}
-    /// A new step of the run begins (a slice of a tablebase); its phases follow, counted
+    /// A new stage of the run begins (a slice of a tablebase); its phases follow, counted
     /// from zero.
-    fn begin(&self, _step: &Step) {}
+    fn begin(&self, _step: &Stage) {}
     /// Whether the caller asks the work to stop (Ctrl-C): work that can stop early asks at
     /// its safe points, keeps what it can and ends with [`SolveError::Interrupted`].
     fn stop_requested(&self) -> bool {
@@ -353,13 +396,13 @@ impl Phase {
     };
 }
 
-/// A step of a run (a slice of a tablebase or of a game solve), as [`Progress::begin`]
+/// A stage of a run (a slice of a tablebase or of a game solve), as [`Progress::begin`]
 /// announces it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// What the step is: `slice 3v2`.
+pub struct Stage {
+    /// What the stage is: `slice 3v2`.
     pub what: String,
-    /// Its place in the run, from 1, of [`Step::of`] steps.
+    /// Its place in the run, from 1, of [`Stage::of`] stages.
     pub number: usize,
     pub of: usize,
     /// The work of the whole run, when it is known up front.
@@ -371,9 +414,9 @@ pub struct Step {
 /// not verified not at all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunWork {
-    /// The work of the steps before this one.
+    /// The work of the stages before this one.
     pub before: u64,
-    /// The work of every step.
+    /// The work of every stage.
     pub total: u64,
 }
 
@@ -418,7 +461,7 @@ impl<'a> Ticker<'a> {
     }
 }
 
-/// Options of [`ctb::solve_game`].
+/// Options of [`on_disk::solve_game`].
 pub struct GameOptions<'a> {
     /// Where the solved table goes; its checkpoint is the same path with `.partial` added.
     /// `None`: nothing is written.
@@ -427,7 +470,7 @@ pub struct GameOptions<'a> {
     /// the log `TABLE.verifying` when `table` is set.
     pub verify: bool,
     /// Bytes this run may use at most; the tighter of this and the system's limits
-    /// ([`memory::effective`]) bounds the enumeration and the loading of a table.
+    /// ([`effective_limit`]) bounds the enumeration and the loading of a table.
     pub memory_limit: Option<u64>,
     pub progress: &'a dyn Progress,
 }
@@ -444,10 +487,90 @@ impl Default for GameOptions<'static> {
     }
 }
 
-/// Peak resident memory of this process in bytes (Linux: `VmHWM` of `/proc/self/status`).
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+/// Build (or load, where a valid file exists) every endgame slice of `variant` on `dims` up to
+/// material `max` in `dir`, fewer pieces first, each file written atomically when done;
+/// `opts` says which slices to verify, the memory limit and where progress goes. The reports,
+/// one a slice; [`Tablebase::open`] then probes the folder.
+///
+/// ```
+/// use ordo_solve::{build_tables, BuildOptions, Material};
+///
+/// let dir = std::env::temp_dir().join(format!("ordo-solve-doc-build-{}", std::process::id()));
+/// let max = Material { white: 1, black: 1 };
+/// let reports = build_tables::<ordo_bitboard::Bitboard>(
+///     &dir, ordo_core::rules::Variant::Classic, "3x3".parse().unwrap(), max,
+///     &BuildOptions::default()).unwrap();
+/// assert!(reports.iter().all(|r| r.built && r.stats.material.white <= 1));
+/// assert_eq!(reports.last().unwrap().stats.material, max);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn build_tables<E: rules::Engine>(
+    dir: &std::path::Path,
+    variant: Variant,
+    dims: Dims,
+    max: Material,
+    opts: &BuildOptions,
+) -> Result<Vec<CompactSliceReport>, SolveError> {
+    build_slices::<E>(dims, variant, max, dir, opts, |_| {}).map(|(_, reports)| reports)
+}
+
+/// Solve the whole game of the `setup` start of a small board: every core position of every
+/// material the start comes down to, then the start ([`solve_game`], without the tables).
+///
+/// ```
+/// use ordo_solve::{solve_board, GameOptions, Setup, Wdl};
+///
+/// let v = ordo_core::rules::Variant::Classic;
+/// let report = solve_board::<ordo_bitboard::Bitboard>(v, "3x3".parse().unwrap(), Setup::Row1,
+///     &GameOptions::default()).unwrap();
+/// assert_eq!(report.game.outcome.start, Wdl::Win); // White, who moves first
+/// ```
+pub fn solve_board<E: rules::Engine>(
+    variant: Variant,
+    dims: Dims,
+    setup: Setup,
+    opts: &GameOptions,
+) -> Result<CompactGameReport, SolveError> {
+    solve_game::<E>(variant, dims, setup, opts).map(|(_, report)| report)
+}
+
+/// Verify the endgame slices up to `max` in `dir`: each one built again from the slices below
+/// it and compared with its file, every mismatch counted ([`Verification::ok`] if none).
+///
+/// ```
+/// use ordo_solve::{build_tables, verify_tables, BuildOptions, Material, Silent};
+///
+/// let dir = std::env::temp_dir().join(format!("ordo-solve-doc-verify-{}", std::process::id()));
+/// let (v, dims) = (ordo_core::rules::Variant::X, "3x3".parse().unwrap());
+/// let max = Material { white: 2, black: 1 };
+/// build_tables::<ordo_bitboard::Bitboard>(&dir, v, dims, max, &BuildOptions::default()).unwrap();
+/// let verdict = verify_tables::<ordo_bitboard::Bitboard>(&dir, v, dims, max, &Silent).unwrap();
+/// assert!(verdict.ok() && verdict.checked > 0);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn verify_tables<E: rules::Engine>(
+    dir: &std::path::Path,
+    variant: Variant,
+    dims: Dims,
+    max: Material,
+    progress: &dyn Progress,
+) -> Result<Verification, SolveError> {
+    open_slices(dims, variant, max, dir)?.verify_all::<E>(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A first move is a typed move, written in JSON (the reports of `ordo solve --json` and
+    /// `analysis/games/`) as its canonical notation under `move`, and read back from it.
+    #[test]
+    fn a_first_move_is_written_in_canonical_notation() {
+        let mv = notation::parse_move("a1:b1-a2").unwrap();
+        let first = FirstMove { mv, plies: 3 };
+        let text = serde_json::to_string(&first).unwrap();
+        assert_eq!(text, r#"{"move":"a1:b1-a2","plies":3}"#);
+        assert_eq!(serde_json::from_str::<FirstMove>(&text).unwrap(), first);
+        assert!(serde_json::from_str::<FirstMove>(r#"{"move":"z","plies":3}"#).is_err());
+    }
 }

@@ -148,3 +148,38 @@ pub fn require_slices(
         missing,
     })
 }
+
+/// The slices a capture from a position of material `m` can lead into, fewer pieces first.
+///
+/// In classic Ordo a capture removes exactly the captured piece (ORDO-6.4, ORDO-9.3): one
+/// piece fewer on one side. In Ordo X it may also remove the captured side's pieces outside
+/// its largest group (ORDOX-4.1): any smaller number on that side. A capture of a side's
+/// last piece ends the game (ORDO-10.2) and leads into no slice. Nothing else changes the
+/// material.
+pub fn parents(variant: Variant, m: Material) -> Vec<Material> {
+    let lower = |k: u32| match variant {
+        Variant::Classic => (k.max(2) - 1)..k,
+        Variant::X => 1..k,
+    };
+    let mut v: Vec<Material> = lower(m.white)
+        .map(|white| Material { white, ..m })
+        .chain(lower(m.black).map(|black| Material { black, ..m }))
+        .collect();
+    v.sort_by_key(|p| p.build_order());
+    v
+}
+
+/// Every slice reachable from `m` through one capture or more, fewer pieces first: what a
+/// solver needs loaded that values positions through chains of captures.
+pub fn ancestors(variant: Variant, m: Material) -> Vec<Material> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = parents(variant, m);
+    while let Some(p) = todo.pop() {
+        if seen.insert(p) {
+            todo.extend(parents(variant, p));
+        }
+    }
+    let mut v: Vec<Material> = seen.into_iter().collect();
+    v.sort_by_key(|p| p.build_order());
+    v
+}

@@ -1,8 +1,11 @@
 //! How much memory this process may use: the smallest of the limit asked for, the cgroup's
 //! `memory.max` (v2) or `memory.limit_in_bytes` (v1), the address-space limit
-//! (`RLIMIT_AS`) and the memory available now (`MemAvailable`). Every up-front size check
+//! (`RLIMIT_AS`) and the memory available now (`MemAvailable`), as `ordo_system::memory`
+//! reads them. Every up-front size check
 //! of the solver compares its estimate with this, so that a job that cannot fit is refused
 //! at once with both figures named, instead of being killed hours later.
+
+use ordo_system::memory as system;
 
 /// A memory limit and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,15 +84,15 @@ pub fn effective(asked: Option<u64>) -> Option<Limit> {
             bytes,
             source: Source::Asked,
         }),
-        cgroup_limit().map(|bytes| Limit {
+        system::cgroup_limit().map(|bytes| Limit {
             bytes,
             source: Source::Cgroup,
         }),
-        address_space_limit().map(|bytes| Limit {
+        system::address_space_limit().map(|bytes| Limit {
             bytes,
             source: Source::AddressSpace,
         }),
-        available().map(|bytes| Limit {
+        system::available().map(|bytes| Limit {
             bytes,
             source: Source::Available,
         }),
@@ -110,59 +113,4 @@ pub fn check(what: &str, estimate: u64, limit: Option<&Limit>) -> Result<(), sup
         )),
         _ => Ok(()),
     }
-}
-
-/// The cgroup limit of this process (v2 `memory.max` of its own cgroup, then of the root of
-/// the mount; v1 `memory.limit_in_bytes`).
-pub fn cgroup_limit() -> Option<u64> {
-    let table = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let mut paths = Vec::new();
-    for line in table.lines() {
-        if let Some(p) = line.strip_prefix("0::") {
-            paths.push(format!("/sys/fs/cgroup{}/memory.max", p.trim()));
-        } else if let Some((_, p)) = line.split_once(":memory:") {
-            paths.push(format!(
-                "/sys/fs/cgroup/memory{}/memory.limit_in_bytes",
-                p.trim()
-            ));
-        }
-    }
-    paths.push("/sys/fs/cgroup/memory.max".into());
-    paths.push("/sys/fs/cgroup/memory/memory.limit_in_bytes".into());
-    paths
-        .iter()
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(p).ok()?;
-            // "max" (v2) and v1's near-2^63 "unlimited" count as no limit.
-            text.trim().parse::<u64>().ok().filter(|&b| b < 1 << 60)
-        })
-        .min()
-}
-
-/// The address-space limit of this process (`RLIMIT_AS`), if one is set.
-#[cfg(unix)]
-pub fn address_space_limit() -> Option<u64> {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one rlimit into the struct it is given.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
-    // rlim_t is u64 on Linux but not on every Unix.
-    #[allow(clippy::unnecessary_cast)]
-    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
-}
-
-/// The address-space limit of this process: none off Unix (WebAssembly in a browser).
-#[cfg(not(unix))]
-pub fn address_space_limit() -> Option<u64> {
-    None
-}
-
-/// Memory available now, bytes (Linux: `MemAvailable` of `/proc/meminfo`).
-pub fn available() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }

@@ -3,9 +3,9 @@
 //!
 //! Which slices a job reads is the solver's to say ([`SliceSolver::needs`]): the compact
 //! solver values a shell position of a smaller slice through its own captures, so it reads
-//! every slice a chain of captures leads into ([`ancestors`], each as the material that
+//! every slice a chain of captures leads into ([`ancestors`](crate::ancestors), each as the material that
 //! stores it); a solver that looks a capture up in the slice it leads into (the retro solver
-//! of the test tooling) reads only [`parents`]. [`graph`] builds the plan from that one
+//! of the test tooling) reads only [`parents`](crate::parents). [`graph`] builds the plan from that one
 //! answer, and the job ([`run_job`]) reads exactly those files. A job of slice `m`:
 //! 1. does nothing if `m`'s own file is there and valid (a damaged one is reported and built
 //!    again, replacing it);
@@ -17,51 +17,16 @@
 //!
 //! So jobs whose files share one folder may run on different machines in any order the
 //! graph allows, and a job run twice, or killed and run again, ends with the same file.
-//! [`Compact`] is the compact solver of `crates/solve/src/ctb.rs` (the files `ordo tb build`
+//! [`Compact`] is the compact solver of `crates/solve/src/on_disk.rs` (the files `ordo tb build`
 //! writes); the test tooling runs the retro solver through the same trait.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
-use super::compact::CompactTables;
-use super::ctb::{self, CompactSliceReport};
+use super::compact::{self, CompactTables};
+use super::on_disk::{self, CompactSliceReport};
 use super::{memory, Material, Progress, SliceReport, SolveError};
 use crate::rules::{Dims, Engine, Variant};
-
-/// The slices a capture from a position of material `m` can lead into, fewer pieces first.
-///
-/// In classic Ordo a capture removes exactly the captured piece (ORDO-6.4, ORDO-9.3): one
-/// piece fewer on one side. In Ordo X it may also remove the captured side's pieces outside
-/// its largest group (ORDOX-4.1): any smaller number on that side. A capture of a side's
-/// last piece ends the game (ORDO-10.2) and leads into no slice. Nothing else changes the
-/// material.
-pub fn parents(variant: Variant, m: Material) -> Vec<Material> {
-    let lower = |k: u32| match variant {
-        Variant::Classic => (k.max(2) - 1)..k,
-        Variant::X => 1..k,
-    };
-    let mut v: Vec<Material> = lower(m.white)
-        .map(|white| Material { white, ..m })
-        .chain(lower(m.black).map(|black| Material { black, ..m }))
-        .collect();
-    v.sort_by_key(|p| p.build_order());
-    v
-}
-
-/// Every slice reachable from `m` through one capture or more, fewer pieces first: what a
-/// solver needs loaded that values positions through chains of captures.
-pub fn ancestors(variant: Variant, m: Material) -> Vec<Material> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut todo = parents(variant, m);
-    while let Some(p) = todo.pop() {
-        if seen.insert(p) {
-            todo.extend(parents(variant, p));
-        }
-    }
-    let mut v: Vec<Material> = seen.into_iter().collect();
-    v.sort_by_key(|p| p.build_order());
-    v
-}
 
 /// One job of the graph: a slice and the slices it reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,7 +60,7 @@ pub trait SliceSolver {
     fn materials(&self, max: Material) -> Vec<Material>;
     /// The file of slice `m` under `dir`.
     fn path(&self, dir: &Path, m: Material) -> PathBuf;
-    /// The slices whose files building `m` reads: [`parents`], or [`ancestors`] for a
+    /// The slices whose files building `m` reads: [`parents`](crate::parents), or [`ancestors`](crate::ancestors) for a
     /// solver that follows captures further.
     fn needs(&self, m: Material) -> Vec<Material>;
     /// Bytes building `m` takes at its peak, the slices it reads included.
@@ -216,7 +181,7 @@ fn existing(
     }
 }
 
-/// The compact solver of `crates/solve/src/ctb.rs` (a byte a core position, shell positions valued
+/// The compact solver of `crates/solve/src/on_disk.rs` (a byte a core position, shell positions valued
 /// through their captures) as a [`SliceSolver`], generating moves with engine `E`. Its jobs
 /// are the stored materials only: a material with fewer White than Black pieces is its
 /// colour twin's file ([`crate::compact::stored_material`]).
@@ -274,21 +239,21 @@ impl<E: Engine> SliceSolver for Compact<E> {
         crate::compact::stored_up_to(max)
     }
     fn path(&self, dir: &Path, m: Material) -> PathBuf {
-        ctb::path(dir, self.tables.variant, self.tables.dims, m)
+        on_disk::path(dir, self.tables.variant, self.tables.dims, m)
     }
     fn game(&self) -> (Variant, Dims) {
         (self.tables.variant, self.tables.dims)
     }
     fn needs(&self, m: Material) -> Vec<Material> {
-        ctb::needs(self.tables.variant, m)
+        compact::needs(self.tables.variant, m)
     }
     fn estimate(&self, m: Material) -> Result<u64, SolveError> {
         let mut sizer = self.sizer.lock().unwrap_or_else(|e| e.into_inner());
-        ctb::job_estimate(&mut sizer, m)
+        on_disk::job_estimate(&mut sizer, m)
     }
     fn load(&mut self, dir: &Path, m: Material) -> Result<SliceReport, SolveError> {
         let file = self.path(dir, m);
-        ctb::load_slice(&mut self.tables, &file, m).map(job_report)
+        on_disk::load_slice(&mut self.tables, &file, m).map(job_report)
     }
     fn build(
         &mut self,
@@ -297,6 +262,6 @@ impl<E: Engine> SliceSolver for Compact<E> {
         progress: &dyn Progress,
     ) -> Result<SliceReport, SolveError> {
         let file = self.path(dir, m);
-        ctb::build_slice::<E>(&mut self.tables, &file, m, progress).map(job_report)
+        on_disk::build_slice::<E>(&mut self.tables, &file, m, progress).map(job_report)
     }
 }

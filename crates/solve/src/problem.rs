@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use super::compact::{self, CompactTables};
 use super::value::{sort_best_first, Value};
-use super::{ctb, Material, SolveError};
-use crate::notation::{format_move, format_position, parse_move, parse_position};
+use super::{on_disk, Material, SolveError};
+use crate::notation::{format_move, format_position};
 use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 
 /// A problem file: a list of problems.
@@ -32,12 +32,16 @@ pub struct ProblemFile {
 pub struct Problem {
     /// A short name.
     pub id: String,
-    /// The position in the notation of spec/notation.md (board, side to move, game).
-    pub position: String,
+    /// The position (in the notation of spec/notation.md in a file: board, side to move,
+    /// game).
+    #[serde(with = "crate::text")]
+    pub position: Position,
     /// `win in N`: the side to move wins within N of its own turns (2N - 1 plies).
     pub stipulation: String,
-    /// The claimed key moves, in any spelling the notation accepts.
-    pub keys: Vec<String>,
+    /// The claimed key moves (in a file, in any spelling the notation accepts; a key that
+    /// leaves out what the position implies is resolved against the legal moves).
+    #[serde(with = "crate::text::list")]
+    pub keys: Vec<Move>,
     /// The claim that no other first move wins within the stipulation.
     #[serde(default)]
     pub only_keys: bool,
@@ -349,21 +353,20 @@ pub fn verify_with<E: Engine, T: Tables>(
 ) -> Result<ProblemReport, SolveError> {
     let clock = Instant::now();
     let where_ = |e: String| SolveError::Input(format!("problem {}: {e}", p.id));
-    let pos: Position = parse_position(&p.position).map_err(|e| where_(e.to_string()))?;
+    let pos = &p.position;
     let n = turns(&p.stipulation).map_err(|e| where_(e.to_string()))?;
-    let e = E::from_position(&pos).map_err(|e| where_(e.to_string()))?;
+    let e = E::from_position(pos).map_err(|e| where_(e.to_string()))?;
     let mut keys = Vec::new();
     for k in &p.keys {
-        let mv = parse_move(k).map_err(|e| where_(format!("key {k}: {e}")))?;
         let legal = e
-            .resolve(&mv)
+            .resolve(k)
             .ok_or_else(|| where_(format!("key {k} is not a legal move")))?;
         keys.push(format_move(&legal));
     }
     if keys.is_empty() {
         return Err(where_("no key move given".into()));
     }
-    let (loaded, fallback) = match open.map(|open| open(&pos)) {
+    let (loaded, fallback) = match open.map(|open| open(pos)) {
         None => (None, None),
         Some(Ok(t)) => (Some(t), None),
         Some(Err(err)) => (None, Some(err)),
@@ -391,7 +394,7 @@ fn tables_of(pos: &Position, dir: &Path) -> Result<CompactTables, SolveError> {
         white: pos.count(Color::White) as u32,
         black: pos.count(Color::Black) as u32,
     };
-    ctb::open(pos.dims(), pos.variant, m, dir)
+    on_disk::open(pos.dims(), pos.variant, m, dir)
 }
 
 /// What a proof found: for each first move whether it wins within the stipulation, the
@@ -583,9 +586,9 @@ fn composed_problem(
     let n = d.div_ceil(2);
     Problem {
         id,
-        position: format_position(pos),
+        position: pos.clone(),
         stipulation: format!("win in {n}"),
-        keys: vec![format_move(key)],
+        keys: vec![*key],
         only_keys: true,
         source: format!(
             "composed by `ordo problem compose` from the {} {} {m} table: {} to move wins in {d} plies, and only this first move wins at all",
@@ -602,4 +605,25 @@ pub fn write_file(problems: &[Problem]) -> Result<String, SolveError> {
         problems: problems.to_vec(),
     };
     toml::to_string(&file).map_err(|e| SolveError::Input(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A problem's position and keys are typed, written in a file as their notation and
+    /// read back; a key in another spelling reads as the same move, and a position that does
+    /// not read is an error naming the file's line.
+    #[test]
+    fn a_problem_file_keeps_its_notation() {
+        let text = "[[problem]]\nid = \"p\"\nposition = \"BB2/1W2/W3 w classic\"\nstipulation = \"win in 1\"\nkeys = [\"a1xa3\"]\nonly_keys = true\nsource = \"t\"\n";
+        let file = parse_file(text).unwrap();
+        let p = &file.problems[0];
+        assert_eq!(p.position.to_string(), "BB2/1W2/W3 w classic");
+        assert_eq!(p.keys[0].to_string(), "a1xa3");
+        assert_eq!(write_file(&file.problems).unwrap(), text);
+        let bad = text.replace("W3 w", "W9 w");
+        let err = parse_file(&bad).unwrap_err().to_string();
+        assert!(err.starts_with("problem file, line 3: "), "{err}");
+    }
 }

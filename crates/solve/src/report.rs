@@ -10,7 +10,7 @@ use crate::{Material, Outcome};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Solver {
-    /// One byte a core position ([`crate::compact`]).
+    /// One byte a core position ([`crate::CompactTables`]).
     #[default]
     Compact,
 }
@@ -126,7 +126,7 @@ impl VerifyScope {
     }
 }
 
-/// Options of a tablebase build ([`crate::ctb::build`]).
+/// Options of a tablebase build ([`crate::build_tables`], [`crate::build_slices`]).
 pub struct BuildOptions<'a> {
     /// Which slices to recompute from their successors after building or loading them.
     pub verify: VerifyScope,

@@ -13,20 +13,20 @@ use ordo_bitboard::Bitboard;
 use crate::compact::{self, CompactTables};
 use crate::problem::Tables as _;
 use crate::rules::{Color, Dims, Engine, Move, Position, Status, Variant};
-use crate::{ctb, Material, SolveError, Value};
+use crate::{on_disk, Material, SolveError, Value};
 
 /// The endgame tables (`ordo tb build`) in one folder, probed on the engine `E` (the fast
 /// one unless asked otherwise, as `HashMap` has its default hasher).
 ///
 /// ```
 /// use ordo_core::{notation::parse_position, rules::Variant};
-/// use ordo_solve::{ctb, BuildOptions, Material, Tablebase, Value};
+/// use ordo_solve::{build_tables, BuildOptions, Material, Tablebase, Value};
 ///
 /// // Build the classic 4 x 3 slices up to 2 against 2 in a scratch folder ...
 /// let dir = std::env::temp_dir().join(format!("ordo-solve-doc-tb-{}", std::process::id()));
 /// let max = Material { white: 2, black: 2 };
-/// ctb::build::<ordo_bitboard::Bitboard>("4x3".parse().unwrap(), Variant::Classic, max, &dir,
-///     &BuildOptions::default(), |_| {}).unwrap();
+/// build_tables::<ordo_bitboard::Bitboard>(&dir, Variant::Classic, "4x3".parse().unwrap(), max,
+///     &BuildOptions::default()).unwrap();
 ///
 /// // ... and probe them: White captures on a3, Black's home row, and wins.
 /// let tb = Tablebase::open(&dir).unwrap();
@@ -76,7 +76,7 @@ impl Tablebase {
 }
 
 impl<E: Engine> Tablebase<E> {
-    /// Give the bytes of the table file `name` ([`ctb::file_name`]) to tables made by
+    /// Give the bytes of the table file `name` ([`on_disk::file_name`]) to tables made by
     /// [`Tablebase::in_memory`]; ignored by a folder's tables. Nothing is checked until a probe
     /// needs the slice.
     pub fn add_file(&self, name: &str, bytes: Vec<u8>) {
@@ -86,7 +86,7 @@ impl<E: Engine> Tablebase<E> {
         }
     }
 
-    /// The names of the table files ([`ctb::file_name`]) a probe of `pos` would read that are
+    /// The names of the table files ([`on_disk::file_name`]) a probe of `pos` would read that are
     /// neither loaded nor given: what a page fetches before probing.
     pub fn files_needed(&self, pos: &Position) -> Vec<String> {
         let key = (pos.variant, pos.dims());
@@ -99,7 +99,7 @@ impl<E: Engine> Tablebase<E> {
         compact::stored_up_to(material(pos))
             .into_iter()
             .filter(|s| !have(s))
-            .map(|s| ctb::file_name(key.0, key.1, s))
+            .map(|s| on_disk::file_name(key.0, key.1, s))
             .filter(|n| !given(n))
             .collect()
     }
@@ -164,10 +164,10 @@ impl<E: Engine> Tablebase<E> {
             .entry(key)
             .or_insert_with(|| CompactTables::new(key.1, key.0));
         match &self.source {
-            Source::Folder(dir) => ctb::open_more(tables, m, dir)?,
+            Source::Folder(dir) => on_disk::open_more(tables, m, dir)?,
             Source::Files(files) => {
                 let mut files = files.write().unwrap_or_else(|p| p.into_inner());
-                ctb::open_more_from(tables, m, &mut files, IN_MEMORY)?
+                on_disk::open_more_from(tables, m, &mut files, IN_MEMORY)?
             }
         }
         f(tables)

@@ -23,6 +23,31 @@ where
     s.parse().map_err(D::Error::custom)
 }
 
+/// A list of typed values written as a list of their text forms (`keys = ["a1-a2"]`).
+/// Use as `#[serde(with = "crate::text::list")]`.
+pub mod list {
+    use super::*;
+
+    /// Each value as its `Display` text.
+    pub fn serialize<T: Display, S: Serializer>(values: &[T], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(values.iter().map(|v| v.to_string()))
+    }
+
+    /// Each value read back with its `FromStr`; the error names the text.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let texts = Vec::<String>::deserialize(d)?;
+        texts
+            .iter()
+            .map(|s| s.parse().map_err(|e| D::Error::custom(format!("{s}: {e}"))))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::{Dims, Variant};

@@ -2,15 +2,23 @@
 //! handlers themselves (the command line's default Ctrl-C, the conformance client's killing of
 //! its engines) live with what they do, and may only call async-signal-safe functions.
 
+/// A signal's number.
+#[cfg(unix)]
+pub type Signal = libc::c_int;
+
+/// Ctrl-C (`SIGINT`).
+#[cfg(unix)]
+pub const INTERRUPT: Signal = libc::SIGINT;
+
 /// A signal handler: it receives the signal number and may only call async-signal-safe
 /// functions (`write(2)`, `kill(2)`, `_exit(2)`) and touch atomics.
 #[cfg(unix)]
-pub type Handler = extern "C" fn(libc::c_int);
+pub type Handler = extern "C" fn(Signal);
 
 /// From now on, `handler` runs on each of `signals`, replacing what ran before; an error if
 /// the system refuses one of them.
 #[cfg(unix)]
-pub fn on(signals: &[libc::c_int], handler: Handler) -> std::io::Result<()> {
+pub fn on(signals: &[Signal], handler: Handler) -> std::io::Result<()> {
     for &sig in signals {
         // SAFETY: a zeroed sigaction is a valid value to fill in; the handler's contract
         // (async-signal-safe calls only) is stated on [`Handler`].

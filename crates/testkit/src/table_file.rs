@@ -1,7 +1,7 @@
 //! Table files under damage, shared by the `table_file` fuzz target (`fuzz/`) and the test
 //! that replays its seed corpus (`tests/it/fuzz_seeds.rs`): the loaders of both formats
 //! (the retro solver's, format 2, `crate::retro`, and the compact solver's, format 4,
-//! `crate::solve::compact`) never panic, never trust a damaged file, and what they accept
+//! `crate::solve::CompactTables`) never panic, never trust a damaged file, and what they accept
 //! holds together.
 //!
 //! An input's first byte picks a case, the rest drives it:
@@ -24,9 +24,9 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::retro::{load_raw, Expect, Table};
 use crate::rules::{Dims, Engine, Variant};
-use crate::solve::checksum::blake3_line;
-use crate::solve::compact::{self, CompactExpect, CompactTables};
-use crate::solve::{ctb, Material};
+use crate::solve::blake3_line;
+use crate::solve::Material;
+use crate::solve::{CompactExpect, CompactTables, TableKind};
 use crate::solve::{GameOptions, Setup};
 
 /// At most this many edits of an input are applied.
@@ -54,7 +54,7 @@ fn dims() -> Dims {
 
 /// Every material of the classic 3 x 3 row1 game's compact table, in file order.
 fn game_materials() -> Vec<Material> {
-    compact::stored_up_to(Material { white: 3, black: 3 })
+    crate::solve::stored_up_to(Material { white: 3, black: 3 })
 }
 
 /// The valid retro game table (classic 3 x 3 row1), as its bytes.
@@ -74,11 +74,15 @@ pub fn valid_retro(scratch: &Path) -> &'static [u8] {
 pub fn valid_compact(scratch: &Path) -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let (tables, report) =
-            ctb::solve_game::<Bitboard>(Variant::Classic, dims(), Setup::Row1, &Default::default())
-                .expect("the 3 x 3 game solves");
+        let (tables, report) = crate::solve::solve_game::<Bitboard>(
+            Variant::Classic,
+            dims(),
+            Setup::Row1,
+            &Default::default(),
+        )
+        .expect("the 3 x 3 game solves");
         tables
-            .save(scratch, "game", "row1", &report.game.slices, None)
+            .save(scratch, TableKind::Game, "row1", &report.game.slices, None)
             .expect("the scratch file is writable");
         std::fs::read(scratch).expect("the scratch file is readable")
     })
@@ -108,7 +112,7 @@ fn load_retro_slice(scratch: &Path) -> bool {
 /// The compact game table at `scratch`, if the loader accepts it.
 fn load_compact_game(scratch: &Path) -> Option<CompactTables> {
     let want = CompactExpect {
-        kind: "game",
+        kind: TableKind::Game,
         scope: "row1".into(),
         materials: game_materials(),
         memory: None,
@@ -120,7 +124,7 @@ fn load_compact_game(scratch: &Path) -> Option<CompactTables> {
 fn load_compact_slice(scratch: &Path) -> bool {
     let m = Material { white: 2, black: 1 };
     let want = CompactExpect {
-        kind: "endgame",
+        kind: TableKind::Endgame,
         scope: m.to_string(),
         materials: vec![m],
         memory: None,
@@ -298,7 +302,7 @@ fn set_number(bytes: &[u8], k: usize, value: u64) -> Vec<u8> {
 }
 
 /// `bytes` with its third line made the checksum line of the first two lines and the
-/// payload after it, as the compact format computes it (`crate::solve::checksum`); unchanged
+/// payload after it, as the compact format computes it (`crate::solve::blake3_line`); unchanged
 /// if it has no three lines.
 pub fn rechecksum(bytes: Vec<u8>) -> Vec<u8> {
     let newlines: Vec<usize> = bytes

@@ -23,7 +23,7 @@ use crate::material::Material;
 use crate::notation::format_position;
 use crate::rules::{Engine, PositionError};
 use crate::value::Value;
-use crate::{Phase, Progress, RunWork, SolveError, Step, Ticker, Verification};
+use crate::{Phase, Progress, RunWork, SolveError, Stage, Ticker, Verification};
 
 /// The number of mismatches a verdict describes.
 const EXAMPLES: usize = 5;
@@ -69,7 +69,7 @@ impl CompactTables {
         progress: &dyn Progress,
         log: &Path,
     ) -> Result<Verification, SolveError> {
-        let mut read = crate::ctb::needs(self.variant, m);
+        let mut read = super::needs(self.variant, m);
         read.push(m);
         let mut log = VerifyLog::open(log, self.fingerprint_of(&read))?;
         note_resumed(&log, &format!(" of slice {m}"), progress);
@@ -101,14 +101,14 @@ impl CompactTables {
 
     /// The steps of a verification pass over every slice, each slice's announcement with
     /// the run's work (`before` the pass, the pass's own work added to `total`).
-    pub fn verify_steps(&self, before: u64, total: u64) -> Vec<(Material, Step)> {
+    pub fn verify_steps(&self, before: u64, total: u64) -> Vec<(Material, Stage)> {
         let n = self.slices.len();
         let mut done = before;
         self.slices
             .iter()
             .enumerate()
             .map(|(k, (&m, slice))| {
-                let step = Step {
+                let step = Stage {
                     what: format!("slice {m}"),
                     number: k + 1,
                     of: n,
@@ -128,7 +128,7 @@ impl CompactTables {
         self.slices.values().map(|s| s.values.len() as u64).sum()
     }
 
-    /// [`Self::verify_all`], resumable through the log at `log` (see [`VerifyLog`]): chunks
+    /// [`Self::verify_all`], resumable through the log at `log` (`FILE.verifying`): chunks
     /// an earlier run checked without a mismatch count as checked, each chunk checked now
     /// is recorded, a stop asked through `progress` ends the pass between chunks with
     /// [`SolveError::Interrupted`], and the log is removed when the pass ends.

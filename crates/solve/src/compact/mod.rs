@@ -15,13 +15,13 @@
 //!   predecessor of its own material and is valued on demand by one step forward into
 //!   solved positions ([`CompactTables::probe`]);
 //! - [`CompactTables::build`] (endgame slices by material, fewer pieces first, every
-//!   capture probing the smaller slices already built) and [`crate::ctb::solve_game`] (every core
+//!   capture probing the smaller slices already built) and [`crate::solve_game`] (every core
 //!   position of every material a small-board start can come down to, then the start).
 //!
 //! Values are one byte: 0 for a draw, otherwise the distance to the
 //! end in plies plus one (see [`Value::code`]); a distance beyond 254 plies is refused.
 //! Table files (`store`, format 4) hold the values and what rebuilds the index; the drivers
-//! that build, save, resume and verify on disk are in `crate::ctb`.
+//! that build, save, resume and verify on disk are in `crate::on_disk`.
 
 mod bits;
 mod check;
@@ -42,11 +42,11 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 pub use digest::{content_checksum, parse_list, Listed};
-pub use index::{CoreIndex, Entry, IndexSize, Layer, Sets};
+pub use index::{CoreIndex, IndexSize, Layer, Sets};
 pub use shell::ShellCache;
-pub use store::{CompactExpect, CompactHeader, FORMAT, MAX_HEADER};
+pub use store::{CompactExpect, CompactHeader, TableKind, FORMAT};
 pub use symmetry::{colour_flip, flip_rows, mirror};
-pub use verify_log::{log_path as verify_log_path, VerifyLog};
+pub use verify_log::log_path as verify_log_path;
 
 /// The version of the core index's layout (which entry a position has). A table file
 /// records it and is refused by a build whose index differs: change it with the index.
@@ -61,7 +61,7 @@ use super::material::Material;
 use super::value::Value;
 use super::{Outcome, Phase, Progress, Setup, SolveError, Verification};
 use crate::notation::format_move;
-use crate::rules::{Color, Dims, Engine, Variant};
+use crate::rules::{Color, Dims, Engine, Move, Variant};
 
 /// The value of a stored byte.
 pub fn decode(code: u8) -> Value {
@@ -326,7 +326,7 @@ impl CompactTables {
     /// [`CompactTables::build_slice`] through the checkpoint file `checkpoint`: a valid one
     /// (see `checkpoint.rs`) gives the layer groups already finished, which are skipped (a
     /// refused one is said through [`Progress::note`] and ignored); the groups done are
-    /// written to it every [`CHECKPOINT_SECONDS`] or more (at most a tenth of the time goes
+    /// written to it every `CHECKPOINT_SECONDS` or more (at most a tenth of the time goes
     /// to writing), and at the first group boundary after [`Progress::stop_requested`],
     /// which ends the build with [`SolveError::Interrupted`]. The caller removes the file
     /// once the slice is saved.
@@ -607,12 +607,13 @@ impl CompactTables {
 
     /// Every legal move of `e` with the value it leaves the opponent, best first for the
     /// mover: quickest win, then draws, then slowest loss.
-    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+    pub fn rank_moves<E: Engine>(&self, e: &E) -> Result<Vec<(Move, Value)>, SolveError> {
         let mut out = Vec::new();
         for m in e.legal_moves() {
-            out.push((format_move(&m), self.probe(&e.apply(&m))?));
+            let v = self.probe(&e.apply(&m))?;
+            out.push((m, v));
         }
-        crate::sort_best_first(&mut out, String::clone);
+        crate::sort_best_first(&mut out, format_move);
         Ok(out)
     }
 
@@ -723,7 +724,21 @@ impl SliceStats {
     }
 }
 
-/// What [`crate::ctb::solve_game`] reports about a solved small board.
+/// The stored slices a build of `m` reads, fewer pieces first: every slice a chain of
+/// captures leads into ([`crate::material::ancestors`]: a shell position of a smaller slice is valued
+/// through its own captures), each as the material that stores it
+/// ([`stored_material`]), once.
+pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
+    let mut v: Vec<Material> = crate::material::ancestors(variant, m)
+        .into_iter()
+        .map(stored_material)
+        .collect();
+    v.sort_by_key(|p| p.build_order());
+    v.dedup();
+    v
+}
+
+/// What [`crate::solve_game`] reports about a solved small board.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGame {
     #[serde(flatten)]

@@ -67,7 +67,8 @@ impl ShellCache {
     }
 
     /// Bytes held.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
         self.slots.len() * SLOT_BYTES
     }
 

@@ -29,7 +29,7 @@ use crate::checksum::{blake3_line, parse_blake3_line, read_line_limited, BLAKE3_
 use crate::fault::TableFault;
 use crate::material::Material;
 use crate::memory::{self, Limit};
-use crate::rules::clauses;
+use crate::rules::{clauses, Dims, Variant};
 use crate::value::Value;
 use crate::{RetroHeld, SolveError};
 
@@ -51,15 +51,17 @@ pub struct CompactHeader {
     pub format: u32,
     /// Always `compact`.
     pub solver: String,
-    /// `game` (every material of a start) or `endgame` (one material).
-    pub kind: String,
-    /// `classic` or `x`.
-    pub variant: String,
-    /// `COLSxROWS`.
-    pub board: String,
+    /// A whole game's tables or one endgame slice (`game`, `endgame`).
+    pub kind: TableKind,
+    /// The game (`classic` or `x`).
+    #[serde(with = "crate::text")]
+    pub variant: Variant,
+    /// The board (`COLSxROWS`).
+    #[serde(with = "crate::text")]
+    pub board: Dims,
     /// The setup (`row1`, `row2`) or the material (`3v2`).
     pub scope: String,
-    /// [`INDEX_SCHEME`] of the index the values are in.
+    /// `INDEX_SCHEME` of the index the values are in.
     pub index_scheme: u32,
     /// [`clauses::Registry::rules_version`] of the rules the values were computed under.
     pub rules_version: u32,
@@ -73,11 +75,37 @@ pub struct CompactHeader {
     pub peak_memory: Option<u64>,
 }
 
+/// What a table file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableKind {
+    /// Every material a small-board start can come down to (`ordo solve`).
+    Game,
+    /// One material (a slice of `ordo tb build`).
+    Endgame,
+}
+
+impl TableKind {
+    /// `game` or `endgame`, as the header writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::Game => "game",
+            TableKind::Endgame => "endgame",
+        }
+    }
+}
+
+impl std::fmt::Display for TableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What a caller asks a compact file to be; anything else is refused.
 #[derive(Clone, Debug)]
 pub struct CompactExpect {
-    /// `game` or `endgame`.
-    pub kind: &'static str,
+    /// A game's tables or an endgame slice.
+    pub kind: TableKind,
     /// The setup or the material.
     pub scope: String,
     /// The materials the file must hold, in order.
@@ -95,11 +123,11 @@ pub(super) fn file_error(path: &Path, msg: impl std::fmt::Display) -> SolveError
 
 impl CompactTables {
     /// Write the slices `materials` (all built) atomically to `path` as one file of `kind`
-    /// (`game` or `endgame`) and `scope`, with `stats` (one per material, in order).
+    /// and `scope`, with `stats` (one per material, in order).
     pub fn save(
         &self,
         path: &Path,
-        kind: &str,
+        kind: TableKind,
         scope: &str,
         stats: &[SliceStats],
         solve_ms: Option<u64>,
@@ -116,15 +144,15 @@ impl CompactTables {
         let header = CompactHeader {
             format: FORMAT,
             solver: "compact".into(),
-            kind: kind.into(),
-            variant: self.variant.name().into(),
-            board: self.dims.to_string(),
+            kind,
+            variant: self.variant,
+            board: self.dims,
             scope: scope.into(),
             index_scheme: INDEX_SCHEME,
             rules_version: clauses::registry().rules_version,
             slices: stats.to_vec(),
             solve_ms,
-            peak_memory: crate::peak_memory(),
+            peak_memory: ordo_system::usage::peak_memory(),
         };
         let text = serde_json::to_string(&header).map_err(|e| file_error(path, e))?;
         let head = format!("{MAGIC}\n{text}\n");
@@ -390,4 +418,43 @@ fn check_counts(s: &SliceStats, values: &[u8]) -> Result<(), TableFault> {
         return bad("longest distance");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed fields of a header are written as the strings the format has always held
+    /// (files built before and after are byte for byte the same), and read back.
+    #[test]
+    fn a_header_writes_its_kind_game_and_board_as_text() {
+        let header = CompactHeader {
+            format: FORMAT,
+            solver: "compact".into(),
+            kind: TableKind::Endgame,
+            variant: Variant::X,
+            board: Dims { cols: 4, rows: 3 },
+            scope: "2v1".into(),
+            index_scheme: INDEX_SCHEME,
+            rules_version: 7,
+            slices: Vec::new(),
+            solve_ms: None,
+            peak_memory: Some(1),
+        };
+        let text = serde_json::to_string(&header).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{{\"format\":{FORMAT},\"solver\":\"compact\",\"kind\":\"endgame\",\"variant\":\"x\",\"board\":\"4x3\",\"scope\":\"2v1\",\"index_scheme\":{INDEX_SCHEME},\"rules_version\":7,\"slices\":[],\"solve_ms\":null,\"peak_memory\":1}}"
+            )
+        );
+        assert_eq!(parse_header(text.as_bytes()).ok(), Some(header));
+        let game = text.replace("\"endgame\"", "\"game\"");
+        assert_eq!(
+            parse_header(game.as_bytes()).ok().map(|h| h.kind),
+            Some(TableKind::Game)
+        );
+        let other = text.replace("\"x\"", "\"chess\"");
+        assert!(parse_header(other.as_bytes()).is_err());
+    }
 }

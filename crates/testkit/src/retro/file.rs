@@ -27,10 +27,8 @@ use std::path::Path;
 use super::analysis::tally;
 use super::space::{Key, Space};
 use crate::rules::{clauses, Dims, Variant};
-use crate::solve::checksum::{
-    parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX,
-};
-use crate::solve::memory::{self, Limit};
+use crate::solve::MemoryLimit;
+use crate::solve::{parse_checksum_line, read_line_limited, Fnv, CHECKSUM_LINE, CHECKSUM_PREFIX};
 use crate::solve::{Counts, SolveError};
 
 const MAGIC: &str = "ORDO-TABLE";
@@ -86,7 +84,7 @@ pub struct Expect {
     /// The exact number of entries, where the request implies it (an endgame slice).
     pub entries: Option<u64>,
     /// The memory the payload may take.
-    pub memory: Option<Limit>,
+    pub memory: Option<MemoryLimit>,
 }
 
 /// A table as read from or written to a file.
@@ -173,7 +171,7 @@ fn compact_table_here(path: &Path) -> SolveError {
         path: path.display().to_string(),
         msg: format!(
             "a compact solver table (format {}), not a retro one (format {FORMAT})",
-            crate::solve::compact::FORMAT
+            crate::solve::TABLE_FORMAT
         ),
     }
 }
@@ -218,7 +216,7 @@ pub fn load_raw(path: &Path, want: &Expect) -> Result<(Header, Vec<Key>, Vec<u16
     let head_len = (MAGIC.len() + 1 + line.len()) as u64;
     let payload =
         check_size(&header, meta.len(), head_len + CHECKSUM_LINE as u64).map_err(fault)?;
-    memory::check(
+    crate::solve::check_limit(
         &format!("loading {}", path.display()),
         payload,
         want.memory.as_ref(),
@@ -240,7 +238,7 @@ fn compact_format(line: &[u8]) -> bool {
     struct Version {
         format: u32,
     }
-    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == crate::solve::compact::FORMAT)
+    serde_json::from_slice::<Version>(line).is_ok_and(|v| v.format == crate::solve::TABLE_FORMAT)
 }
 
 /// Why a table file is refused: what its header or contents say against the file itself, this
@@ -458,7 +456,7 @@ impl Table {
         dims: Dims,
         setup: &str,
         solved: bool,
-        memory: Option<Limit>,
+        memory: Option<MemoryLimit>,
     ) -> Result<Table, SolveError> {
         let want = Expect {
             kind: "game",

@@ -28,16 +28,16 @@ pub use verify::{bounded, bounded_expectation, verify, verify_graph};
 
 use crate::notation::format_move;
 use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
-use crate::solve::plan::SliceSolver;
-use crate::solve::problem::Tables;
+use crate::solve::ProblemTables;
+use crate::solve::SliceSolver;
 use crate::solve::{
-    ctb, memory, peak_memory, sort_best_first, BuildOptions, GameOptions, GameReport, Material,
-    Outcome, Progress, Setup, SliceReport, SolveError, Value, VerifyScope,
+    sort_best_first, BuildOptions, GameOptions, GameReport, Material, Outcome, Progress, Setup,
+    SliceReport, SolveError, Value, VerifyScope,
 };
 
 /// The checkpoint beside a table: its path with `.partial` added.
 fn partial_path(p: &Path) -> PathBuf {
-    ctb::partial_dir(p)
+    crate::solve::partial_dir(p)
 }
 
 /// Solve every position reachable from the `setup` start of `dims` in `variant` on engine
@@ -54,7 +54,7 @@ pub fn solve_game<E: Engine>(
     let clock = Instant::now();
     let start_pos = setup.start(dims, variant)?;
     let start = E::from_position(&start_pos).map_err(|e| SolveError::Input(e.to_string()))?;
-    let limit = memory::effective(opts.memory_limit);
+    let limit = crate::solve::effective_limit(opts.memory_limit);
     let (found, space) = match &opts.table {
         Some(path) => saved(path, variant, dims, setup, &limit, opts.progress)?,
         None => (None, None),
@@ -85,7 +85,7 @@ fn saved(
     variant: Variant,
     dims: Dims,
     setup: Setup,
-    limit: &Option<memory::Limit>,
+    limit: &Option<crate::solve::MemoryLimit>,
     progress: &dyn Progress,
 ) -> Result<(Option<Table>, Option<Space>), SolveError> {
     let scope = setup.name();
@@ -120,7 +120,7 @@ fn solve_fresh<E: Engine>(
     start: &E,
     setup: Setup,
     space: Option<Space>,
-    limit: &Option<memory::Limit>,
+    limit: &Option<crate::solve::MemoryLimit>,
     opts: &GameOptions,
     clock: Instant,
 ) -> Result<Table, SolveError> {
@@ -138,7 +138,7 @@ fn solve_fresh<E: Engine>(
     let (values, counts) = analysis::solve(&SpaceGraph::<E>::new(&space), opts.progress)?;
     let mut t = Table::new("game", scope, space, values, Some(counts));
     t.header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    t.header.peak_memory = peak_memory();
+    t.header.peak_memory = ordo_system::usage::peak_memory();
     if let Some(path) = &opts.table {
         t.save(path)?;
         let _ = std::fs::remove_file(partial_path(path));
@@ -156,7 +156,7 @@ pub fn probe<E: Engine>(table: &Table, e: &E) -> Option<Value> {
 
 /// Every legal move of `e` with the value it leaves the opponent, best first for the mover:
 /// quickest win, then draws, then slowest loss.
-pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)>, SolveError> {
+pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(Move, Value)>, SolveError> {
     let mut out = Vec::new();
     for m in e.legal_moves() {
         let v = probe(table, &e.apply(&m)).ok_or_else(|| {
@@ -165,9 +165,9 @@ pub fn rank_moves<E: Engine>(table: &Table, e: &E) -> Result<Vec<(String, Value)
                 format_move(&m)
             ))
         })?;
-        out.push((format_move(&m), v));
+        out.push((m, v));
     }
-    sort_best_first(&mut out, String::clone);
+    sort_best_first(&mut out, format_move);
     Ok(out)
 }
 
@@ -248,13 +248,13 @@ impl<E: Engine> SliceSolver for Retro<E> {
     }
     fn needs(&self, m: Material) -> Vec<Material> {
         // A capture is looked up in the slice it leads into, never followed further.
-        crate::solve::plan::parents(self.tb.variant, m)
+        crate::solve::parents(self.tb.variant, m)
     }
     fn estimate(&self, m: Material) -> Result<u64, SolveError> {
         let (dims, variant) = (self.tb.dims, self.tb.variant);
         let own = SliceIndex::new(dims, variant, m)?.len() as u64 * tb::bytes_per_entry(variant);
         let mut read = 0;
-        for p in crate::solve::plan::parents(variant, m) {
+        for p in crate::solve::parents(variant, m) {
             read += SliceIndex::new(dims, variant, p)?.len() as u64 * 2;
         }
         // The program itself, its connected sets and buffers.
@@ -302,9 +302,9 @@ pub fn slice_report(
     }
 }
 
-/// The retro solver's endgame slices as a problem's [`Tables`]: every position of each
+/// The retro solver's endgame slices as a problem's [`ProblemTables`]: every position of each
 /// material stored.
-impl Tables for RetroTablebase {
+impl ProblemTables for RetroTablebase {
     fn game(&self) -> (Variant, Dims) {
         (self.variant, self.dims)
     }
@@ -337,7 +337,7 @@ impl Tables for RetroTablebase {
 }
 
 /// The retro slices in `dir` that hold the material of `pos` and every smaller one: what
-/// [`crate::solve::problem::verify_with`] opens to prove a problem by the retro tables.
+/// [`crate::solve::verify_problem_with`] opens to prove a problem by the retro tables.
 pub fn problem_tables(pos: &Position, dir: &Path) -> Result<RetroTablebase, SolveError> {
     let m = Material {
         white: pos.count(Color::White) as u32,
@@ -346,9 +346,9 @@ pub fn problem_tables(pos: &Position, dir: &Path) -> Result<RetroTablebase, Solv
     tb::open(pos.dims(), pos.variant, m, dir)
 }
 
-/// Every legal move of `e` with its value from `tables` (any [`Tables`]), best first,
+/// Every legal move of `e` with its value from `tables` (any [`ProblemTables`]), best first,
 /// spelt in notation.
-pub fn moves_of<E: Engine, T: Tables>(
+pub fn moves_of<E: Engine, T: ProblemTables>(
     tables: &T,
     e: &E,
 ) -> Result<(Value, Vec<(String, Value)>), SolveError> {
@@ -360,8 +360,8 @@ pub fn moves_of<E: Engine, T: Tables>(
 
 /// The announcement of slice `m` as a step of its own (the retro solver does not size its
 /// runs up front).
-fn step(m: crate::solve::Material) -> crate::solve::Step {
-    crate::solve::Step {
+fn step(m: crate::solve::Material) -> crate::solve::Stage {
+    crate::solve::Stage {
         what: format!("slice {m}"),
         number: 1,
         of: 1,

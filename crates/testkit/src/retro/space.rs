@@ -140,7 +140,7 @@ impl Space {
     /// over the engine's successors; `progress` shows the count.
     pub fn reachable<E: Engine>(
         start: &E,
-        limit: Option<&crate::solve::memory::Limit>,
+        limit: Option<&crate::solve::MemoryLimit>,
         progress: &dyn crate::solve::Progress,
     ) -> Result<Space, SolveError> {
         let dims = start.dims();
@@ -282,13 +282,13 @@ fn successor_keys<E: Engine>(dims: Dims, variant: Variant, keys: &[Key]) -> Vec<
 struct SizeBound<'a> {
     dims: Dims,
     variant: Variant,
-    limit: Option<&'a crate::solve::memory::Limit>,
+    limit: Option<&'a crate::solve::MemoryLimit>,
     per_position: u64,
     budget: u64,
 }
 
 impl<'a> SizeBound<'a> {
-    fn new(dims: Dims, variant: Variant, limit: Option<&'a crate::solve::memory::Limit>) -> Self {
+    fn new(dims: Dims, variant: Variant, limit: Option<&'a crate::solve::MemoryLimit>) -> Self {
         let per_position = bytes_per_position(variant);
         let budget = limit.map_or(u64::MAX, |l| l.bytes / 10 * 8 / per_position);
         SizeBound {
@@ -313,7 +313,7 @@ impl<'a> SizeBound<'a> {
             return Err(SolveError::over_memory(
                 format!(
                     "more than {found} reachable positions on {dims} (depth {depth} so far): solving {variant} needs about {per_position} bytes each, over {}, more than 80% of",
-                    crate::solve::memory::human(found as u64 * per_position),
+                    crate::solve::human_bytes(found as u64 * per_position),
                 ),
                 l,
                 "",

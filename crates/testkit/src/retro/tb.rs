@@ -379,7 +379,7 @@ impl RetroTablebase {
             scope: m.to_string(),
             solved: true,
             entries: Some(index.len() as u64),
-            memory: crate::solve::memory::effective(None),
+            memory: crate::solve::effective_limit(None),
         };
         let (header, _keys, values) = file::load_raw(&path, &want)?;
         self.slices.insert(m, (index, values));
@@ -461,7 +461,7 @@ pub fn size_slices(
     max: Material,
     memory_limit: Option<u64>,
 ) -> Result<BTreeMap<Material, SliceIndex>, SolveError> {
-    let limit = crate::solve::memory::effective(memory_limit);
+    let limit = crate::solve::effective_limit(memory_limit);
     let per = bytes_per_entry(variant);
     let by_memory = limit.as_ref().map_or(u64::MAX, |l| l.bytes / per);
     let bound = by_memory.min(u64::from(u32::MAX) - 1);
@@ -525,8 +525,8 @@ pub fn build<E: Engine>(
 }
 
 /// Solve slice `index` from the slices loaded in `tb` (at least those its captures lead
-/// into, [`crate::solve::plan::parents`]), write it atomically to its file under `dir` and add it
-/// to `tb`: one job of a build spread over many machines (`ordo_solve::plan`).
+/// into, [`crate::solve::parents`]), write it atomically to its file under `dir` and add it
+/// to `tb`: one job of a build spread over many machines (`ordo_solve::job_graph`, `ordo_solve::run_job`).
 pub fn build_one<E: Engine>(
     tb: &mut RetroTablebase,
     index: SliceIndex,
@@ -559,7 +559,7 @@ fn build_slice<E: Engine>(
         Some(counts),
     );
     header.solve_ms = Some(clock.elapsed().as_millis() as u64);
-    header.peak_memory = crate::solve::peak_memory();
+    header.peak_memory = ordo_system::usage::peak_memory();
     file::save_raw(path, &header, &[], &values)?;
     tb.slices.insert(m, (index, values));
     Ok(header)

@@ -8,22 +8,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::solve::{parse_bytes, solve_error, SetupArg};
-use super::tb::parse_material;
+use super::solve::{parse_bytes, parse_material, solve_error, SetupArg};
 use super::{CliError, EngineArg, VariantArg};
 use crate::bitboard::Bitboard;
 use crate::reference::Reference;
 use crate::rules::{Color, Dims, Variant};
-use crate::solve::compact::CompactTables;
-use crate::solve::ctb;
-use crate::solve::plan::{self, Compact, JobError, SliceSolver};
+use crate::solve::CompactTables;
 use crate::solve::{plies, Material, Phase, Progress, Setup, SliceReport};
+use crate::solve::{CompactSliceSolver, JobError, SliceSolver};
 
 /// The compact solver of `ordo tb build` on `engine`, as a job runs it.
 fn job_solver(engine: EngineArg, dims: Dims, variant: Variant) -> Box<dyn SliceSolver + Send> {
     match engine {
-        EngineArg::Bitboard => Box::new(Compact::<Bitboard>::new(dims, variant)),
-        EngineArg::Reference => Box::new(Compact::<Reference>::new(dims, variant)),
+        EngineArg::Bitboard => Box::new(CompactSliceSolver::<Bitboard>::new(dims, variant)),
+        EngineArg::Reference => Box::new(CompactSliceSolver::<Reference>::new(dims, variant)),
     }
 }
 
@@ -138,7 +136,8 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     ));
     let clock = Instant::now();
     let mut solver = job_solver(a.engine, dims, variant);
-    let result = pool.install(|| plan::run_job(&mut *solver, &a.dir, m, memory_limit, &log));
+    let result =
+        pool.install(|| crate::solve::run_job(&mut *solver, &a.dir, m, memory_limit, &log));
     let r = match result {
         Ok(r) => r,
         Err(JobError::Solve(e)) => {
@@ -337,7 +336,7 @@ pub fn plan(a: &PlanArgs, out: &mut String) -> Result<u8, CliError> {
     let job_dir = ctx
         .table
         .as_deref()
-        .map_or(ctx.dir.clone(), ctb::partial_dir);
+        .map_or(ctx.dir.clone(), crate::solve::partial_dir);
     // One sizer for every job: each slice is measured once (a minute for Ordo X row2 5 x 5,
     // shown on a terminal as rank pairs visited, with a rate and the time left).
     let mut sizer = CompactTables::plan_only(dims, variant, a.sample_pairs);
@@ -432,7 +431,7 @@ fn slice_jobs(
     progress: &dyn Progress,
 ) -> Result<Vec<Planned>, CliError> {
     let solver = job_solver(EngineArg::Bitboard, ctx.dims, ctx.variant);
-    let graph = plan::graph(&*solver, max);
+    let graph = crate::solve::job_graph(&*solver, max);
     let sizing = Phase {
         name: "sizing the slices",
         unit: "rank pairs",
@@ -466,7 +465,7 @@ fn slice_jobs(
             parents: j.parents.iter().map(|p| p.to_string()).collect(),
             output: solver.path(dir, m),
             stdout_to_output: false,
-            memory_bytes: ctb::job_estimate(sizer, m).map_err(solve_error)?,
+            memory_bytes: crate::solve::job_estimate(sizer, m).map_err(solve_error)?,
             stored_bytes: size.entries,
             sized: if size.sampled.is_some() {
                 "sampled"
@@ -498,9 +497,9 @@ fn game_job(
         setup.name()
     );
     let (command, memory_bytes) = solve_command(ctx, max, setup, table, sizer)?;
-    let last = crate::solve::compact::stored_material(max);
+    let last = crate::solve::stored_material(max);
     let (mut stored_bytes, mut var, mut beyond) = (0u64, None, None);
-    for m in crate::solve::compact::stored_up_to(max) {
+    for m in crate::solve::stored_up_to(max) {
         let size = sizer.core_size(m).map_err(solve_error)?;
         stored_bytes += size.entries;
         if let Some(e) = size.sampled {
@@ -548,11 +547,11 @@ fn solve_command(
         "--table",
         &table,
     ];
-    let all = crate::solve::compact::stored_up_to(max);
-    let bytes = ctb::estimate(sizer, &all).map_err(solve_error)?;
+    let all = crate::solve::stored_up_to(max);
+    let bytes = crate::solve::estimate_bytes(sizer, &all).map_err(solve_error)?;
     Ok((
         command.map(String::from).to_vec(),
-        bytes + ctb::PROGRAM_BYTES,
+        bytes + crate::solve::PROGRAM_BYTES,
     ))
 }
 

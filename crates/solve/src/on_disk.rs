@@ -12,11 +12,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats};
+use super::compact::{self, CompactExpect, CompactGame, CompactTables, SliceStats, TableKind};
 use super::material::{self, Material};
 use super::memory::{self, human};
 use super::{
-    BuildOptions, GameOptions, Progress, RunWork, Setup, SolveError, Solver, Step, Verification,
+    BuildOptions, GameOptions, Progress, RunWork, Setup, SolveError, Solver, Stage, Verification,
 };
 use crate::rules::{Dims, Engine, Variant};
 
@@ -68,7 +68,7 @@ pub fn estimate(tables: &mut CompactTables, materials: &[Material]) -> Result<u6
 /// `tables` keeps what it measured: sizing every job of a plan with one `tables` measures each
 /// slice once.
 pub fn job_estimate(tables: &mut CompactTables, m: Material) -> Result<u64, SolveError> {
-    let mut all = needs(tables.variant, m);
+    let mut all = compact::needs(tables.variant, m);
     all.push(m);
     Ok(estimate(tables, &all)? + PROGRAM_BYTES)
 }
@@ -178,7 +178,7 @@ pub fn check_memory_sized(
 
 fn endgame_expect(m: Material) -> CompactExpect {
     CompactExpect {
-        kind: "endgame",
+        kind: TableKind::Endgame,
         scope: m.to_string(),
         materials: vec![m],
         memory: memory::effective(None),
@@ -226,7 +226,7 @@ pub fn build_slice<E: Engine>(
     let checkpoint = partial_dir(file);
     let stats = tables.build_slice_resuming::<E>(m, progress, Some(&checkpoint))?;
     let ms = clock.elapsed().as_millis() as u64;
-    let header = tables.save(file, "endgame", &m.to_string(), &[stats], Some(ms))?;
+    let header = tables.save(file, TableKind::Endgame, &m.to_string(), &[stats], Some(ms))?;
     let _ = std::fs::remove_file(&checkpoint);
     Ok(slice_report(tables, &header, true))
 }
@@ -282,20 +282,6 @@ fn slice_report(
         built,
         verified: None,
     }
-}
-
-/// The stored slices a build of `m` reads, fewer pieces first: every slice a chain of
-/// captures leads into ([`super::plan::ancestors`]: a shell position of a smaller slice is valued
-/// through its own captures), each as the material that stores it
-/// ([`compact::stored_material`]), once.
-pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
-    let mut v: Vec<Material> = super::plan::ancestors(variant, m)
-        .into_iter()
-        .map(compact::stored_material)
-        .collect();
-    v.sort_by_key(|p| p.build_order());
-    v.dedup();
-    v
 }
 
 /// Build (or load, where a valid file exists) every compact slice up to `max` in `dir`,
@@ -369,7 +355,7 @@ fn build_steps(
     slices: &[Material],
     sizing: &Sizing,
     work: impl Fn(Material) -> (bool, bool),
-) -> Vec<Step> {
+) -> Vec<Stage> {
     let cost: Vec<u64> = slices
         .iter()
         .map(|&m| {
@@ -385,7 +371,7 @@ fn build_steps(
         .zip(&cost)
         .enumerate()
         .map(|(k, (m, c))| {
-            let step = Step {
+            let step = Stage {
                 what: format!("slice {m}"),
                 number: k + 1,
                 of: slices.len(),
@@ -565,7 +551,7 @@ pub fn solve_game<E: Engine>(
     let (mut tables, sizing) = check_memory_sized(dims, variant, max, opts.memory_limit)?;
     let materials = compact::stored_up_to(max);
     let want = CompactExpect {
-        kind: "game",
+        kind: TableKind::Game,
         scope: setup.name().into(),
         materials: materials.clone(),
         memory: memory::effective(opts.memory_limit),
@@ -710,19 +696,19 @@ fn solve_fresh<E: Engine>(
     }
     let ms = Some(clock.elapsed().as_millis() as u64);
     let header = match &opts.table {
-        Some(file) => tables.save(file, "game", setup.name(), &stats, ms)?,
+        Some(file) => tables.save(file, TableKind::Game, setup.name(), &stats, ms)?,
         None => compact::CompactHeader {
             format: compact::FORMAT,
             solver: "compact".into(),
-            kind: "game".into(),
-            variant: variant.name().into(),
-            board: dims.to_string(),
+            kind: TableKind::Game,
+            variant,
+            board: dims,
             scope: setup.name().into(),
             index_scheme: compact::INDEX_SCHEME,
             rules_version: crate::rules::clauses::registry().rules_version,
             slices: stats,
             solve_ms: ms,
-            peak_memory: super::peak_memory(),
+            peak_memory: ordo_system::usage::peak_memory(),
         },
     };
     if let Some(p) = &partial {
