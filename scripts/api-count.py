@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-CRATES = ["ordo", "ordo-core", "ordo-solve", "ordo-reference", "ordo-bitboard", "ordo-adjudicate"]
+CRATES = ["ordo", "ordo-core", "ordo-render", "ordo-solve", "ordo-reference", "ordo-bitboard", "ordo-adjudicate"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "target", "doc")
 

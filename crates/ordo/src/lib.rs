@@ -42,9 +42,30 @@ pub use ordo_core::notation::{
     format_move, format_position, parse_move, parse_record, GameRecord, NotationError,
 };
 pub use ordo_core::rules::{
-    clauses, setup, Color, Dims, Direction, IllegalMove, Move, PositionError, Square, Status, Step,
-    Variant, WinReason,
+    setup, ClauseIdError, Color, Dims, Direction, IllegalMove, Move, PositionError, Square, Status,
+    Step, Variant, WinReason,
 };
+
+/// A clause of the rules (`spec/rules.md`) named by its id: read in any case, written in
+/// capitals, the id a [`Violation`] and the permits of a [`Verdict`] carry.
+///
+/// ```
+/// use ordo::{clauses, ClauseId};
+///
+/// let id: ClauseId = "ordo-7.3".parse().unwrap();
+/// assert_eq!(id.to_string(), "ORDO-7.3");
+/// let clause = clauses::get(&id.to_string()).unwrap();
+/// assert!(clauses::quote(clause).starts_with("ORDO-7.3 "));
+/// assert!("ORDO-7".parse::<ClauseId>().is_err());
+/// ```
+pub use ordo_core::rules::ClauseId;
+
+/// The rule clauses in our own words, with their sources: look one up by its id and quote it
+/// (heading, text, and where each source says it). The whole registry, its sections and its
+/// checks are the vocabulary crate's (`ordo_core::rules::clauses`).
+pub mod clauses {
+    pub use ordo_core::rules::clauses::{get, quote, Citation, Clause, Kind};
+}
 
 /// The fast engine: positions on `u128` bitboards, for search, perft and the solver.
 ///
