@@ -1,4 +1,4 @@
-//! The generator of `src/rules/clause_table.rs` from `spec/clauses.toml`, and the test that
+//! The generator of `src/rules/clauses/table.rs` from `spec/clauses.toml`, and the test that
 //! keeps the two in step: it fails when the table is out of date and says how to regenerate
 //! it (the TOML is read here only, so the crate parses no TOML at run time).
 
@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use toml::{Table, Value};
 
 const TOML_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/clauses.toml");
-const TABLE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/clause_table.rs");
+const TABLE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/clauses/table.rs");
 /// Set (to anything) to have the test write the table instead of failing.
 const REGENERATE: &str = "ORDO_REGENERATE_CLAUSE_TABLE";
 
@@ -56,7 +56,7 @@ fn clause_row(out: &mut String, c: &Table) {
     let _ = writeln!(out, "    }},");
 }
 
-/// The text of `clause_table.rs` for the registry `text`.
+/// The text of `clauses/table.rs` for the registry `text`.
 fn generate(text: &str) -> String {
     let reg: Table = toml::from_str(text).unwrap_or_else(|e| panic!("spec/clauses.toml: {e}"));
     let version = reg.get("rules_version").and_then(Value::as_integer);
@@ -64,7 +64,7 @@ fn generate(text: &str) -> String {
     let mut out = String::from(
         "// @generated from spec/clauses.toml by the test `clause_table` of ordo-core: do not edit.\n\
          // Regenerate: ORDO_REGENERATE_CLAUSE_TABLE=1 cargo test -p ordo-core --test clause_table\n\n\
-         use super::clauses::{ClauseRow, Kind};\n\n",
+         use super::{ClauseRow, Kind};\n\n",
     );
     let _ = writeln!(
         out,
@@ -117,11 +117,11 @@ fn the_clause_table_is_generated_from_spec_clauses_toml() {
         return;
     }
     if std::env::var_os(REGENERATE).is_some() {
-        std::fs::write(TABLE_PATH, &want).expect("write clause_table.rs");
+        std::fs::write(TABLE_PATH, &want).expect("write clauses/table.rs");
         return;
     }
     panic!(
-        "crates/core/src/rules/clause_table.rs is out of date with spec/clauses.toml: \
+        "crates/core/src/rules/clauses/table.rs is out of date with spec/clauses.toml: \
          regenerate it with `{REGENERATE}=1 cargo test -p ordo-core --test clause_table`, \
          then commit it"
     );

@@ -1,6 +1,6 @@
 //! The clause registry: every rule of both games as a numbered clause (`ORDO-n.m`, `ORDOX-n.m`)
 //! with its kind and source references. The registry lives in `spec/clauses.toml`; its data
-//! are compiled in as a Rust table generated from it (`clause_table.rs`, which the test
+//! are compiled in as a Rust table generated from it (`clauses/table.rs`, which the test
 //! `tests/clause_table.rs` checks against the TOML and regenerates on request), so every
 //! verdict can quote the clause that decided it without parsing anything at run time;
 //! `spec/rules.md` is rendered from it ([`render_markdown`]).
@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use super::clause_table;
+// Generated from spec/clauses.toml by the test `tests/clause_table.rs`: kept as generated.
+#[rustfmt::skip]
+mod table;
 
 /// How a clause is grounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,10 +190,10 @@ pub fn registry() -> &'static Registry {
 fn from_table() -> Registry {
     let text = |s: &str| s.to_string();
     Registry {
-        title: text(clause_table::TITLE),
-        rules_version: clause_table::RULES_VERSION,
-        preamble: text(clause_table::PREAMBLE),
-        sources: (clause_table::SOURCES.iter())
+        title: text(table::TITLE),
+        rules_version: table::RULES_VERSION,
+        preamble: text(table::PREAMBLE),
+        sources: (table::SOURCES.iter())
             .map(
                 |&[file, describes, author, title, date, address]| SourceDoc {
                     file: text(file),
@@ -203,17 +205,14 @@ fn from_table() -> Registry {
                 },
             )
             .collect(),
-        sections: (clause_table::SECTIONS.iter())
+        sections: (table::SECTIONS.iter())
             .map(|&[id, title, intro]| Section {
                 id: text(id),
                 title: text(title),
                 intro: text(intro),
             })
             .collect(),
-        clauses: clause_table::CLAUSES
-            .iter()
-            .map(ClauseRow::clause)
-            .collect(),
+        clauses: table::CLAUSES.iter().map(ClauseRow::clause).collect(),
     }
 }
 

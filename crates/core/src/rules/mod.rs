@@ -6,9 +6,6 @@
 //! the engines check one another instead of sharing their mistakes.
 
 mod clause_id;
-// Generated from spec/clauses.toml by the test `tests/clause_table.rs`: kept as generated.
-#[rustfmt::skip]
-mod clause_table;
 pub mod clauses;
 mod engine;
 mod moves;

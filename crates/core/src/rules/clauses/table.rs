@@ -1,7 +1,7 @@
 // @generated from spec/clauses.toml by the test `clause_table` of ordo-core: do not edit.
 // Regenerate: ORDO_REGENERATE_CLAUSE_TABLE=1 cargo test -p ordo-core --test clause_table
 
-use super::clauses::{ClauseRow, Kind};
+use super::{ClauseRow, Kind};
 
 pub(super) const TITLE: &str = "Ordo and Ordo X: rules specification";
 pub(super) const RULES_VERSION: u32 = 1;
