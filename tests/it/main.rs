@@ -34,6 +34,7 @@ mod exhaustive;
 mod fuzz_seeds;
 mod game_record;
 mod habits;
+mod imports;
 mod independence;
 mod notation;
 mod page;
