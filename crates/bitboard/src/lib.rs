@@ -397,6 +397,8 @@ impl Bitboard {
     /// The processor must support those features (checked by [`Bitboard::perft_rec`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    // Unsafe because of `target_feature`: sound where the caller checked the features.
+    #[allow(unsafe_code)]
     unsafe fn perft_x86(&self, depth: u32, work: &mut Work) -> u64 {
         if std::ptr::eq(self.geo, &geometry::STANDARD) {
             // SAFETY: as for this function.
@@ -414,6 +416,8 @@ impl Bitboard {
     /// As for [`Bitboard::perft_x86`]; the position must be on the standard board.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    // Unsafe because of `target_feature`: sound where the caller checked the features.
+    #[allow(unsafe_code)]
     unsafe fn perft_x86_standard(&self, depth: u32, work: &mut Work) -> u64 {
         debug_assert!(std::ptr::eq(self.geo, &geometry::STANDARD));
         let this = Bitboard {
@@ -425,6 +429,9 @@ impl Bitboard {
     }
 
     /// Perft below this position (`depth >= 1`), with the fastest code the processor runs.
+    // The one call into the `target_feature` code, sound because the features are detected
+    // first (the SAFETY comment below).
+    #[allow(unsafe_code)]
     fn perft_rec(&self, depth: u32, work: &mut Work) -> u64 {
         #[cfg(target_arch = "x86_64")]
         {

@@ -42,6 +42,7 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} (in {place})")]
 pub struct ApiError {
+    /// The kind of failure, which decides the HTTP status ([`ApiError::status`]).
     pub kind: ErrorKind,
     /// One line naming what is wrong.
     pub message: String,
@@ -50,6 +51,8 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// An error of `kind` at `place`, its message folded onto one line (runs of white space,
+    /// newlines included, become one space).
     pub fn new(kind: ErrorKind, place: &str, message: impl Into<String>) -> ApiError {
         let message: String = message.into();
         ApiError {
@@ -89,12 +92,15 @@ impl ApiError {
 /// A clause of spec/clauses.toml as the API gives it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClauseInfo {
+    /// The clause's id (`ORDO-6.4`).
     pub id: String,
+    /// Its short title, as in the rules page.
     pub title: String,
     /// `source`, `figure` or `ruling`.
     pub kind: &'static str,
     /// The section id (`ORDO-6`) and title.
     pub section: String,
+    /// The title of that section.
     pub section_title: String,
     /// The rule in the project's words, on one line.
     pub text: String,
@@ -113,12 +119,20 @@ pub struct ClauseInfo {
 /// this move breaks it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Citation {
+    /// The clause's id (`ORDO-6.4`), as cited even when the registry does not have it.
     pub id: String,
+    /// Its short title (empty for an id the registry does not have).
     pub title: String,
+    /// `source`, `figure` or `ruling` (`unknown` for an id the registry does not have).
     pub kind: &'static str,
+    /// The rule in the project's words, on one line.
     pub text: String,
+    /// Each document that bears on the clause, as in [`ClauseInfo::sources`].
     pub sources: Vec<String>,
+    /// The clause's anchor in the rules page (`/rules#ORDO-6.4`).
     pub url: String,
+    /// For a violated clause: what in this move breaks it, in one sentence (absent from
+    /// the JSON when there is nothing to add).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -128,12 +142,15 @@ pub struct Citation {
 pub struct EffectsInfo {
     /// Every piece moved, `[from, to]`, in step order.
     pub moved: Vec<[String; 2]>,
+    /// Opponent pieces captured by landing on them (ORDO-6.4), by square name.
     pub captured: Vec<String>,
     /// Opponent pieces removed with a smaller or unchosen group (ORDOX-4.1, ORDOX-4.2).
     pub removed: Vec<String>,
+    /// Whether a capture left the opponent in more than one group (before any removal).
     pub splits_opponent: bool,
-    /// The position after the move, and its status (`ongoing` or `White wins (…)`).
+    /// The position after the move, in canonical notation.
     pub result: String,
+    /// The status of that position: `ongoing` or `White wins (…)`.
     pub status: String,
     /// The clause that ends the game, when the move wins it.
     pub status_clause: Option<String>,
@@ -145,7 +162,9 @@ pub struct EffectsInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Legality {
+    /// The move is allowed in the position (`legal`).
     Legal,
+    /// The move breaks at least one clause (`illegal`).
     Illegal,
 }
 
@@ -186,9 +205,11 @@ pub struct ExplainAnswer {
     pub canonical: Option<String>,
     /// What a legal move does (absent for an illegal one).
     pub effects: Option<EffectsInfo>,
-    /// `classic` or `x`, and the game's name (`classic Ordo`, `Ordo X`).
+    /// `classic` or `x`.
     pub variant: &'static str,
+    /// The game's name: `classic Ordo` or `Ordo X`.
     pub game: &'static str,
+    /// `White` or `Black`.
     pub side_to_move: String,
     /// The diagram of the position with the move drawn (as `ordo explain --svg`).
     pub svg: String,
@@ -204,23 +225,32 @@ pub struct ExplainAnswer {
 /// The legal moves of a position (`GET /api/moves`).
 #[derive(Clone, Debug, Serialize)]
 pub struct MovesAnswer {
+    /// The position, in canonical notation.
     pub position: String,
+    /// `classic` or `x`.
     pub variant: &'static str,
+    /// The game's name: `classic Ordo` or `Ordo X`.
     pub game: &'static str,
+    /// `White` or `Black`.
     pub side_to_move: String,
+    /// The board's size, `COLSxROWS` (`10x8` for the standard board).
     pub board: String,
-    /// `ongoing` or `White wins (…)`, and the clause that ended the game.
+    /// `ongoing` or `White wins (…)`.
     pub status: String,
+    /// The id of the clause that ended the game (`None` while it goes on).
     pub status_clause: Option<String>,
     /// Every legal move in canonical notation, sorted (empty when the game is over).
     pub moves: Vec<String>,
+    /// The number of legal moves (the length of `moves`).
     pub count: usize,
 }
 
 /// The position after one step (`GET /api/step`), for choosing a second step or a kept group.
 #[derive(Clone, Debug, Serialize)]
 pub struct StepAnswer {
+    /// The position before the step, in canonical notation.
     pub position: String,
+    /// The step as read (`a1-a2`, `b2xc3`).
     pub step: String,
     /// The position after the step, the same side still to move. The step is applied as
     /// written, legal or not (a step that breaks a rule gives an unspecified position).
@@ -237,8 +267,11 @@ pub struct StepAnswer {
 /// (from the endgame tables, `ordo tb build`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// The side wins; the game ends after this many plies.
     Win(u32),
+    /// The side loses; the game ends after this many plies (0: it is already over).
     Loss(u32),
+    /// Neither side can force the end.
     Draw,
 }
 
@@ -273,10 +306,12 @@ impl Outcome {
 /// One legal move with its endgame value for the side that plays it (`GET /api/values`).
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveValue {
+    /// The move, in canonical notation (`move` in JSON).
     #[serde(rename = "move")]
     pub mv: String,
-    /// `win`, `loss` or `draw` for the mover, and the plies to the end at best play.
+    /// `win`, `loss` or `draw` for the mover.
     pub outcome: &'static str,
+    /// The plies to the end at best play, counted from before the move (`None` for a draw).
     pub plies: Option<u32>,
     /// In words: `wins in 3 plies`, `loses in 2 plies`, `draws`.
     pub text: String,
@@ -288,13 +323,17 @@ pub struct MoveValue {
 /// answered by `ordo serve --tables DIR`).
 #[derive(Clone, Debug, Serialize)]
 pub struct ValuesAnswer {
+    /// The position, in canonical notation.
     pub position: String,
+    /// `White` or `Black`.
     pub side_to_move: String,
-    /// The value for the side to move: `win`, `loss` or `draw`, the plies, and in words
-    /// (`White to move wins in 3 plies`).
+    /// The value for the side to move: `win`, `loss` or `draw`.
     pub outcome: &'static str,
+    /// The plies to the end at best play (`None` for a draw).
     pub plies: Option<u32>,
+    /// The value in words: `White to move wins in 3 plies`.
     pub text: String,
+    /// Every legal move with its value for the mover, best first.
     pub moves: Vec<MoveValue>,
 }
 

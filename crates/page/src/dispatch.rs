@@ -14,8 +14,11 @@ use ordo_solve::Tablebase;
 /// The answer to one request: its HTTP status, content type and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The HTTP status code: 200, or an error's ([`ApiError::status`]).
     pub status: u16,
+    /// The body's media type: `application/json`, or `image/svg+xml` for a diagram.
     pub content_type: &'static str,
+    /// The body: one line of JSON, or an SVG document.
     pub body: String,
 }
 
@@ -135,29 +138,47 @@ impl Route {
 /// One request of the API, its parameters read and the required ones present.
 #[derive(Clone, Debug)]
 pub enum Request {
+    /// The verdict on a move ([`Route::Explain`]).
     Explain {
+        /// The position, as given (read when answering).
         position: String,
+        /// The move, as given.
         mv: String,
     },
+    /// The legal moves ([`Route::Moves`]).
     Moves {
+        /// The position, as given.
         position: String,
     },
+    /// The position after one step ([`Route::Step`]).
     Step {
+        /// The position, as given.
         position: String,
+        /// The step, as given (`b3xb4`, or with a tie choice `b3xb4/c4`).
         step: String,
     },
+    /// The diagram ([`Route::Board`]).
     Board {
+        /// The position, as given.
         position: String,
+        /// The move to draw on it, as given; `None` for the bare position.
         mv: Option<String>,
     },
+    /// Endgame values from tables ([`Route::Values`]).
     Values {
+        /// The position, already read (the tables to load depend on it).
         position: Position,
     },
+    /// The table files a probe still needs ([`Route::Tables`]).
     Tables {
+        /// The position, already read.
         position: Position,
     },
+    /// Every clause ([`Route::Rules`]).
     Rules,
+    /// One clause ([`Route::Rule`]).
     Rule {
+        /// The clause's id, from the path (`ORDO-6.4`).
         id: String,
     },
 }

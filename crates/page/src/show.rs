@@ -37,6 +37,7 @@ pub struct Frame {
     pub position: String,
     /// Squares marked as captured and as about to be removed.
     pub captured: Vec<String>,
+    /// Squares of the opponent pieces about to be removed with their group (Ordo X).
     pub removed: Vec<String>,
     /// The groups drawn on this board.
     pub groups: Vec<GroupInfo>,
@@ -49,11 +50,13 @@ pub struct Frame {
 pub struct TieChoice {
     /// The square that names the choice (`b3xb4/c4`): the group's first square.
     pub keep: String,
+    /// Every square of the group kept, in row-major order.
     pub group: Vec<String>,
     /// The step written with the choice, e.g. `b3xb4/c4`.
     pub step: String,
     /// The position after the capture and the removal of the other groups, and its diagram.
     pub after: String,
+    /// The diagram of that position.
     pub svg: String,
 }
 

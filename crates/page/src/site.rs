@@ -15,7 +15,9 @@ use crate::{assets, pages};
 /// One file of the site: its path relative to the site's folder, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct File {
+    /// The path, `/`-separated, relative to the site's folder (`assets/ordo.wasm`).
     pub path: String,
+    /// The file's contents.
     pub bytes: Vec<u8>,
 }
 
@@ -29,10 +31,13 @@ pub const TABLES_INDEX: &str = "tables/index.json";
 /// Why the site cannot be written.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SiteError {
+    /// The module given is not a WebAssembly file.
     #[error("the module is not WebAssembly (it does not start with \\0asm): build it with scripts/build-site.sh")]
     NotWasm,
+    /// The server address given for `--api` (held here) is not one the page can use.
     #[error("'{0}' is not an address the page can ask: give http:// or https://, a host, no quotes, spaces or '?'")]
     BadApi(String),
+    /// A file given as an endgame table (its name held here) is not named as one.
     #[error("'{0}' is not the name of an endgame table file (ctb-VARIANT-BOARD-WvB.ordotb, as `ordo tb build` writes)")]
     BadTable(String),
 }

@@ -82,6 +82,7 @@ pub fn probe(tables: &Tablebase, pos: &Position) -> Result<ValuesAnswer, ApiErro
 /// static site's page fetches and gives to its module before asking `/api/values`.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FilesAnswer {
+    /// The file names, as the site ships them under `tables/` (empty: the probe can run).
     pub files: Vec<String>,
 }
 

@@ -72,13 +72,18 @@ impl Default for Limits {
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// The tokio runtime could not be built (threads or the system's event queue refused).
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    /// The listening socket could not be opened (the port is taken, or needs privileges).
     #[error("cannot listen on {addr}: {source}")]
     Bind {
+        /// The address and port asked for.
         addr: SocketAddr,
+        /// The system's error.
         source: std::io::Error,
     },
+    /// The listening socket failed while accepting connections; the server stopped.
     #[error("cannot accept connections: {0}")]
     Accept(std::io::Error),
 }

@@ -36,6 +36,7 @@ pub const CHECKSUM_PREFIX: &str = "checksum fnv1a64 ";
 pub const CHECKSUM_LINE: usize = CHECKSUM_PREFIX.len() + 17;
 
 /// FNV-1a, 64 bits, fed in pieces.
+#[derive(Clone, Copy, Debug)]
 pub struct Fnv(pub u64);
 
 impl Default for Fnv {

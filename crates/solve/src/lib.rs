@@ -97,6 +97,8 @@ use crate::rules::{setup, Dims, Move, Position, Variant};
 /// terms with [`SolveError::render`]; `Display` uses the library's.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SolveError {
+    /// A board, slice or table beyond what the solver's index can address (too many
+    /// positions or rank pairs), refused before any work; the text names the figures.
     #[error("{0}")]
     TooLarge(String),
     /// A job that would not fit its memory limit.
@@ -109,32 +111,60 @@ pub enum SolveError {
         before: String,
         /// What the job needs, when it was sized.
         need: Option<memory::Need>,
+        /// The memory limit the job was held to, in bytes, and what set it.
         limit: memory::Limit,
         /// What follows the limit, if anything.
         after: String,
     },
+    /// A table whose content contradicts itself (an entry that does not decode, a count
+    /// that does not match); the text says where.
     #[error("table inconsistent: {0}")]
     Corrupt(String),
+    /// A file that could not be read, written or parsed ([`SolveError::io`]).
     #[error("{path}: {msg}")]
-    File { path: String, msg: String },
+    File {
+        /// The file's path, as given.
+        path: String,
+        /// What went wrong with it (the system's error or the parser's).
+        msg: String,
+    },
     /// A valid table file of another game, board, kind or scope than the one asked for.
     #[error("{path}: {msg}")]
-    OtherTable { path: String, msg: String },
+    OtherTable {
+        /// The table file's path, as given.
+        path: String,
+        /// What it holds against what was asked for.
+        msg: String,
+    },
     /// A table file of the retro solver (format 2), which this build no longer reads, and what
     /// its header says it held, so that a front end can say how to build it again.
     #[error("{}", self.render(&Names::LIBRARY))]
-    RetroTable { path: String, held: Box<RetroHeld> },
+    RetroTable {
+        /// The table file's path, as given.
+        path: String,
+        /// What its header says it held.
+        held: Box<RetroHeld>,
+    },
     /// The search of problem `problem` expanded `max_nodes` positions without deciding
     /// 'win in `turns`'; `refused` says why the tables were not used, where they were asked for.
     #[error("{}", self.render(&Names::LIBRARY))]
     SearchGaveUp {
+        /// The problem's name, as its file or the command line gives it.
         problem: String,
+        /// The search budget: positions expanded before giving up.
         max_nodes: u64,
+        /// The turns of the claimed win (White's moves, not plies).
         turns: u16,
+        /// Why the tables were not used, where they were asked for; `None` if they were
+        /// not asked for.
         refused: Option<Box<SolveError>>,
     },
+    /// The verification pass found a stored value that its successors' values contradict;
+    /// the text names the slice and the position.
     #[error("{0}")]
     Mismatch(String),
+    /// An argument the solver cannot take (a position with no place in the table asked
+    /// for, a slice not built, a bad board or material); the text says which.
     #[error("{0}")]
     Input(String),
     /// Stopped on request ([`Progress::stop_requested`]): what was done and kept.
@@ -143,10 +173,15 @@ pub enum SolveError {
     /// Slices a probe of material `needed` would read are not built in `dir`.
     #[error("{dir}: no {} {dims} {needed} table: {} {} not built", .variant.name(), ordo_core::text::word(.missing.len(), "slice"), .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
     MissingSlices {
+        /// The table directory that was probed.
         dir: String,
+        /// The rules the table is for.
         variant: Variant,
+        /// The board the table is for.
         dims: Dims,
+        /// The material of the probed position.
         needed: Material,
+        /// The slices (materials) the probe would read that have no file in `dir`.
         missing: Vec<Material>,
     },
 }
@@ -188,7 +223,9 @@ impl RetroHeld {
 /// Its text form (`Display`, `FromStr`) is that name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Setup {
+    /// Each side's pieces fill its home row (`row1`).
     Row1,
+    /// Each side's pieces fill its two rows nearest its edge (`row2`).
     Row2,
 }
 
@@ -265,10 +302,13 @@ pub fn report_name(variant: Variant) -> &'static str {
 /// moves that keep a forced win.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
+    /// The rules solved under (`classic` or `x` in JSON).
     #[serde(with = "text")]
     pub variant: Variant,
+    /// The board solved (`COLSxROWS` in JSON).
     #[serde(with = "text")]
     pub board: Dims,
+    /// The start solved (`row1` or `row2` in JSON).
     #[serde(with = "text")]
     pub setup: Setup,
     /// Won, lost or drawn for White, who moves first (`win`, `loss`, `draw` in JSON).
@@ -404,6 +444,7 @@ pub struct Stage {
     pub what: String,
     /// Its place in the run, from 1, of [`Stage::of`] stages.
     pub number: usize,
+    /// The number of stages of the run.
     pub of: usize,
     /// The work of the whole run, when it is known up front.
     pub run: Option<RunWork>,
@@ -438,6 +479,8 @@ pub struct Ticker<'a> {
 }
 
 impl<'a> Ticker<'a> {
+    /// A ticker of `phase` reporting to `progress`, with `total` units (`None`: not known
+    /// in advance); reports 0 done at once.
     pub fn new(progress: &'a dyn Progress, phase: Phase, total: Option<u64>) -> Self {
         progress.update(phase, 0, total);
         Ticker {
@@ -461,6 +504,17 @@ impl<'a> Ticker<'a> {
     }
 }
 
+/// Prints the phase and the count (the [`Progress`] it reports to cannot be printed).
+impl std::fmt::Debug for Ticker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ticker")
+            .field("phase", &self.phase)
+            .field("total", &self.total)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Options of [`on_disk::solve_game`].
 pub struct GameOptions<'a> {
     /// Where the solved table goes; its checkpoint is the same path with `.partial` added.
@@ -472,10 +526,22 @@ pub struct GameOptions<'a> {
     /// Bytes this run may use at most; the tighter of this and the system's limits
     /// ([`effective_limit`]) bounds the enumeration and the loading of a table.
     pub memory_limit: Option<u64>,
+    /// Where the phases' progress and the notices go ([`Silent`] for nowhere).
     pub progress: &'a dyn Progress,
 }
 
 /// Nothing written, no verification, the system's memory limit, no progress shown.
+/// Prints every option but where progress goes (a [`Progress`] cannot be printed).
+impl std::fmt::Debug for GameOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameOptions")
+            .field("table", &self.table)
+            .field("verify", &self.verify)
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for GameOptions<'static> {
     fn default() -> Self {
         GameOptions {

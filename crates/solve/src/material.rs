@@ -9,7 +9,9 @@ use crate::rules::{Color, Dims, Variant};
 /// Material of a slice: White's and Black's piece counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Material {
+    /// White's pieces on the board.
     pub white: u32,
+    /// Black's pieces on the board.
     pub black: u32,
 }
 

@@ -37,11 +37,15 @@ pub fn file_name(variant: Variant, dims: Dims, m: Material) -> String {
 /// What building (or loading) one compact slice gave.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactSliceReport {
+    /// The rules the slice is for (`classic` or `x` in JSON).
     #[serde(with = "crate::text")]
     pub variant: Variant,
+    /// The board the slice is for (`COLSxROWS` in JSON).
     #[serde(with = "crate::text")]
     pub board: Dims,
+    /// The solver that built it.
     pub solver: Solver,
+    /// Its material, counts and sizes (flattened into the JSON).
     #[serde(flatten)]
     pub stats: SliceStats,
     /// Wall time of the build, seconds (as recorded in the file).
@@ -80,9 +84,11 @@ pub const PROGRAM_BYTES: u64 = 64 << 20;
 /// bound when the sizing stopped early, and the stored positions of each slice sized.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sizing {
+    /// Bytes the job holds at its peak (a lower bound unless `complete`).
     pub bytes: u64,
     /// Whether every slice was sized (false: `bytes` is a lower bound).
     pub complete: bool,
+    /// The stored positions (index entries) of each slice sized, by material.
     pub entries: std::collections::BTreeMap<Material, u64>,
 }
 
@@ -491,7 +497,9 @@ fn retro_instead(
 /// What `ordo solve` reports.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGameReport {
+    /// The solver that solved the board.
     pub solver: Solver,
+    /// The start's outcome and every slice built (flattened into the JSON).
     #[serde(flatten)]
     pub game: CompactGame,
     /// The verification of this run (`None`: not run).
@@ -513,8 +521,11 @@ pub struct CompactGameReport {
 /// A [`Verification`] as a report shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct VerdictSummary {
+    /// Core positions recomputed.
     pub checked: u64,
+    /// Positions whose stored value differs from the recomputed one.
     pub mismatches: u64,
+    /// The first few mismatches: position, stored value, recomputed value.
     pub examples: Vec<String>,
 }
 

@@ -31,7 +31,9 @@ use crate::rules::{Dims, Engine, Variant};
 /// One job of the graph: a slice and the slices it reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// The material of the slice this job builds.
     pub material: Material,
+    /// The slices it reads (reached by a capture), which must be built before it.
     pub parents: Vec<Material>,
 }
 
@@ -82,10 +84,15 @@ pub enum JobError {
     /// Parents not built yet (their jobs have not run, or ran elsewhere).
     #[error("slice {slice} of {variant} {dims} reads {} first: missing in {dir}: {}", list(.needs), .missing.join(", "))]
     MissingParents {
+        /// The slice the job builds.
         slice: Material,
+        /// The rules of the tables.
         variant: Variant,
+        /// The board of the tables.
         dims: Dims,
+        /// The table folder the parents were looked for in.
         dir: String,
+        /// Every slice the job reads.
         needs: Vec<Material>,
         /// The missing files' names.
         missing: Vec<String>,
@@ -93,10 +100,14 @@ pub enum JobError {
     /// A parent's file is refused.
     #[error("slice {slice} reads slice {parent}, whose file is refused: {source}")]
     DamagedParent {
+        /// The slice the job builds.
         slice: Material,
+        /// The parent whose file was refused.
         parent: Material,
+        /// Why it was refused.
         source: SolveError,
     },
+    /// Building the slice itself failed (memory, a file, a stop).
     #[error(transparent)]
     Solve(#[from] SolveError),
 }
@@ -193,7 +204,17 @@ pub struct Compact<E> {
     engine: PhantomData<fn() -> E>,
 }
 
+/// Prints the board and rules and the slices held (not their tables).
+impl<E> std::fmt::Debug for Compact<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compact")
+            .field("tables", &self.tables)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<E: Engine> Compact<E> {
+    /// A solver of the slices of `variant` on `dims`, holding none yet.
     pub fn new(dims: Dims, variant: Variant) -> Self {
         Compact {
             tables: CompactTables::new(dims, variant),

@@ -23,6 +23,7 @@ use crate::rules::{Color, Dims, Engine, Move, Position, Variant};
 /// A problem file: a list of problems.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProblemFile {
+    /// The problems, in file order (the `[[problem]]` tables of the TOML file).
     #[serde(rename = "problem", default)]
     pub problems: Vec<Problem>,
 }
@@ -53,13 +54,16 @@ pub struct Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
+    /// Probes of the endgame tables (`table` in JSON).
     Table,
+    /// An exact depth-limited search of the game tree (`search` in JSON).
     Search,
 }
 
 /// The verdict on one problem.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProblemReport {
+    /// The problem's name ([`Problem::id`]).
     pub id: String,
     /// Whether every claim holds.
     pub sound: bool,
@@ -69,9 +73,11 @@ pub struct ProblemReport {
     pub winning: Vec<String>,
     /// The quickest win in plies, where the tables say.
     pub shortest: Option<u16>,
+    /// Whether the tables or a search decided the claims.
     pub method: Method,
     /// Nodes of the proof: positions searched, or table probes.
     pub proof_nodes: u64,
+    /// Wall time of the check, seconds.
     pub seconds: f64,
     /// Why the tables were not used, where they were asked for and search ran instead;
     /// serialized as the library's message, read back as none.

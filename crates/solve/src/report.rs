@@ -44,8 +44,10 @@ pub struct Counts {
 /// form of the published reports of `analysis/games/`, which the command line tabulates.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameReport {
+    /// The start's value, game length and winning first moves (flattened into the JSON).
     #[serde(flatten)]
     pub outcome: Outcome,
+    /// How the games of the board's graph end and how its values came out.
     pub counts: Counts,
     /// Whether the verification pass ran and passed (`None`: not run).
     pub verified: Option<bool>,
@@ -65,14 +67,18 @@ pub struct GameReport {
 /// position of the material; the published reports of `analysis/tablebases/` are of this form).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SliceReport {
+    /// The rules the slice is for (`classic` or `x` in JSON).
     #[serde(with = "crate::text")]
     pub variant: Variant,
+    /// The board the slice is for (`COLSxROWS` in JSON).
     #[serde(with = "crate::text")]
     pub board: Dims,
+    /// The slice's material (`3v2` in JSON).
     #[serde(with = "crate::text")]
     pub material: Material,
     /// Index entries (positions plus gaps).
     pub entries: u64,
+    /// How the slice's positions end and how their values came out.
     pub counts: Counts,
     /// Wall time of the build, seconds (as recorded in the file).
     pub seconds: Option<f64>,
@@ -132,7 +138,18 @@ pub struct BuildOptions<'a> {
     pub verify: VerifyScope,
     /// Bytes this run may use at most (the tighter of this and the system's limits counts).
     pub memory_limit: Option<u64>,
+    /// Where the phases' progress and the notices go ([`crate::Silent`] for nowhere).
     pub progress: &'a dyn crate::Progress,
+}
+
+/// Prints every option but where progress goes (a [`crate::Progress`] cannot be printed).
+impl std::fmt::Debug for BuildOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("verify", &self.verify)
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
 }
 
 /// No verification, the system's memory limit, no progress shown.

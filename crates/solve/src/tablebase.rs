@@ -42,6 +42,22 @@ pub struct Tablebase<E = Bitboard> {
     engine: PhantomData<fn() -> E>,
 }
 
+/// Prints the boards whose tables are loaded (not the tables).
+impl<E> std::fmt::Debug for Tablebase<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Tablebase");
+        match &self.source {
+            Source::Folder(dir) => d.field("folder", dir),
+            Source::Files(files) => d.field("files", &files.read().map(|f| f.len()).unwrap_or(0)),
+        };
+        let loaded: Vec<_> = match self.loaded.read() {
+            Ok(l) => l.keys().map(|(v, b)| format!("{} {b}", v.name())).collect(),
+            Err(_) => Vec::new(),
+        };
+        d.field("loaded", &loaded).finish()
+    }
+}
+
 impl Tablebase {
     /// The tables in `dir`, probed on the bitboard engine; an error if `dir` is not a folder.
     /// Nothing is read until a probe needs it.

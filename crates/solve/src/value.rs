@@ -22,8 +22,11 @@ pub enum Value {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Wdl {
+    /// The side in question can force a win (`win` in JSON).
     Win,
+    /// Neither side can force the end (`draw` in JSON).
     Draw,
+    /// The other side can force a win (`loss` in JSON).
     Loss,
 }
 

@@ -55,6 +55,9 @@ pub fn add_table(name: &str, bytes: Vec<u8>) {
 ///
 /// Each buffer must come from `ordo_alloc` with the length given, be filled, and not be
 /// used again.
+// Unsafe to call (it takes ownership of raw buffers: the Safety section above); its
+// `no_mangle` is sound as for `ordo_alloc`.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub unsafe extern "C" fn ordo_add_table(
     name_ptr: *mut u8,
@@ -79,6 +82,9 @@ pub unsafe extern "C" fn ordo_add_table(
 }
 
 /// Reserve `len` bytes of linear memory for a request; `ordo_request` frees them.
+// `no_mangle` is unsafe code only because two exports of one name would clash: the
+// module's exports all carry the `ordo_` prefix, and nothing else in it exports.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn ordo_alloc(len: usize) -> *mut u8 {
     let mut buf = Vec::<u8>::with_capacity(len.max(1));
@@ -94,6 +100,9 @@ pub extern "C" fn ordo_alloc(len: usize) -> *mut u8 {
 ///
 /// `ptr` must come from `ordo_alloc(len)` with the same `len`, hold `len` initialised bytes,
 /// and not be used again.
+// Unsafe to call (it takes ownership of raw buffers: the Safety section above); its
+// `no_mangle` is sound as for `ordo_alloc`.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub unsafe extern "C" fn ordo_request(ptr: *mut u8, len: usize) -> u32 {
     // SAFETY: the caller passes a buffer of `ordo_alloc(len)` that it filled and gives up.
@@ -110,12 +119,18 @@ pub unsafe extern "C" fn ordo_request(ptr: *mut u8, len: usize) -> u32 {
 }
 
 /// Where the last reply's body starts.
+// `no_mangle` is unsafe code only because two exports of one name would clash: the
+// module's exports all carry the `ordo_` prefix, and nothing else in it exports.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn ordo_reply_ptr() -> *const u8 {
     REPLY.with(|r| r.borrow().as_ptr())
 }
 
 /// How many bytes the last reply's body has.
+// `no_mangle` is unsafe code only because two exports of one name would clash: the
+// module's exports all carry the `ordo_` prefix, and nothing else in it exports.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn ordo_reply_len() -> usize {
     REPLY.with(|r| r.borrow().len())
@@ -127,6 +142,7 @@ mod tests {
 
     /// The page without a server: the exports answer as the server's API does, bad bytes
     /// included.
+    #[allow(unsafe_code)]
     fn call(bytes: &[u8]) -> (u32, String) {
         let ptr = ordo_alloc(bytes.len());
         // SAFETY: `ptr` has room for `bytes.len()` bytes, and is given up to `ordo_request`.

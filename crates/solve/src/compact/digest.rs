@@ -76,7 +76,9 @@ pub fn content_checksum(path: &Path) -> Result<blake3::Hash, SolveError> {
 /// `b3sum`), the name relative to the list's folder of tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
+    /// The BLAKE3 hash of the file's bytes.
     pub checksum: blake3::Hash,
+    /// The file's name, relative to the list's folder.
     pub name: String,
 }
 

@@ -70,14 +70,28 @@ pub fn decode(code: u8) -> Value {
 
 /// One solved material: its core index and a byte per index entry.
 pub struct Slice {
+    /// The map between the slice's stored positions and their places in `values`.
     pub index: CoreIndex,
+    /// One value byte per stored position, in index order (win, loss or draw and the
+    /// distance in plies, as encoded by the solver's value byte).
     pub values: Vec<u8>,
+}
+
+/// Prints the index and the number of value bytes (not the bytes: millions of them).
+impl std::fmt::Debug for Slice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slice")
+            .field("index", &self.index)
+            .field("values", &format_args!("{} bytes", self.values.len()))
+            .finish()
+    }
 }
 
 /// What building one slice gave.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SliceStats {
+    /// The slice's material: the pieces of each side (`3v2` in JSON).
     #[serde(with = "crate::text")]
     pub material: Material,
     /// Stored positions, one byte each: one of each mirror pair, and with equal material
@@ -87,14 +101,18 @@ pub struct SliceStats {
     /// their colour twins (Black to move with equal material, otherwise the positions of the
     /// material with the counts swapped). Wins, losses and draws count the same way.
     pub positions: u64,
+    /// Core positions won for the side to move.
     pub wins: u64,
+    /// Core positions lost for the side to move.
     pub losses: u64,
+    /// Core positions drawn.
     pub draws: u64,
     /// Longest distance, plies.
     pub longest: u16,
     /// Moves generated (from stored positions), and of them the moves inside a layer
     /// (sideways).
     pub moves: u64,
+    /// Of [`SliceStats::moves`], those that stay in their layer (sideways moves).
     pub layer_moves: u64,
     /// Number of layers.
     pub layers: u64,
@@ -102,8 +120,11 @@ pub struct SliceStats {
 
 /// The solved core slices of one game and board.
 pub struct CompactTables {
+    /// The board the tables are for.
     pub dims: Dims,
+    /// The rules the tables are for.
     pub variant: Variant,
+    /// The slices solved or loaded so far, by material.
     pub slices: BTreeMap<Material, Slice>,
     sets: HashMap<(Color, u32), Arc<Sets>>,
     /// The sizes measured so far ([`CompactTables::core_size`]): a plan sizes every slice
@@ -141,6 +162,17 @@ pub fn shell_entries(variant: Variant, entries: usize) -> usize {
 
 /// The most rank pairs (White set, Black set, side to move) a slice's index visits.
 pub const MAX_RANK_PAIRS: u64 = 1 << 40;
+
+/// Prints the board, the rules and the materials of the slices held (not their tables).
+impl std::fmt::Debug for CompactTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompactTables")
+            .field("dims", &self.dims)
+            .field("variant", &self.variant)
+            .field("slices", &self.slices.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
 
 impl CompactTables {
     /// No slice yet.
@@ -741,6 +773,7 @@ pub fn needs(variant: Variant, m: Material) -> Vec<Material> {
 /// What [`crate::solve_game`] reports about a solved small board.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactGame {
+    /// The start's value, game length and winning first moves (flattened into the JSON).
     #[serde(flatten)]
     pub outcome: Outcome,
     /// Every slice built, fewer pieces first.

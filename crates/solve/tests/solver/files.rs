@@ -141,7 +141,7 @@ fn retro_and_compact_files_are_refused_by_the_other_solver() {
     build(&dir, M22);
     build_retro_22(&dir);
     let old = tb::RetroTablebase::path(&dir, Variant::Classic, dims("4x4"), M22);
-    let e = load_22(&old).err().expect("a retro file was loaded");
+    let e = load_22(&old).expect_err("a retro file was loaded");
     assert!(
         matches!(&e, SolveError::RetroTable { held, .. } if held.kind.as_deref() == Some("endgame") && held.scope.as_deref() == Some("2v2")),
         "{e:?}"
