@@ -6,34 +6,10 @@
 
 use std::collections::BTreeSet;
 
+use ordo_clause_tests::helpers::pos;
 use ordo_core::notation::{parse_move, parse_position, parse_square};
 use ordo_core::rules::{setup, Color, Dims, Position, Variant};
 use ordo_render::{self as render, Annotations};
-
-/// A position on a `cols` x `rows` board with `to_move` ('w' or 'b') to move and the pieces
-/// on the squares listed (space-separated) for each side.
-fn pos(
-    variant: Variant,
-    cols: usize,
-    rows: usize,
-    to_move: char,
-    white: &str,
-    black: &str,
-) -> Position {
-    let dims = Dims::new(cols, rows).expect("test board within limits");
-    let side = if to_move == 'w' {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let mut p = Position::empty(dims, side, variant);
-    for (list, c) in [(white, Color::White), (black, Color::Black)] {
-        for s in list.split_whitespace() {
-            p.set(sq(s), Some(c));
-        }
-    }
-    p
-}
 
 fn sq(s: &str) -> ordo_core::rules::Square {
     parse_square(s).unwrap()

@@ -2,6 +2,7 @@
 //! the coverage-guided fuzz targets (`fuzz/`) and the integration tests (`tests/it/`) need and
 //! the product does not.
 //!
+//! - [`fixtures`]: small tables the solver's tests and the command line's tests both build;
 //! - [`input`]: the fuzz targets' bytes turned into positions and playouts;
 //! - [`oracles`]: the targets' oracles over those cases (engine against engine, an engine
 //!   against a rebuild of itself, the adjudicator against both);
@@ -18,6 +19,7 @@ use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};
 use ordo_solve as solve;
 
+pub mod fixtures;
 pub mod input;
 pub mod oracles;
 pub mod plant;

@@ -9,9 +9,13 @@ use std::path::{Path, PathBuf};
 
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};
-use ordo_solve::{BuildOptions, Material, VerifyScope};
+use ordo_solve::Material;
 use ordo_solve::{CompactExpect, CompactTables, TableKind};
 use ordo_solve::{GameOptions, Progress, Setup, Silent, SolveError};
+use ordo_testkit::fixtures::{
+    build_classic_4x4 as build, build_retro_classic_4x4_22 as build_retro_22,
+    quiet_options as opts, M22,
+};
 use ordo_testkit::retro::tb;
 
 fn scratch(name: &str) -> PathBuf {
@@ -20,43 +24,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn dims(s: &str) -> Dims {
     s.parse().unwrap()
-}
-
-const M22: Material = Material { white: 2, black: 2 };
-
-fn opts(progress: &dyn Progress) -> BuildOptions<'_> {
-    BuildOptions {
-        verify: VerifyScope::None,
-        memory_limit: None,
-        progress,
-    }
-}
-
-/// Build the compact classic 4x4 slices up to `max` in `dir`; whether each was built.
-fn build(dir: &Path, max: Material) -> (CompactTables, Vec<bool>) {
-    let (t, r) = ordo_solve::build_slices::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        max,
-        dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
-    (t, r.iter().map(|r| r.built).collect())
-}
-
-/// The retro solver's classic 4 x 4 slices up to 2 against 2 (test tooling), in `dir`.
-fn build_retro_22(dir: &Path) {
-    tb::build::<Bitboard>(
-        dims("4x4"),
-        Variant::Classic,
-        M22,
-        dir,
-        &opts(&Silent),
-        |_| {},
-    )
-    .unwrap();
 }
 
 fn load_22(path: &Path) -> Result<CompactTables, SolveError> {
