@@ -24,7 +24,11 @@ fn a_write_refuses_what_is_not_a_regular_file() {
     let link = dir.join("link.svg");
     std::os::unix::fs::symlink(&real, &link).unwrap();
     let fifo = dir.join("fifo.svg");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     for (target, kind) in [
         (link.as_path(), "a symbolic link"),
         (fifo.as_path(), "a FIFO"),
