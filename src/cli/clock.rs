@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 /// The CPU time (user and system, all threads) the process has used so far; zero where the
 /// system cannot tell.
+#[allow(unsafe_code)] // getrusage(2): see the SAFETY comment below
 pub fn process_cpu() -> Duration {
     #[cfg(unix)]
     {

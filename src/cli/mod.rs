@@ -389,6 +389,16 @@ pub struct AnyEngine {
     inner: Box<dyn DynEngine>,
 }
 
+/// The engine's name and position; the engine itself is a trait object.
+impl std::fmt::Debug for AnyEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnyEngine")
+            .field("engine", &self.inner.name())
+            .field("position", &self.inner.position())
+            .finish()
+    }
+}
+
 trait DynEngine: Send + Sync {
     fn name(&self) -> &'static str;
     fn position(&self) -> Position;
