@@ -21,10 +21,20 @@ pub const MAX_PERFT_DEPTH: u32 = 30;
 pub enum PerftError {
     /// The depth is beyond [`MAX_PERFT_DEPTH`].
     #[error("perft depth {depth} is over the maximum of {max}")]
-    TooDeep { depth: u32, max: u32 },
+    TooDeep {
+        /// The depth asked for, in plies.
+        depth: u32,
+        /// The deepest allowed, [`MAX_PERFT_DEPTH`].
+        max: u32,
+    },
     /// The thread pool could not be started.
     #[error("cannot start {threads} worker threads: {reason}")]
-    Threads { threads: usize, reason: String },
+    Threads {
+        /// The number of threads asked for.
+        threads: usize,
+        /// The thread pool's error, as text.
+        reason: String,
+    },
 }
 
 /// Where a perft stands, after each finished first move.
@@ -48,6 +58,18 @@ pub struct PerftOptions<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Called after each finished first move, from the worker thread that finished it.
     pub progress: Option<&'a (dyn Fn(PerftProgress) + Sync)>,
+}
+
+/// The options, with whether a stop flag and a progress callback are given (the callback is a
+/// closure, which has no `Debug`).
+impl std::fmt::Debug for PerftOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PerftOptions")
+            .field("threads", &self.threads)
+            .field("stop", &self.stop)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// The result of [`divide_parallel`].
