@@ -264,6 +264,7 @@ fn under_attack(addr: SocketAddr, time: Duration) -> f64 {
 }
 
 /// The server's CPU time (user and system, ms) from /proc.
+#[allow(unsafe_code)] // sysconf(3): see the SAFETY comment below
 fn cpu_ms(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");

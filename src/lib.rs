@@ -4,6 +4,10 @@
 //! line's pure parts (the progress line, the output writer) without compiling it twice; it
 //! is no API: a Rust program that plays, judges or solves Ordo depends on the `ordo` crate.
 
+// The command line's code has no API for users (see above): its items are documented where
+// that helps a reader of the code, not each one.
+#![allow(missing_docs)]
+
 pub mod cli;
 
 // The library crates, imported at the root so that the command modules name them

@@ -2,6 +2,9 @@
 //! games and endgames reached by fixed playouts, a split group, and Ordo X positions with many
 //! two-step turns. Run: `cargo bench -p ordo-bench --bench movegen`.
 
+// criterion_group! declares a public function per group; a benchmark has no API to document.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
 use ordo_core::notation::{format_move, parse_position};

@@ -12,6 +12,9 @@
 //! retro-vs-compact`
 //! (several minutes: ten samples of each).
 
+// criterion_group! declares a public function per group; a benchmark has no API to document.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ordo_bitboard::Bitboard;
 use ordo_core::rules::{Dims, Variant};

@@ -109,7 +109,7 @@ struct Now {
 }
 
 /// What the bar knows of the run: it turns the counts of [`Progress`] into the line to show.
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub struct State {
     step: Option<Stage>,
     now: Option<Now>,
@@ -178,6 +178,16 @@ pub struct Bar {
     say: Arc<dyn Fn(&str) + Send + Sync>,
     /// Plain lines instead of a bar: when, and the phase and time of the last one.
     log: Option<(Logging, Mutex<(String, Instant)>)>,
+}
+
+/// The counts and the logging; the progress bar and the notice writer (a closure) are left out.
+impl std::fmt::Debug for Bar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bar")
+            .field("state", &self.state)
+            .field("log", &self.log)
+            .finish_non_exhaustive()
+    }
 }
 
 /// How often a run whose stderr is no terminal writes its progress line.

@@ -299,6 +299,7 @@ fn command_path(cli: &clap::Command, args: &[String]) -> String {
 
 /// A start position as read from [`StartArgs`], with where it came from, so that every error
 /// about it names `--position` when the position was given there.
+#[derive(Debug)]
 pub struct Start {
     pub pos: Position,
     /// Whether `--position` gave it (else it is a standard start).
@@ -363,6 +364,7 @@ pub struct MoveArg {
 
 /// A move read from [`MoveArg`]: the text given, the move, and the name to give it in an
 /// error (`MOVE` or `--move`).
+#[derive(Debug)]
 pub struct GivenMove<'a> {
     pub name: &'static str,
     pub text: &'a str,
@@ -429,6 +431,16 @@ fn dispatch<T>(
 /// A boxed engine, so the command bodies are written once.
 pub struct AnyEngine {
     inner: Box<dyn DynEngine>,
+}
+
+/// The engine's name and position; the engine itself is a trait object.
+impl std::fmt::Debug for AnyEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnyEngine")
+            .field("engine", &self.inner.name())
+            .field("position", &self.inner.position())
+            .finish()
+    }
 }
 
 trait DynEngine: Send + Sync {

@@ -147,6 +147,7 @@ fn members(group: i32) -> Vec<i32> {
 /// SIGINT or SIGTERM to `ordo conform` while its engine (which started a grandchild) hangs:
 /// conform ends with 130 or 143 and no process of the engine's group is left.
 #[test]
+#[allow(unsafe_code)] // kill(2) on the test's own processes: see the SAFETY comments
 fn a_signal_to_conform_leaves_no_engine_process() {
     let dir = scratch("conform-signal");
     for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {

@@ -358,8 +358,7 @@ fn swapped_and_damaged_slices_are_refused() {
         let target = work.join(to.file_name().unwrap());
         std::fs::copy(from, &target).unwrap();
         let err = open(&work)
-            .err()
-            .expect("a swapped slice is refused")
+            .expect_err("a swapped slice is refused")
             .to_string();
         assert!(err.contains("not the classic 4x4 endgame"), "{err}");
     }

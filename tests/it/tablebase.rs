@@ -348,9 +348,8 @@ fn cli_tb_build_verify_probe() {
             memory_limit: limit,
             ..BuildOptions::default()
         };
-        let err = tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {})
-            .err()
-            .expect("refused");
+        let err =
+            tb::build::<Bitboard>(dims, variant, max, &dir, &opts, |_| {}).expect_err("refused");
         assert_eq!(err.to_string().lines().count(), 1, "{err}");
         assert!(err.to_string().contains(fragment), "{max}: {err}");
     }

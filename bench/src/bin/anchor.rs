@@ -15,6 +15,7 @@ use ordo_core::rules::{setup, Engine, Variant};
 use shakmaty::{perft, Chess};
 
 /// The CPU time this thread has used, in seconds.
+#[allow(unsafe_code)] // clock_gettime(2): see the SAFETY comment below
 fn thread_cpu() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,

@@ -73,14 +73,21 @@ pub struct Effects {
 pub enum Verdict {
     /// The move is legal; `permits` lists the clauses that allow it.
     Legal {
+        /// The clauses that allow this move (its kind of move, its distance, the group rule
+        /// it keeps), in the order the adjudicator checked them.
         permits: Vec<ClauseId>,
+        /// What the move does: pieces captured or removed, the position and status after it.
         effects: Box<Effects>,
     },
     /// The move is illegal; `violations` lists every clause it breaks (never empty).
-    Illegal { violations: Vec<Violation> },
+    Illegal {
+        /// Each clause the move breaks with the reason, in the order found; never empty.
+        violations: Vec<Violation>,
+    },
 }
 
 impl Verdict {
+    /// Whether the move is legal (the verdict is [`Verdict::Legal`]).
     pub fn is_legal(&self) -> bool {
         matches!(self, Verdict::Legal { .. })
     }

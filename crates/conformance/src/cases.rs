@@ -74,7 +74,9 @@ pub struct Case {
 /// One move of a game case and the status of the game after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameStep {
+    /// The move in notation, as played from the position before it.
     pub mv: String,
+    /// The status of the game once the move is played (ongoing, or a win with its reason).
     pub status: Status,
 }
 
@@ -87,8 +89,11 @@ pub fn game_moves(game: &[GameStep], n: usize) -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Illegal {
+    /// The move in notation (written `move` in the case file).
     #[serde(rename = "move")]
     pub mv: String,
+    /// The ids of every clause the move breaks (`ORDO-…`/`ORDOX-…`), as the adjudicator names them;
+    /// never empty in a valid case.
     pub clauses: Vec<String>,
 }
 
@@ -96,8 +101,10 @@ pub struct Illegal {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Effect {
+    /// The move in notation (written `move` in the case file).
     #[serde(rename = "move")]
     pub mv: String,
+    /// The position after the move, in canonical notation.
     pub after: String,
 }
 
@@ -147,9 +154,13 @@ enum RawStatus {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{file}{}{}: {message}", line.map(|l| format!(" line {l}")).unwrap_or_default(), case.as_ref().map(|c| format!(" (case {c})")).unwrap_or_default())]
 pub struct LoadError {
+    /// The suite file, as its path was given to the loader.
     pub file: String,
+    /// The line of the file where the fault is (from 1), when the reader can tell.
     pub line: Option<usize>,
+    /// The id of the case at fault, when the fault is within one case.
     pub case: Option<String>,
+    /// What is wrong, on one line.
     pub message: String,
 }
 
@@ -275,42 +286,78 @@ fn parse_raw(name: &str, text: &str) -> Result<RawFile, LoadError> {
 /// What is wrong with a case of the suite: its contents ([`validate`]) or its status.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CaseFault {
+    /// A position of the case (its start, or a move's `after`) does not read as notation.
     #[error("{what}: {error}")]
-    PositionUnreadable { what: String, error: NotationError },
+    PositionUnreadable {
+        /// Which position of the case: `position`, or the `after` of a move.
+        what: String,
+        /// Why the notation does not read.
+        error: NotationError,
+    },
+    /// A position reads but is not written in canonical notation.
     #[error("{what} is not canonical: {canonical}")]
-    NotCanonical { what: String, canonical: String },
+    NotCanonical {
+        /// Which position of the case: `position`, or the `after` of a move.
+        what: String,
+        /// The same position in canonical notation, as the case should write it.
+        canonical: String,
+    },
+    /// A position reads but is not one the rules allow (a piece count, a disconnected side).
     #[error("{what} cannot be set up: {error}")]
-    CannotSetUp { what: String, error: PositionError },
+    CannotSetUp {
+        /// Which position of the case: `position`, or the `after` of a move.
+        what: String,
+        /// The rule of setting up the position breaks.
+        error: PositionError,
+    },
+    /// The case's `id` is empty or has whitespace in it.
     #[error("id must be one word")]
     Id,
+    /// The case's `note` is empty or spans lines.
     #[error("note must be one non-empty line")]
     Note,
+    /// The case names no clause it tests.
     #[error("clauses is empty")]
     NoClauses,
+    /// The case names a clause id the registry does not know.
     #[error("unknown clause {0}")]
     UnknownClause(String),
     /// A move of `legal`, `illegal` or `effect` does not read.
     #[error("move '{mv}': {error}")]
-    MoveUnreadable { mv: String, error: NotationError },
+    MoveUnreadable {
+        /// The move as the case writes it.
+        mv: String,
+        /// Why it does not read.
+        error: NotationError,
+    },
+    /// An illegal move (named here) lists no clause it breaks.
     #[error("illegal {0} names no clause")]
     IllegalWithoutClause(String),
+    /// The case's `moves` is not in ascending order or names a move twice.
     #[error("moves are not sorted or repeat a move")]
     MovesUnsorted,
     /// A move of `moves` does not read.
     #[error("move '{0}' does not read")]
     ListedMoveUnreadable(String),
+    /// A move the case says is legal (named here) is missing from its own `moves`.
     #[error("legal {0} is not in moves")]
     LegalNotInMoves(String),
+    /// A move the case says is illegal (named here) is listed in its own `moves`.
     #[error("illegal {0} is in moves")]
     IllegalInMoves(String),
+    /// The case's perft count at depth 1 is not the length of its `moves`.
     #[error("perft(1) differs from the number of moves")]
     PerftDiffers,
+    /// A status written as a word (here) other than `ongoing`.
     #[error("status '{0}': expected \"ongoing\" or {{ winner = ..., reason = ... }}")]
     StatusWord(String),
+    /// A status's winner (here) is neither side.
     #[error("status: unknown winner '{0}'")]
     Winner(String),
+    /// A status's reason (here) is none the rules name.
     #[error("status: unknown reason '{0}'")]
     Reason(String),
+    /// The game case has more moves (here) than the protocol's limit of 1024.
     #[error("game has {0} moves: at most 1024 (spec/protocol.md, `game`)")]
     GameTooLong(usize),
 }
@@ -427,9 +474,11 @@ pub enum OracleError {
 /// An oracle's verdict on one move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveVerdict {
+    /// The oracle plays the move.
     Legal,
     /// Illegal; with the clauses it breaks when the oracle can say.
     Illegal {
+        /// The ids of the clauses broken, or `None` for an oracle that only says "illegal".
         clauses: Option<Vec<String>>,
     },
 }
@@ -470,7 +519,9 @@ pub enum Check {
     Illegal(String),
     /// The position a move produces.
     Effect(String),
+    /// The status of the case's position.
     Status,
+    /// The perft count at this depth (plies) from the case's position.
     Perft(u32),
     /// The status after the first `n` moves of the game (from 1), the last being the move.
     Game(usize, String),
@@ -493,10 +544,15 @@ impl fmt::Display for Check {
 /// A check the oracle failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
+    /// The id of the case whose check failed.
     pub case: String,
+    /// The suite file the case is in.
     pub file: String,
+    /// Which check of the case failed.
     pub check: Check,
+    /// What the case says the answer is, as text (a move list, a position, a status, a count).
     pub expected: String,
+    /// What the oracle answered instead, in the same form.
     pub got: String,
     /// The clauses of the check (an illegal move's) or else of the case.
     pub clauses: Vec<String>,
@@ -520,19 +576,26 @@ impl fmt::Display for Failure {
 /// A check the oracle could not make (unsupported game, board or question).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skip {
+    /// The id of the case whose check was skipped.
     pub case: String,
+    /// Which check could not be made.
     pub check: Check,
+    /// Why not, as the oracle said (the game, board or question it does not support).
     pub reason: String,
 }
 
 /// The result of a suite run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SuiteReport {
+    /// The name of the oracle that answered (an engine, the adjudicator, an outside program).
     pub oracle: String,
+    /// How many cases of the suite were run.
     pub cases: usize,
     /// Checks made (passed or failed; skips not counted).
     pub checks: usize,
+    /// Every check the oracle failed, in the order of the suite.
     pub failures: Vec<Failure>,
+    /// Every check the oracle could not make, in the order of the suite.
     pub skips: Vec<Skip>,
 }
 
@@ -746,7 +809,8 @@ fn preview(items: &[&str]) -> String {
     s
 }
 
-/// Perft is listed (in the suite's cases and the vectors) one level deeper while the next count is estimated at most this (see
+/// Perft is listed (in the suite's cases and the vectors) one level deeper while the next count is
+/// estimated at most this (see
 /// [`perft_list`]).
 pub const PERFT_LEAF_BUDGET: u64 = 6_000;
 /// The deepest perft level listed.

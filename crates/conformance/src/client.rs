@@ -75,9 +75,13 @@ struct Proc {
 /// Counts of what went wrong during a session.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Health {
+    /// Times the engine process died or closed its output mid-session.
     pub crashes: usize,
+    /// Times the engine gave no answer within the timeout (it was then killed).
     pub hangs: usize,
+    /// Replies that did not read as the protocol's answer to the request.
     pub garbage: usize,
+    /// Times the engine was started again after one of the above.
     pub restarts: usize,
 }
 
@@ -91,6 +95,21 @@ pub struct External {
     /// What went wrong so far.
     pub health: Health,
     started_once: bool,
+}
+
+/// The command, timeout, name and health, and whether a process is running (its pipes and
+/// reader thread have no `Debug`).
+impl std::fmt::Debug for External {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("External")
+            .field("command", &self.command)
+            .field("timeout", &self.timeout)
+            .field("running", &self.proc.is_some())
+            .field("name", &self.name)
+            .field("health", &self.health)
+            .field("started_once", &self.started_once)
+            .finish()
+    }
 }
 
 /// Longest line of the engine's standard error kept for reports.

@@ -28,6 +28,7 @@ pub struct EngineOracle<E: Engine> {
 }
 
 impl<E: Engine> EngineOracle<E> {
+    /// An oracle answering with engine `E`.
     pub fn new() -> Self {
         EngineOracle {
             engine: PhantomData,

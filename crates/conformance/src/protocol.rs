@@ -88,9 +88,17 @@ pub fn status_reply(s: Status) -> String {
 /// does not define but which an engine that reads ORDO-10.3 or ORDO-10.4 as a draw may send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReportedStatus {
+    /// `ongoing`: the game goes on.
     Ongoing,
+    /// `draw`: not in the protocol; an engine reading ORDO-10.3 or ORDO-10.4 as a draw sends it.
     Draw,
-    Won { winner: Color, reason: WinReason },
+    /// A win, with the winner and the reason the engine gave.
+    Won {
+        /// The side that won.
+        winner: Color,
+        /// Why, as the rules name the reasons.
+        reason: WinReason,
+    },
 }
 
 impl ReportedStatus {

@@ -225,6 +225,22 @@ pub struct Server {
     perft_time: Duration,
 }
 
+/// The session's state without the engine objects (trait objects): the engine's name, the
+/// position, the game's length and the limits.
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("rules", &self.rules.name())
+            .field("handshaken", &self.handshaken)
+            .field("position", &self.state.position())
+            .field("history", &self.history.len())
+            .field("quit", &self.quit)
+            .field("perft_budget", &self.perft_budget)
+            .field("perft_time", &self.perft_time)
+            .finish()
+    }
+}
+
 impl Server {
     /// A server for one of this crate's engines. It starts on the standard classic start.
     pub fn new(choice: EngineChoice) -> Server {
@@ -282,6 +298,8 @@ impl Server {
         }
     }
 
+    /// Answer one request line (a trailing `\r` is ignored): the reply line without its newline, or
+    /// `None` for a blank line, which gets no reply.
     pub fn handle(&mut self, line: &str) -> Option<String> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let trimmed = line.trim();

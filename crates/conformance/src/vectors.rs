@@ -113,18 +113,36 @@ impl VectorStatus {
 pub enum VectorError {
     /// The position of a case of the suite does not read.
     #[error("case {case}: position: {error}")]
-    CasePosition { case: String, error: NotationError },
+    CasePosition {
+        /// The id of the case.
+        case: String,
+        /// Why its position does not read.
+        error: NotationError,
+    },
     /// The reference engine refuses the position of an entry.
     #[error("vector {id}: {error}")]
-    Position { id: String, error: PositionError },
+    Position {
+        /// The id of the entry.
+        id: String,
+        /// The rule of setting up a position that it breaks.
+        error: PositionError,
+    },
     /// A file or folder cannot be read, created or written.
     #[error("{path}: {reason}")]
-    File { path: String, reason: String },
+    File {
+        /// The file or folder.
+        path: String,
+        /// The system's error, as text.
+        reason: String,
+    },
     /// A line of a vector file is not one vector.
     #[error("{file} line {line}: {reason}")]
     Line {
+        /// The vector file.
         file: String,
+        /// The line number, from 1.
         line: usize,
+        /// What is wrong with the line.
         reason: String,
     },
     /// The folder holds no vector file.
@@ -145,9 +163,13 @@ impl VectorError {
 /// Everything else in a vector is computed.
 #[derive(Clone, Debug)]
 pub struct HandPicked {
+    /// The vector's id, unique in the set (a case's id for an entry made from the suite).
     pub id: String,
+    /// The position the vector is about.
     pub position: Position,
+    /// The ids of the clauses the position exercises.
     pub clauses: Vec<String>,
+    /// What the position shows, in one line.
     pub note: String,
 }
 
@@ -464,6 +486,7 @@ pub struct Located {
     pub file: String,
     /// The line number, from 1.
     pub line: usize,
+    /// The vector on that line.
     pub vector: Vector,
 }
 
@@ -574,9 +597,13 @@ pub fn lint(v: &Vector) -> Vec<String> {
 /// One difference between an engine and a vector.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
+    /// The id of the vector the engine disagrees with.
     pub id: String,
+    /// The vector file it is in.
     pub file: String,
+    /// Its line in that file, from 1.
     pub line: usize,
+    /// What differs (the move list, the status, a perft count), expected and got, in one line.
     pub what: String,
 }
 

@@ -254,6 +254,7 @@ fn remove_dead(dir: &Path, pid_of: impl Fn(&str) -> Option<u32>) -> io::Result<u
 }
 
 /// Whether a process with this id exists (kill(pid, 0)); `true` when in doubt.
+#[allow(unsafe_code)] // kill(2) with signal 0: see the SAFETY comment below
 fn process_alive(pid: u32) -> bool {
     if pid == std::process::id() {
         return true;

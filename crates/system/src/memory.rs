@@ -32,6 +32,7 @@ pub fn cgroup_limit() -> Option<u64> {
 
 /// The address-space limit of this process (`RLIMIT_AS`), if one is set, bytes.
 #[cfg(unix)]
+#[allow(unsafe_code)] // getrlimit(2): see the SAFETY comment below
 pub fn address_space_limit() -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,

@@ -24,6 +24,7 @@ pub fn own_group(cmd: &mut Command) -> &mut Command {
 /// Async-signal-safe (it calls kill(2) alone), so a signal handler may call it. An id that is
 /// no process id (0, or beyond the system's range) is ignored.
 #[cfg(unix)]
+#[allow(unsafe_code)] // kill(2): see the SAFETY comment below
 pub fn kill_group(leader: u32) {
     let Ok(pid) = libc::pid_t::try_from(leader) else {
         return;

@@ -18,6 +18,7 @@ pub type Handler = extern "C" fn(Signal);
 /// From now on, `handler` runs on each of `signals`, replacing what ran before; an error if
 /// the system refuses one of them.
 #[cfg(unix)]
+#[allow(unsafe_code)] // sigaction(2): see the SAFETY comment below
 pub fn on(signals: &[Signal], handler: Handler) -> std::io::Result<()> {
     for &sig in signals {
         // SAFETY: a zeroed sigaction is a valid value to fill in; the handler's contract
@@ -37,6 +38,7 @@ pub fn on(signals: &[Signal], handler: Handler) -> std::io::Result<()> {
 
 /// Write `msg` to stderr and end the process with `status`, from a signal handler.
 #[cfg(unix)]
+#[allow(unsafe_code)] // write(2) and _exit(2): see the SAFETY comment below
 pub fn say_and_exit(msg: &'static [u8], status: i32) -> ! {
     // SAFETY: write(2) and _exit(2) are async-signal-safe; `msg` is a static buffer.
     unsafe {
@@ -58,6 +60,7 @@ mod tests {
 
     /// The handler installed runs when the signal arrives.
     #[test]
+    #[allow(unsafe_code)] // raise(3): see the SAFETY comment below
     fn an_installed_handler_runs_on_its_signal() {
         on(&[libc::SIGUSR2], note).unwrap();
         // SAFETY: raise(3) delivers SIGUSR2 to this thread; `note` only stores an atomic.

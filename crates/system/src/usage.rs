@@ -5,6 +5,7 @@ use std::time::Duration;
 
 /// The CPU time (user and system, all threads) this process has used so far; zero where the
 /// system cannot tell.
+#[allow(unsafe_code)] // getrusage(2): see the SAFETY comment below
 pub fn cpu_time() -> Duration {
     #[cfg(unix)]
     {

@@ -14,6 +14,10 @@
 //! - [`table_file`]: forged, truncated and mislabelled table files that the loaders must
 //!   refuse.
 
+// Test tooling with no API for users: its items are documented where that helps a test's
+// reader, not each one.
+#![allow(missing_docs)]
+
 use ordo_adjudicate as adjudicate;
 use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};

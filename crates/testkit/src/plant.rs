@@ -602,6 +602,7 @@ fn restore_far_groups(before: &Position, m: &Move, mut after: Position) -> Posit
 }
 
 /// A correct engine of the kit with `plant` on top: what the planted engine serves.
+#[derive(Debug)]
 pub struct Planted {
     pub choice: EngineChoice,
     pub plant: Plant,

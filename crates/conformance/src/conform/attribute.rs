@@ -11,35 +11,43 @@ use crate::rules::ClauseId;
 use crate::rules::{Engine, Heading, Move, Position, Status, Step, Variant, WinReason};
 use crate::vectors::is_sub_run;
 
+/// Ordo X 4.2 read as if the capturer did not choose the group kept after a tied split.
 pub const TIE_UNNAMED: Reading = Reading {
     clause: ClauseId::ordo_x(4, 2),
     text: "the capturer does not choose the kept group: the victim chooses, or the engine decides (the capture is listed without /keep)",
 };
+/// Ordo X 4.2 read as if the engine chose the kept group of a tied split itself.
 pub const TIE_ENGINE_PICKS: Reading = Reading {
     clause: ClauseId::ordo_x(4, 2),
     text: "the engine picks one of the tied groups itself (only one kept group is listed)",
 };
+/// Ordo 10.3 read as if a player who cannot reconnect, having no move, did not lose.
 pub const NO_MOVE_RECONNECT: Reading = Reading {
     clause: ClauseId::ordo(10, 3),
     text: "a player without a legal move does not lose: the game goes on or is drawn",
 };
+/// Ordo 10.4 read as stalemate: a connected player without a legal move does not lose.
 pub const NO_MOVE_CONNECTED: Reading = Reading {
     clause: ClauseId::ordo(10, 4),
     text: "a player without a legal move does not lose: the game goes on or is drawn (stalemate)",
 };
+/// Ordo 5.2 read as if only a whole line (not part of it) could move as an ordo.
 pub const MAXIMAL_RUNS: Reading = Reading {
     clause: ClauseId::ordo(5, 2),
     text: "only a maximal line is an ordo: part of a longer line may not move as an ordo",
 };
+/// Ordo X 3.4 read as if capturing the last piece sideways did not end the turn.
 pub const LAST_CAPTURE_CONTINUES: Reading = Reading {
     clause: ClauseId::ordo_x(3, 4),
     text: "a sideways step that captures the opponent's last piece still needs a forward step: the turn does not end there",
 };
+/// Ordo X 4.1 read as if only groups touching the captured square were removed.
 pub const REMOVAL_ADJACENT_ONLY: Reading = Reading {
     clause: ClauseId::ordo_x(4, 1),
     text: "after a capture only the opponent's groups that touch the captured square are removed, not every piece outside a largest group",
 };
 
+/// Ordo 3.3 read with a draw by threefold repetition, which the rules do not have.
 pub const THREEFOLD: Reading = Reading {
     clause: ClauseId::ordo(3, 3),
     text: "a position that comes back for the third time in a game ends it in a draw (threefold repetition)",

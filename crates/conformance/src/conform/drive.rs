@@ -14,6 +14,7 @@ use crate::rules::Position;
 /// The engine's answer to `position`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetReply {
+    /// `ok`: the engine set the position up.
     Accepted,
     /// `error unsupported …`.
     Unsupported(String),
@@ -22,7 +23,9 @@ pub enum SetReply {
 }
 
 /// The engine and what its replies showed about the protocol.
+#[derive(Debug)]
 pub struct Driver {
+    /// The engine process being driven, with its health so far.
     pub engine: External,
     /// `moves` replies not sorted by byte order.
     pub unsorted: usize,
@@ -35,6 +38,7 @@ pub struct Driver {
 }
 
 impl Driver {
+    /// Drive `engine`, nothing yet known of its replies.
     pub fn new(engine: External) -> Driver {
         Driver {
             engine,

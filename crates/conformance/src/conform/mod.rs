@@ -82,16 +82,26 @@ enum Played {
 /// Why `ordo conform` could not run at all.
 #[derive(Debug, Error)]
 pub enum ConformError {
+    /// The command to start the engine is empty (or only whitespace).
     #[error("the engine command is empty")]
     EmptyCommand,
+    /// The timeout for one answer is zero.
     #[error("the timeout must be at least 1 ms")]
     ZeroTimeout,
+    /// The built-in vectors (or a vector file given) do not load.
     #[error("vectors: {0}")]
     Vectors(#[from] vectors::VectorError),
+    /// The case suite does not load; the loader's error as text.
     #[error("case suite: {0}")]
     Cases(String),
+    /// The directory for the diagrams of differences cannot be made or written.
     #[error("svg directory {path}: {error}")]
-    SvgDir { path: String, error: String },
+    SvgDir {
+        /// The directory as given.
+        path: String,
+        /// The system's error, as text.
+        error: String,
+    },
 }
 
 /// Restarts after which the run stops.

@@ -83,8 +83,11 @@ impl Kind {
 /// A shrunk finding.
 #[derive(Clone, Debug, Serialize)]
 pub struct Minimized {
+    /// The smallest position found that still shows the difference, canonical.
     pub position: String,
+    /// How many pieces that position has, both sides together.
     pub pieces: usize,
+    /// The difference on that position, in one line.
     pub summary: String,
     /// The move drawn on the minimized position: one of its own differences.
     pub shown_move: Option<String>,
@@ -93,13 +96,18 @@ pub struct Minimized {
 /// One finding.
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
+    /// What kind of difference: moves, status, a refused position, the protocol.
     pub kind: Kind,
+    /// Where in the run it was found: a vector or case with its file and line, a playout and its
+    /// move, a probe.
     pub place: String,
+    /// The position it was found on, canonical.
     pub position: String,
     /// The main clause(s); empty for protocol findings.
     pub main: Vec<ClauseId>,
     /// Every clause involved.
     pub clauses: Vec<ClauseId>,
+    /// The known alternative readings of the rules the engine's answers fit.
     pub readings: Vec<Reading>,
     /// One line.
     pub summary: String,
@@ -107,8 +115,11 @@ pub struct Finding {
     pub diff: Option<Diff>,
     /// The move to draw, canonical.
     pub shown_move: Option<String>,
+    /// The smallest position showing the same difference, when minimizing found one.
     pub minimized: Option<Minimized>,
+    /// The diagram written for the finding: its path, or why it could not be written.
     pub svg: Option<String>,
+    /// The position itself, for drawing and minimizing (not serialized).
     #[serde(skip)]
     pub pos: Option<Position>,
 }
@@ -129,6 +140,7 @@ impl Finding {
 /// in each table.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
+    /// Findings in all.
     pub findings: usize,
     /// Findings by their main clauses (joined by ", "; `none` for findings no clause of the
     /// rules explains: protocol findings, an engine that contradicts itself).
@@ -156,17 +168,24 @@ pub const NONE: &str = "none";
 /// An engine failure.
 #[derive(Clone, Debug, Serialize)]
 pub struct Incident {
+    /// Where in the run the engine failed (as [`Finding::place`]).
     pub place: String,
+    /// `crash`, `hang` or `garbage`.
     pub kind: &'static str,
+    /// What happened: the request, the reply or the exit, in one line.
     pub detail: String,
 }
 
 /// Counts of engine failures.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct HealthCounts {
+    /// Times the engine process died or closed its output.
     pub crashes: usize,
+    /// Times it gave no answer within the timeout.
     pub hangs: usize,
+    /// Replies that were not the protocol's answer to the request.
     pub garbage: usize,
+    /// Times it was started again.
     pub restarts: usize,
 }
 
@@ -207,20 +226,31 @@ impl std::fmt::Display for Verdict {
 /// The whole report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// The command that starts the engine, as given.
     pub command: String,
+    /// The name the engine gave in its handshake (empty if it gave none).
     pub name: String,
+    /// Pass or fail, and for a failure its kind.
     pub verdict: Verdict,
+    /// The reasons for a failing verdict, one line each (empty on a pass).
     pub why: Vec<String>,
     /// What the engine declared with `capabilities` (`None`: it does not know the request).
     pub declared: Option<Vec<String>>,
     /// Games and boards not checked, with the reason, one each.
     pub unsupported: Vec<(String, String)>,
+    /// Built-in vectors in the run.
     pub vectors_total: usize,
+    /// Vectors on which the engine agreed with the expected answer.
     pub vectors_passed: usize,
+    /// The ids of the vectors it disagreed on.
     pub vectors_failed: Vec<String>,
+    /// Vectors not compared (a game or board the engine does not support, or the run stopped).
     pub vectors_not_compared: usize,
+    /// Random games played against the reference engine.
     pub playouts: u32,
+    /// Positions those games compared, in all.
     pub playout_positions: usize,
+    /// Positions compared with the rules in the whole run (vectors, cases, playouts).
     pub compared: usize,
     /// Whether the engine answers `show` (so effects were checked); `None`: never asked.
     pub effects_checked: Option<bool>,
@@ -234,17 +264,27 @@ pub struct Report {
     pub summary: Summary,
     /// Games and boards of which positions were compared.
     pub checked: Vec<String>,
+    /// Every difference found, in the order found.
     pub findings: Vec<Finding>,
+    /// Every failure of the engine process (crash, hang, garbage), in order.
     pub incidents: Vec<Incident>,
+    /// The counts of those failures and of the restarts.
     pub health: HealthCounts,
+    /// `moves` replies not sorted in byte order (the protocol asks for it).
     pub unsorted: usize,
+    /// Why the run stopped before the end (the engine could not be restarted, a vector did not
+    /// read); `None` when it ran to the end.
     pub stopped: Option<String>,
+    /// The seed of the playouts: the same seed replays the same games.
     pub seed: u64,
+    /// Where the diagrams of the findings go, if anywhere (not serialized).
     #[serde(skip)]
     pub svg_dir: Option<std::path::PathBuf>,
 }
 
 impl Report {
+    /// An empty report of a run with `opts` over `vectors` vectors: nothing checked yet, the
+    /// verdict a failure until [`Report::finish`] says otherwise.
     pub fn new(opts: &Options, vectors: usize) -> Report {
         Report {
             command: opts.command.clone(),
@@ -281,6 +321,7 @@ impl Report {
         self.verdict == Verdict::Pass
     }
 
+    /// Record a failure of the engine process at `place` as an incident.
     pub fn failure(&mut self, place: &str, f: &Failure) {
         self.incidents.push(Incident {
             place: place.to_string(),
@@ -298,6 +339,7 @@ impl Report {
         }
     }
 
+    /// Count one playout that compared `positions` positions.
     pub fn playout(&mut self, positions: usize) {
         self.playouts += 1;
         self.playout_positions += positions;

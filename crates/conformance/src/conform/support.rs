@@ -19,9 +19,17 @@ pub enum Skip {
     /// The engine's `capabilities` do not name it.
     NotDeclared,
     /// The engine answered `error unsupported` for it.
-    Refused { reply: String },
+    Refused {
+        /// The engine's error reply, whole.
+        reply: String,
+    },
     /// The engine declares nothing and refuses the start of that game on that board.
-    Inferred { start: String, reply: String },
+    Inferred {
+        /// The start position it refused, canonical.
+        start: String,
+        /// The engine's error reply, whole.
+        reply: String,
+    },
 }
 
 impl std::fmt::Display for Skip {

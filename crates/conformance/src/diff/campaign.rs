@@ -30,6 +30,20 @@ pub struct CampaignOptions<'a> {
     pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
 }
 
+/// The options, with whether a stop flag and a progress callback are given (the callback is
+/// a closure, which has no `Debug`).
+impl std::fmt::Debug for CampaignOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CampaignOptions")
+            .field("seed", &self.seed)
+            .field("threads", &self.threads)
+            .field("duration", &self.duration)
+            .field("stop", &self.stop)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
 /// What a campaign did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CampaignReport {
@@ -52,7 +66,12 @@ pub struct CampaignReport {
 pub enum CampaignError {
     /// The thread pool could not be started.
     #[error("cannot start {threads} worker threads: {reason}")]
-    Threads { threads: usize, reason: String },
+    Threads {
+        /// The number of threads asked for.
+        threads: usize,
+        /// The thread pool's error, as text.
+        reason: String,
+    },
 }
 
 /// One unit of work: a playout or a set-up position, checked both ways. Returns the number of

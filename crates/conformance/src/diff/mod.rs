@@ -83,6 +83,7 @@ impl fmt::Display for Divergence {
     }
 }
 
+/// A [`Divergence`] at `pos`, after `mv` when a move caused it, described by `what`.
 pub fn diverge(pos: &Position, mv: Option<Move>, what: String) -> Divergence {
     Divergence {
         position: pos.clone(),
@@ -402,15 +403,21 @@ pub enum RoundTripError {
     /// The canonical text of what parsed is refused by the parser.
     #[error("{text:?} parses, but its canonical form {canonical:?} does not: {error}")]
     Reparse {
+        /// The text as first given.
         text: String,
+        /// The canonical text written from what `text` parsed to.
         canonical: String,
+        /// Why the parser refuses `canonical`.
         error: Box<crate::notation::NotationError>,
     },
     /// The canonical text parses to another value.
     #[error("{what} {text:?} does not round-trip: its canonical form {canonical:?} parses to another {what}")]
     Changed {
+        /// What kind of value: `position`, `move`, `record`.
         what: &'static str,
+        /// The text as first given.
         text: String,
+        /// The canonical text, which parses to a value other than `text`'s.
         canonical: String,
     },
 }

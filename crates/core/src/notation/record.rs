@@ -14,8 +14,10 @@ pub type Header = (String, String);
 pub struct RecordMove {
     /// The token as written.
     pub text: String,
-    /// 1-based line and character column of the token.
+    /// The line of the token, from 1.
     pub line: usize,
+    /// The column of the token's first character on its line, from 1, counted in characters
+    /// (not bytes).
     pub column: usize,
     /// The move it denotes.
     pub mv: Move,
@@ -48,8 +50,11 @@ impl GameRecord {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
 pub struct RecordError {
+    /// The line where reading failed, from 1.
     pub line: usize,
+    /// The column there, from 1, in characters.
     pub column: usize,
+    /// What is wrong, in one line.
     pub message: String,
 }
 

@@ -15,17 +15,25 @@ pub enum Step {
     /// several largest groups of equal size, `keep` names a square of the group that stays
     /// (ORDOX-4.2); otherwise it is `None`.
     Single {
+        /// The square the piece leaves.
         from: Square,
+        /// The square it arrives on (adjacent, or further along a line of empty squares).
         to: Square,
+        /// Whether `to` holds an opponent piece, which the move captures (ORDO-6.3).
         capture: bool,
+        /// In Ordo X, after a capture that leaves the opponent in tied largest groups: a square
+        /// of the group that stays (ORDOX-4.2); else `None`.
         keep: Option<Square>,
     },
     /// An ordo move (ORDO-7.1): the pieces on the straight run from `first` to `last` all move by
     /// the displacement that takes `first` to `to`. Canonically `first` is the end with the lower
     /// row-major index (the left end of a row, the lower end of a column).
     Ordo {
+        /// One end of the run (canonically the lower row-major index).
         first: Square,
+        /// The other end of the run, on the same row or column as `first`.
         last: Square,
+        /// Where `first` arrives; the whole run moves by the same displacement.
         to: Square,
     },
 }
@@ -143,7 +151,9 @@ impl Step {
 /// forward step (ORDOX-3.1). There is no pass move (ORDO-3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Move {
+    /// The move's step: the only one in Ordo, the sideways step of an Ordo X double move.
     pub first: Step,
+    /// In Ordo X, the forward step that follows a sideways step (ORDOX-3.1); `None` otherwise.
     pub second: Option<Step>,
 }
 

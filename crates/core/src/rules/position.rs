@@ -19,16 +19,24 @@ pub struct Position {
 /// Why a position cannot be set up (ORDO-2.3).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// The board's dimensions are outside the limits (ORDO-1.5).
     #[error(transparent)]
     Dims(#[from] DimsError),
+    /// The side that just moved (named here) has no piece left: the game ended before.
     #[error(
         "{0} is not to move but has no piece: the game ended when its last piece was captured (ORDO-2.3)"
     )]
     LastMoverHasNoPieces(Color),
+    /// The side to move already stands on its opponent's home row: the game ended before.
     #[error(
         "{color} is to move but already has a piece on {square}, its opponent's home row: the game ended when it arrived (ORDO-2.3)"
     )]
-    SideToMoveOnHomeRow { color: Color, square: Square },
+    SideToMoveOnHomeRow {
+        /// The side to move.
+        color: Color,
+        /// Its piece on the opponent's home row (the first one found).
+        square: Square,
+    },
 }
 
 impl Position {

@@ -71,7 +71,12 @@ pub enum Status {
     /// The side to move has at least one legal move.
     Ongoing,
     /// The game is over.
-    Won { winner: Color, reason: WinReason },
+    Won {
+        /// The side that won.
+        winner: Color,
+        /// Which rule ended the game.
+        reason: WinReason,
+    },
 }
 
 impl Status {

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 /// The two players. White moves first (ORDO-3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Color {
+    /// The side that moves first (ORDO-3.1); its home row is row 1 (ORDO-1.3).
     White,
+    /// The side that moves second; its home row is the board's last row (ORDO-1.3).
     Black,
 }
 
@@ -137,7 +139,10 @@ pub const MAX_SQUARES: usize = 128;
 /// Board dimensions: columns x rows (ORDO-1.1, ORDO-1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Dims {
+    /// Columns, from [`MIN_SIDE`] to [`MAX_SIDE`] (10 on the standard board).
     pub cols: u8,
+    /// Rows, from [`MIN_SIDE`] to [`MAX_SIDE`] (8 on the standard board); `cols * rows` is at
+    /// most [`MAX_SQUARES`].
     pub rows: u8,
 }
 
@@ -147,7 +152,9 @@ pub struct Dims {
     "board {cols}x{rows} is outside the limits: 2 to 16 columns and rows, at most 128 squares (ORDO-1.5)"
 )]
 pub struct DimsError {
+    /// The columns asked for.
     pub cols: usize,
+    /// The rows asked for.
     pub rows: usize,
 }
 
@@ -248,11 +255,14 @@ impl FromStr for Dims {
 /// (ORDO-1.2). Written `a1`, `j8`, … by the notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Square {
+    /// The column, from 0 (`a`, White's left) to the board's columns less one.
     pub col: u8,
+    /// The row, from 0 (row 1, White's side) to the board's rows less one.
     pub row: u8,
 }
 
 impl Square {
+    /// The square on column `col` and row `row`, both from 0; not checked against a board.
     pub const fn new(col: u8, row: u8) -> Square {
         Square { col, row }
     }
@@ -272,17 +282,24 @@ impl fmt::Display for Square {
 /// One of the eight straight-line directions, as an absolute board step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Direction {
+    /// The column step: -1 (toward column `a`), 0 or 1.
     pub dc: i8,
+    /// The row step: -1 (toward row 1, White's side), 0 or 1.
     pub dr: i8,
 }
 
 /// How a direction looks from the mover's side of the board (ORDO-1.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Heading {
+    /// Straight toward the opponent's side (up the board for White).
     Forward,
+    /// Diagonally toward the opponent's side.
     DiagonalForward,
+    /// Along the row, left or right.
     Sideways,
+    /// Straight toward the mover's own side.
     Backward,
+    /// Diagonally toward the mover's own side.
     DiagonalBackward,
 }
 

@@ -208,6 +208,7 @@ fn game_report(
 
 /// The tablebase solver of [`tb`] (two bytes an index entry, the retrograde
 /// analysis over one slice) as a [`SliceSolver`], generating moves with engine `E`.
+#[derive(Debug)]
 pub struct Retro<E> {
     tb: RetroTablebase,
     memory_limit: Option<u64>,

@@ -228,6 +228,7 @@ impl Space {
 
 /// A space as a closed game graph for [`super::analysis::solve`]: every successor of a
 /// position in the space is in the space.
+#[derive(Debug)]
 pub struct SpaceGraph<'a, E> {
     space: &'a Space,
     engine: std::marker::PhantomData<fn() -> E>,

@@ -25,6 +25,13 @@ use crate::solve::{BuildOptions, Material, SliceReport, SolveError, Value};
 /// Binomial coefficients C(n, k) for n <= 128, k <= 16.
 struct Binomial([[u64; 17]; 129]);
 
+/// The table's 2193 entries say nothing a reader of `{:?}` needs: its bounds only.
+impl std::fmt::Debug for Binomial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Binomial(C(n, k) for n <= 128, k <= 16)")
+    }
+}
+
 impl Binomial {
     fn new() -> Binomial {
         let mut t = [[0u64; 17]; 129];
@@ -56,6 +63,7 @@ pub fn bytes_per_entry(variant: Variant) -> u64 {
 }
 
 /// The index of one slice.
+#[derive(Debug)]
 pub struct SliceIndex {
     dims: Dims,
     variant: Variant,
@@ -311,6 +319,7 @@ impl SliceIndex {
 }
 
 /// The solved slices of one game and board, for lookups from bigger slices and probes.
+#[derive(Debug)]
 pub struct RetroTablebase {
     pub dims: Dims,
     pub variant: Variant,
@@ -389,6 +398,7 @@ impl RetroTablebase {
 
 /// One slice as a game graph for the retrograde analysis: positions of this material inside,
 /// captures leading into the smaller slices of `tb` (already solved).
+#[derive(Debug)]
 pub struct SliceGraph<'a, E> {
     tb: &'a RetroTablebase,
     index: &'a SliceIndex,
