@@ -24,6 +24,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind as `spec/rules.md` and a verdict print it: `source`, `figure` or `ruling`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Source => "source",
@@ -37,9 +38,14 @@ impl Kind {
 /// and what a reader is shown — author, title, date and the address where it is published.
 #[derive(Clone, Debug)]
 pub struct SourceDoc {
+    /// The file name of the project's stored copy (`000_….txt`), the key a clause's
+    /// `sources` entry starts with.
     pub file: String,
+    /// What the document is to this project (the rules of Ordo, of Ordo X, a problem sheet…).
     pub describes: String,
+    /// Who wrote it, as a reader would cite them.
     pub author: String,
+    /// Its title as published.
     pub title: String,
     /// The version date the document gives, or `undated`.
     pub date: String,
@@ -70,8 +76,12 @@ impl std::fmt::Display for Citation {
 /// A group of clauses (`ORDO-4`, `ORDOX-2`, …).
 #[derive(Clone, Debug)]
 pub struct Section {
+    /// The section's id, the clause ids of its clauses without their last `.m` part
+    /// (`ORDO-4`).
     pub id: String,
+    /// Its heading in `spec/rules.md`.
     pub title: String,
+    /// The paragraph printed under the heading, before its clauses; may be empty.
     pub intro: String,
 }
 
@@ -80,7 +90,9 @@ pub struct Section {
 pub struct Clause {
     /// Stable identifier, never reused.
     pub id: String,
+    /// A few words naming the rule, printed after the id in headings and verdicts.
     pub title: String,
+    /// Whether the sources state it, a figure shows it, or the project ruled it.
     pub kind: Kind,
     /// The project's own wording of the rule.
     pub text: String,
@@ -107,26 +119,41 @@ impl Clause {
 /// The whole registry.
 #[derive(Clone, Debug)]
 pub struct Registry {
+    /// The title of `spec/rules.md`.
     pub title: String,
     /// Bumped whenever a clause changes meaning; recorded in solver files.
     pub rules_version: u32,
+    /// The text printed under the title of `spec/rules.md`, before the sections.
     pub preamble: String,
+    /// The source documents clauses cite, in the order they are listed.
     pub sources: Vec<SourceDoc>,
+    /// The groups of clauses, in the order of `spec/rules.md`.
     pub sections: Vec<Section>,
+    /// Every clause of both games, in the order of `spec/rules.md`.
     pub clauses: Vec<Clause>,
 }
 
 /// Why a clause registry (spec/clauses.toml) is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RegistryError {
+    /// A clause id that is not `ORDO-n.m` or `ORDOX-n.m` (the id as written).
     #[error("clause id '{0}' is not of the form ORDO-n.m or ORDOX-n.m")]
     BadId(String),
+    /// Two clauses with one id (the id).
     #[error("clause id '{0}' appears twice: give one of them a new number")]
     Duplicate(String),
+    /// A clause whose section (its id without the last `.m`) is not declared.
     #[error("clause '{id}' has no section '{section}': add a [[section]] with that id")]
-    NoSection { id: String, section: String },
+    NoSection {
+        /// The clause's id.
+        id: String,
+        /// The section id it implies.
+        section: String,
+    },
+    /// A ruling without the reasoning behind it (the clause id).
     #[error("ruling '{0}' gives no reasoning: add a `reasoning` text")]
     NoReasoning(String),
+    /// A clause without its text or without a source reference (the clause id).
     #[error("clause '{0}' lacks text or sources: add `text` and at least one entry to `sources`")]
     Incomplete(String),
 }
