@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use super::difference::Reading;
-use super::difference::{Diff, Expected, MoveNote, Seen};
+use super::difference::{Diff, Expected, MoveNote, Reading, Seen};
 use crate::notation::{format_move, parse_move};
 use crate::reference::{is_one_group, Reference};
 use crate::rules::ClauseId;

@@ -4,8 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::attribute::{self, main_clauses, readings};
-use super::difference::Reading;
-pub use super::difference::{Diff, Expected, MoveNote, Seen};
+use super::difference::{Diff, Expected, MoveNote, Reading, Seen};
 use crate::judge::judge;
 use crate::notation::{format_move, parse_move};
 use crate::protocol::ReportedStatus;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::compare::Seen;
+use super::difference::Seen;
 use crate::client::{External, Failure};
 use crate::notation::{format_position, parse_position};
 use crate::protocol::{codes, error_code, game_request, parse_capabilities_reply};

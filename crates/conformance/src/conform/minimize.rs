@@ -2,7 +2,7 @@
 //! position where the engine still disagrees for one of the same main clauses (with the one
 //! position minimizer, [`crate::diff::shrink`]), and drawn.
 
-use super::compare::{Diff, Expected};
+use super::difference::{Diff, Expected};
 use super::report::Kind;
 use super::Run;
 use crate::diff::shrink::shrink;

@@ -31,7 +31,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use self::compare::{analyze, effect_difference, Diff, Expected};
+use self::compare::{analyze, effect_difference};
+use self::difference::{Diff, Expected};
 use self::drive::{Driver, SetReply};
 use self::report::{Kind, Report};
 use self::support::{start_of, Skip, Support};
@@ -44,7 +45,7 @@ use crate::reference::Reference;
 use crate::rules::Rng;
 use crate::rules::{Engine, Move, Position};
 
-pub use attribute::Reading;
+pub use difference::Reading;
 
 /// What `ordo conform` was asked to do.
 #[derive(Clone, Debug)]

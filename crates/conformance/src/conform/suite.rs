@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::attribute::{main_clauses, THREEFOLD};
-use super::compare::{analyze, effect_difference, Expected, Seen};
+use super::compare::{analyze, effect_difference};
+use super::difference::{Expected, Seen};
 use super::drive::SetReply;
 use super::report::Kind;
 use super::Run;
