@@ -5,30 +5,13 @@
 use std::path::Path;
 use std::process::Command;
 
+use super::spec_examples::code_blocks;
+
 const ORDO: &str = env!("CARGO_BIN_EXE_ordo");
 
 fn readme() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/conformance/README.md");
     std::fs::read_to_string(path).unwrap()
-}
-
-/// The blocks of the README that open with ```` ```lang ````.
-fn blocks(text: &str, lang: &str) -> Vec<String> {
-    let fence = format!("```{lang}");
-    let mut out = Vec::new();
-    let mut cur: Option<String> = None;
-    for line in text.lines() {
-        match cur.as_mut() {
-            None if line == fence => cur = Some(String::new()),
-            None => {}
-            Some(_) if line == "```" => out.extend(cur.take()),
-            Some(b) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-        }
-    }
-    out
 }
 
 #[test]
@@ -58,9 +41,10 @@ fn conformance_commands_run_the_suite() {
 #[test]
 fn readme_command_output_is_real() {
     // The case suite's own block (the conform examples are checked by tests/it/docs.rs).
-    let console: Vec<String> = blocks(&readme(), "console")
+    let console: Vec<String> = code_blocks(&readme())
         .into_iter()
-        .filter(|b| b.starts_with("$ ordo conformance"))
+        .filter(|(info, b)| info == "console" && b.starts_with("$ ordo conformance"))
+        .map(|(_, b)| b)
         .collect();
     assert_eq!(console.len(), 1);
     let mut lines = console[0].lines().peekable();

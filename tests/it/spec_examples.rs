@@ -19,7 +19,7 @@ fn spec(name: &str) -> String {
 }
 
 /// The fenced code blocks of a Markdown text: (info string, contents).
-fn code_blocks(text: &str) -> Vec<(String, String)> {
+pub(super) fn code_blocks(text: &str) -> Vec<(String, String)> {
     let mut blocks = Vec::new();
     let mut open: Option<(String, String)> = None;
     for line in text.lines() {
