@@ -14,6 +14,7 @@ use ordo_core::rules::Engine;
 use ordo_core::rules::{Dims, Variant};
 use ordo_solve::{BuildOptions, Material, SolveError};
 use ordo_solve::{Method, Problem, ProblemReport};
+use ordo_testkit::fixtures::problem;
 use ordo_testkit::retro::{self, tb, RetroTablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -196,18 +197,6 @@ fn ordo_10_1_a_search_beyond_its_budget_stops_with_a_reason() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A problem `id` on `position` with one key, not claimed to be the only one.
-fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
-    Problem {
-        id: id.into(),
-        position: position.parse().unwrap(),
-        stipulation: stipulation.into(),
-        keys: vec![key.parse().unwrap()],
-        only_keys: false,
-        source: "test".into(),
-    }
-}
-
 fn saved_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/problems")
 }
@@ -222,7 +211,7 @@ fn saved_problems() -> Vec<Problem> {
 /// the same key as its table proof: what `ordo problem verify analysis/problems/composed.toml
 /// --method search` prints for the whole file (the guide shows it for one problem, `--id`).
 #[test]
-#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn ordo_10_1_saved_problems_are_sound_by_search() {
     let file = saved_dir().join("composed.toml");
     let o = ordo_cmd(&[

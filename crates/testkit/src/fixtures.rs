@@ -1,12 +1,13 @@
 //! Small tables that the solver's own tests and the command line's tests both build: the
-//! classic 4 x 4 endgame slices, by the compact solver and by the retro solver, quietly.
+//! classic 4 x 4 endgame slices, by the compact solver and by the retro solver, quietly; and
+//! problems written in a line.
 
 use std::path::Path;
 
 use crate::bitboard::Bitboard;
 use crate::retro::tb;
 use crate::rules::{Dims, Variant};
-use crate::solve::{BuildOptions, CompactTables, Material, Progress, Silent, VerifyScope};
+use crate::solve::{BuildOptions, CompactTables, Material, Problem, Progress, Silent, VerifyScope};
 
 /// Two pieces against two: the material of the smallest slices with a capture both ways.
 pub const M22: Material = Material { white: 2, black: 2 };
@@ -51,4 +52,17 @@ pub fn build_retro_classic_4x4_22(dir: &Path) {
         |_| {},
     )
     .expect("the retro solver builds the classic 4 x 4 slices");
+}
+
+/// A problem `id` on `position` with one key, not claimed to be the only one; panics on a
+/// position or key that does not parse (a test's own typo).
+pub fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
+    Problem {
+        id: id.into(),
+        position: position.parse().expect("a test problem's position"),
+        stipulation: stipulation.into(),
+        keys: vec![key.parse().expect("a test problem's key")],
+        only_keys: false,
+        source: "test".into(),
+    }
 }

@@ -18,6 +18,7 @@ use ordo_reference::Reference;
 use ordo_solve::CompactTables;
 use ordo_solve::{BuildOptions, Material, SolveError, Value};
 use ordo_solve::{Method, Problem, ProblemReport};
+use ordo_testkit::fixtures::problem;
 use ordo_testkit::retro::{self, tb, RetroTablebase};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -289,18 +290,6 @@ fn search_memo_distinguishes_every_square_of_the_standard_board() {
         nodes, 2,
         "the second position is searched, not found in the memo"
     );
-}
-
-/// A problem `id` on `position` with one key, not claimed to be the only one.
-fn problem(id: &str, position: &str, stipulation: &str, key: &str) -> Problem {
-    Problem {
-        id: id.into(),
-        position: position.parse().unwrap(),
-        stipulation: stipulation.into(),
-        keys: vec![key.parse().unwrap()],
-        only_keys: false,
-        source: "test".into(),
-    }
 }
 
 /// A problem on `position` whose key is the best first move the `tables` give (a win where
