@@ -261,7 +261,7 @@ fn cli_compact_is_the_default_of_solve_and_tb() {
 /// refused from the index sizes, counted without building any index: `solve --board 9x8`
 /// took about 4 minutes and 3 GB to refuse when the estimate built every index first.
 #[test]
-#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn an_unbounded_board_too_large_is_refused_from_counted_sizes() {
     let o = ordo_cmd(&["solve", "--board", "9x8", "--no-save", "--threads", "1"]);
     let err = assert_refused(&o);

@@ -68,7 +68,7 @@ fn solve<E: Engine>(variant: Variant, dims: Dims, setup: Setup) -> (Table, GameR
 /// ORDO-10.1 .. ORDO-10.5, ORDO-3.3: the smallest boards, both games, fixed values checked
 /// by both engines, the reference verification pass and bounded minimax.
 #[test]
-#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn smallest_boards_are_solved_alike_by_both_routes() {
     let bar = ordo_solve::Silent;
     for (v, b, positions, edges, won, lost, drawn, longest, start, length, winning, first, stale) in
@@ -125,7 +125,7 @@ fn smallest_boards_are_solved_alike_by_both_routes() {
 /// table on sampled positions: the exact value when the game ends within the depth, "not
 /// decided" otherwise (draws included).
 #[test]
-#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_positions() {
     let mut rng = Rng::new(7);
     for (v, b, depth) in [

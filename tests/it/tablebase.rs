@@ -143,7 +143,7 @@ fn slices_are_built_alike_on_both_engines_and_verify() {
 /// Bounded minimax on the reference engine agrees with sampled slice entries of the
 /// standard board (exact within the depth, undecided beyond it).
 #[test]
-#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release -- --ignored`, run by .ci/run"]
+#[ignore = "slow tier (keeps `cargo test` short): `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_slice_positions() {
     let dims = Dims::STANDARD;
     let mut rng = Rng::new(11);

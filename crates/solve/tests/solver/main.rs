@@ -305,7 +305,7 @@ fn ordo_x_layers_have_no_inner_moves_and_classic_ones_do() {
 /// sampled core values of every material: the exact value when the game ends within the
 /// depth, "not decided" otherwise.
 #[test]
-#[ignore = "slow tier: `cargo test --release -p ordo-solve --test solver -- --ignored`"]
+#[ignore = "slow tier: `cargo test --release --test it --test solver -- --ignored`, run by .ci/run"]
 fn bounded_minimax_confirms_sampled_core_values() {
     let mut rng = Rng::new(11);
     for (variant, board, depth) in [
