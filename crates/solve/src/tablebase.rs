@@ -120,6 +120,14 @@ impl<E: Engine> Tablebase<E> {
             .collect()
     }
 
+    /// The folder the tables are read from (`None` for tables given as bytes).
+    pub fn folder(&self) -> Option<&Path> {
+        match &self.source {
+            Source::Folder(dir) => Some(dir),
+            Source::Files(_) => None,
+        }
+    }
+
     /// The tables in `dir`, probed on the engine `E` (`Tablebase::<Reference>::open_on`).
     pub fn open_on(dir: impl AsRef<Path>) -> Result<Tablebase<E>, SolveError> {
         let dir = dir.as_ref();

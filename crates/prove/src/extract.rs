@@ -1,0 +1,236 @@
+//! Reading a result out of the search as a certificate part: from the root, breadth first, at
+//! the chooser's nodes one move whose child the table shows solved its way (the shortest proof
+//! first), at the other side's every move; a node the table no longer holds is searched
+//! again. Every node is justified afresh, so a refutation that rested on a path-dependent
+//! cycle value and does not close is found here and the part is given up.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+
+use ordo_certificate::{Claim, Node, Step, Writer};
+use ordo_core::rules::{Engine, Move, Status};
+use ordo_solve::{Material, Value};
+
+use crate::leaves::Leaves;
+use crate::search::{key, Search};
+use crate::table::INF;
+
+/// What one extracted part holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartSize {
+    /// Its nodes.
+    pub nodes: u32,
+    /// Its table leaves.
+    pub table_leaves: u64,
+    /// For a win: the plies of the proof's longest line, a bound on the shortest win.
+    pub longest: Option<u32>,
+    /// The materials of its table leaves.
+    pub materials: Vec<Material>,
+}
+
+/// The graph being extracted: ids by key, the queue, the edges.
+struct Graph<E> {
+    ids: HashMap<u64, u32>,
+    queue: VecDeque<E>,
+    edges: Vec<Vec<u32>>,
+}
+
+impl<E: Engine> Graph<E> {
+    fn id(&mut self, e: &E, k: u64) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(k).or_insert_with(|| {
+            self.queue.push_back(e.clone());
+            next
+        })
+    }
+}
+
+/// Extract the part of `claim` about `root` into `w`; why not, if it does not close.
+pub(crate) fn extract<E: Engine, W: Write>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    claim: Claim,
+    w: &mut Writer<W>,
+) -> Result<PartSize, String> {
+    s.attacker = claim.side();
+    let mut g = Graph {
+        ids: HashMap::new(),
+        queue: VecDeque::new(),
+        edges: Vec::new(),
+    };
+    g.id(root, key(root, claim.side()));
+    let mut size = PartSize::default();
+    let mut materials = std::collections::BTreeSet::new();
+    let mut id = 0u32;
+    while let Some(e) = g.queue.pop_front() {
+        let step = justify(s, &mut g, &e, claim)?;
+        if let Step::Table(_) = step {
+            size.table_leaves += 1;
+            materials.insert(Leaves::<E>::material(&e));
+        }
+        let node = Node {
+            position: e.to_position(),
+            step,
+        };
+        w.node(id, &node)
+            .map_err(|e| format!("cannot write the certificate: {e}"))?;
+        id += 1;
+    }
+    size.nodes = id;
+    size.materials = materials.into_iter().collect();
+    if claim.is_win() {
+        size.longest = Some(longest_line(&g.edges)?);
+    }
+    Ok(size)
+}
+
+/// How the node `e` is justified under `claim`, its children given ids.
+fn justify<E: Engine>(
+    s: &mut Search<'_, E>,
+    g: &mut Graph<E>,
+    e: &E,
+    claim: Claim,
+) -> Result<Step, String> {
+    let at = || e.to_position().to_string();
+    if let Status::Won { winner, .. } = e.status() {
+        g.edges.push(Vec::new());
+        return if (winner == claim.side()) == claim.is_win() {
+            Ok(Step::End)
+        } else {
+            Err(format!("the game is over against the claim at {}", at()))
+        };
+    }
+    if let Some(v) = s.leaves.probe(e) {
+        g.edges.push(Vec::new());
+        return table_step(claim, e, v)
+            .ok_or_else(|| format!("a table value against it at {}", at()));
+    }
+    let moves = e.legal_moves();
+    let kids: Vec<E> = moves.iter().map(|m| e.apply(m)).collect();
+    let picked = if e.side_to_move() == claim.chooser() {
+        vec![choose(s, g, &kids, claim).ok_or_else(|| format!("no move keeps it at {}", at()))?]
+    } else {
+        for c in &kids {
+            if !answered(s, g, c, claim) {
+                return Err(format!("a reply is not answered at {}", at()));
+            }
+        }
+        (0..kids.len()).collect()
+    };
+    let mut edges = Vec::new();
+    let mut out: Vec<(Move, u32)> = Vec::new();
+    for i in picked {
+        let cid = g.id(&kids[i], key(&kids[i], claim.side()));
+        edges.push(cid);
+        out.push((moves[i], cid));
+    }
+    g.edges.push(edges);
+    Ok(match (e.side_to_move() == claim.chooser(), out.pop()) {
+        (true, Some((m, c))) => Step::One(m, c),
+        (_, last) => Step::All(out.into_iter().chain(last).collect()),
+    })
+}
+
+/// A table leaf's step, if its value is one the claim needs.
+fn table_step<E: Engine>(claim: Claim, e: &E, v: Value) -> Option<Step> {
+    let attacker_wins = match v {
+        Value::Win(_) => e.side_to_move() == claim.side(),
+        Value::Loss(_) => e.side_to_move() != claim.side(),
+        Value::Draw => false,
+    };
+    (attacker_wins == claim.is_win()).then_some(Step::Table(v))
+}
+
+/// What the search knows of `c`: its numbers and proof depth, a leaf's or the table's.
+fn known<E: Engine>(s: &mut Search<'_, E>, c: &E) -> Option<(u32, u32, u32)> {
+    if let Some((p, d)) = s.leaf(c) {
+        return Some((p, d, 0));
+    }
+    s.table
+        .get(key(c, s.attacker))
+        .map(|t| (t.phi, t.delta, t.depth))
+}
+
+/// Search `c` (not a leaf) to the end, on an empty path.
+fn research<E: Engine>(s: &mut Search<'_, E>, c: &E) -> (u32, u32, u32) {
+    if let Some(k) = known(s, c).filter(|k| k.0 == 0 || k.1 == 0) {
+        return k;
+    }
+    s.clear_path();
+    let k = key(c, s.attacker);
+    let (t, _) = s.mid(c, k, INF, INF, false);
+    (t.phi, t.delta, t.depth)
+}
+
+/// The chooser's move: a child already in the graph (a cannot-win may go round), else the
+/// child solved against its mover with the shortest proof, else the first child that a new
+/// search solves so.
+fn choose<E: Engine>(
+    s: &mut Search<'_, E>,
+    g: &Graph<E>,
+    kids: &[E],
+    claim: Claim,
+) -> Option<usize> {
+    if !claim.is_win() {
+        if let Some(i) = kids
+            .iter()
+            .position(|c| g.ids.contains_key(&key(c, claim.side())))
+        {
+            return Some(i);
+        }
+    }
+    let best = kids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| known(s, c).filter(|k| k.1 == 0).map(|k| (k.2, i)))
+        .min();
+    if let Some((_, i)) = best {
+        return Some(i);
+    }
+    // Refutations resting on a cycle are not kept: search the children again, one by one.
+    (0..kids.len()).find(|&i| research(s, &kids[i]).1 == 0)
+}
+
+/// Whether the chooser reaches its goal at `c` (the other side's reply): in the graph
+/// already for a cannot-win, else solved so, searching it again if the table lost it.
+fn answered<E: Engine>(s: &mut Search<'_, E>, g: &Graph<E>, c: &E, claim: Claim) -> bool {
+    if !claim.is_win() && g.ids.contains_key(&key(c, claim.side())) {
+        return true;
+    }
+    match known(s, c) {
+        Some((0, _, _)) => true,
+        Some((_, 0, _)) => false,
+        _ => research(s, c).0 == 0,
+    }
+}
+
+/// The longest line of an acyclic graph from node 0, in plies; an error on a cycle.
+fn longest_line(edges: &[Vec<u32>]) -> Result<u32, String> {
+    let n = edges.len();
+    let mut depth = vec![u32::MAX; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = vec![(0usize, 0usize)];
+    on_stack[0] = true;
+    while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+        if let Some(&c) = edges[v].get(*next) {
+            *next += 1;
+            let c = c as usize;
+            if on_stack[c] {
+                return Err("the proof read out has a cycle".into());
+            }
+            if depth[c] == u32::MAX {
+                on_stack[c] = true;
+                stack.push((c, 0));
+            }
+            continue;
+        }
+        depth[v] = edges[v]
+            .iter()
+            .map(|&c| depth[c as usize] + 1)
+            .max()
+            .unwrap_or(0);
+        on_stack[v] = false;
+        stack.pop();
+    }
+    Ok(depth[0])
+}

@@ -1,0 +1,439 @@
+//! Proof-number search for Ordo and Ordo X: who wins a position, proved, for boards and
+//! positions far beyond what enumerating every position can reach.
+//!
+//! [`prove`] runs a depth-first proof-number search (df-pn) on the bitboard engine: first for
+//! the side to move, then, if that side cannot win, for the other; both refuted is a draw
+//! (neither side can force a win: endless play, ORDO-3.3). Its leaves are the rules' ends
+//! (ORDO-10.1 to ORDO-10.4) and, given a folder of endgame tables, every position whose
+//! material they hold. Its transposition table is as large as the memory allowed; the search
+//! stops at a node or time budget or when asked, and its table can be saved and loaded to
+//! resume.
+//!
+//! Every result is read out of the search as a certificate (`spec/certificate.md`,
+//! `ordo-certificate`), node by node, whether or not it is written to a file: a result whose
+//! certificate does not close is not reported. `ordo prove --check` judges a certificate on
+//! the reference engine.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use ordo_core::rules::{setup, Color, Dims, Variant};
+//! use ordo_prove::{prove, Options, Outcome};
+//!
+//! // Ordo X on 4 x 3 from the first-row setup: White wins.
+//! let start = setup::filled_rows(Dims::new(4, 3).unwrap(), 1, Variant::X).unwrap();
+//! let report = prove(&start, &Options::default(), None, None, &AtomicBool::new(false), &mut |_| {})
+//!     .unwrap();
+//! assert_eq!(report.outcome, Outcome::Wins(Color::White));
+//! assert_eq!(report.parts[0].longest, Some(3));
+//! ```
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use ordo_bitboard::Bitboard;
+use ordo_certificate::{Claim, TableFile, Writer};
+use ordo_core::rules::{Color, Engine, Position};
+use ordo_solve::{slice_file_name, stored_up_to, Material, Tablebase};
+
+mod extract;
+mod leaves;
+mod search;
+mod table;
+
+pub use extract::PartSize;
+pub use search::Tick;
+pub use table::ENTRY_BYTES;
+
+use leaves::Leaves;
+use search::{Budget, Search};
+use table::Table;
+
+/// How a proof search may run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Bytes for the transposition table.
+    pub table_bytes: u64,
+    /// The most nodes to expand (both searches together).
+    pub nodes: Option<u64>,
+    /// The longest time to search.
+    pub time: Option<Duration>,
+    /// Children start with δ = their own number of moves (df-pn+ mobility), so that moves
+    /// leaving the other side few replies are tried first; off, every child starts at 1, 1.
+    pub mobility: bool,
+    /// A file to resume from (if it exists) and to save the table to when a search stops
+    /// short of a result.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl Default for Options {
+    /// 64 MiB of table, no budget, mobility on, no checkpoint.
+    fn default() -> Options {
+        Options {
+            table_bytes: 64 << 20,
+            nodes: None,
+            time: None,
+            mobility: true,
+            checkpoint: None,
+        }
+    }
+}
+
+/// What a proof search established about the side to move's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side can force a win.
+    Wins(Color),
+    /// Neither side can force a win.
+    Draw,
+    /// This side cannot force a win; whether the other can is not proved.
+    CannotWin(Color),
+    /// Nothing was proved within the budget.
+    NotProved,
+}
+
+/// A proof search's result and figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The position.
+    pub position: Position,
+    /// What was proved.
+    pub outcome: Outcome,
+    /// Each certificate part: its claim and size.
+    pub parts: Vec<(Claim, PartSize)>,
+    /// Nodes expanded by the searches (and re-searches while reading out).
+    pub nodes: u64,
+    /// Each search's attacker and root proof and disproof numbers at its end.
+    pub roots: Vec<(Color, u32, u32)>,
+    /// Why the search stopped short, if it did (`budget` or `interrupted`).
+    pub stopped: Option<String>,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Table probes that gave a value.
+    pub table_probes: u64,
+    /// Transposition table entries in use and in all.
+    pub table: (usize, usize),
+}
+
+/// Why a proof search could not run or write its results.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// The position is not a position of the rules (ORDO-2.3).
+    #[error("the position cannot be played: {0}")]
+    Position(String),
+    /// The certificate or checkpoint could not be written or read.
+    #[error("{path}: {reason}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+fn file_error(path: &Path, reason: impl ToString) -> ProveError {
+    ProveError::File {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
+}
+
+/// Prove who wins `pos` on the bitboard engine (see the crate's documentation), with the
+/// tables in `tables` as leaves, writing the certificate to `certificate` if given. `stop`
+/// ends the search early when set (Ctrl-C); `progress` sees the search now and then.
+pub fn prove(
+    pos: &Position,
+    opts: &Options,
+    tables: Option<&Tablebase>,
+    certificate: Option<&Path>,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Tick),
+) -> Result<Report, ProveError> {
+    prove_on::<Bitboard>(pos, opts, tables, certificate, stop, progress)
+}
+
+/// [`prove`] on the engine `E`.
+pub fn prove_on<E: Engine>(
+    pos: &Position,
+    opts: &Options,
+    tables: Option<&Tablebase>,
+    certificate: Option<&Path>,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Tick),
+) -> Result<Report, ProveError> {
+    let root = E::from_position(pos).map_err(|e| ProveError::Position(e.to_string()))?;
+    let start = Instant::now();
+    let mut table = Table::with_bytes(opts.table_bytes);
+    if let Some(path) = opts.checkpoint.as_deref().filter(|p| p.exists()) {
+        load_checkpoint(path, pos, &mut table)?;
+    }
+    let budget = Budget {
+        nodes: opts.nodes,
+        deadline: opts.time.map(|t| start + t),
+    };
+    let leaves = Leaves::new(tables);
+    let mut s = Search::new(table, leaves, opts.mobility, budget, stop, progress);
+    let (mut outcome, mut roots) = search_both(&mut s, &root);
+    let mut parts = Vec::new();
+    if !s.stopped {
+        (outcome, parts) = read_out(&mut s, &root, outcome, certificate, tables)?;
+        if !matches!(outcome, Outcome::Wins(_) | Outcome::Draw) && !s.stopped {
+            // Stored refutations resting on cycles misled the search: again without them.
+            s.keep_tainted = false;
+            s.table.drop_tainted();
+            (outcome, roots) = search_both(&mut s, &root);
+            if !s.stopped {
+                (outcome, parts) = read_out(&mut s, &root, outcome, certificate, tables)?;
+            }
+        }
+    }
+    let stopped = s.stopped.then(|| stop_reason(stop));
+    if stopped.is_some() {
+        outcome = Outcome::NotProved;
+        parts.clear();
+        if let Some(path) = opts.checkpoint.as_deref() {
+            save_checkpoint(path, pos, &s.table)?;
+        }
+    }
+    Ok(Report {
+        position: pos.clone(),
+        outcome,
+        parts,
+        nodes: s.nodes,
+        roots,
+        stopped,
+        elapsed: start.elapsed(),
+        table_probes: s.leaves.probes,
+        table: {
+            let (slots, used) = s.table.fill();
+            (used, slots)
+        },
+    })
+}
+
+fn stop_reason(stop: &AtomicBool) -> String {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        "interrupted".into()
+    } else {
+        "budget".into()
+    }
+}
+
+/// Search for the side to move, then, unless it wins, for the other: a win of either settles
+/// it, two refutations are a draw, one refutation that the side refuted cannot win. (A
+/// search can also end stuck, neither proved nor refuted, where cycles mislead it.)
+fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Color, u32, u32)>) {
+    let mover = root.side_to_move();
+    let (p, d) = s.run(root, mover);
+    let mut roots = vec![(mover, p, d)];
+    if p == 0 || s.stopped {
+        let outcome = if p == 0 {
+            Outcome::Wins(mover)
+        } else {
+            Outcome::NotProved
+        };
+        return (outcome, roots);
+    }
+    let other = mover.opponent();
+    let (p2, d2) = s.run(root, other);
+    roots.push((other, p2, d2));
+    let outcome = match (d, p2, d2) {
+        (_, 0, _) => Outcome::Wins(other),
+        (0, _, 0) => Outcome::Draw,
+        (0, _, _) => Outcome::CannotWin(mover),
+        (_, _, 0) => Outcome::CannotWin(other),
+        _ => Outcome::NotProved,
+    };
+    (outcome, roots)
+}
+
+/// The certificate parts an outcome needs.
+fn claims(outcome: Outcome) -> Vec<Claim> {
+    match outcome {
+        Outcome::Wins(c) => vec![Claim::Wins(c)],
+        Outcome::Draw => vec![
+            Claim::CannotWin(Color::White),
+            Claim::CannotWin(Color::Black),
+        ],
+        Outcome::CannotWin(c) => vec![Claim::CannotWin(c)],
+        Outcome::NotProved => Vec::new(),
+    }
+}
+
+/// What remains of an outcome once a part failed to read out.
+fn without(outcome: Outcome, failed: Claim) -> Outcome {
+    match (outcome, failed) {
+        (Outcome::Draw, Claim::CannotWin(c)) => Outcome::CannotWin(c.opponent()),
+        _ => Outcome::NotProved,
+    }
+}
+
+type Parts = Vec<(Claim, PartSize)>;
+
+/// Read the outcome's parts out of the search, into the certificate file if one is asked for;
+/// a part that does not close weakens the outcome, and the rest are read again.
+fn read_out<E: Engine>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    mut outcome: Outcome,
+    certificate: Option<&Path>,
+    tables: Option<&Tablebase>,
+) -> Result<(Outcome, Parts), ProveError> {
+    loop {
+        let wanted = claims(outcome);
+        if wanted.is_empty() {
+            return Ok((outcome, Vec::new()));
+        }
+        let pos = root.to_position();
+        let attempt = match certificate {
+            Some(path) => write_file(s, root, &pos, &wanted, path, tables)?,
+            None => write_parts(s, root, &pos, &wanted, io::sink(), tables)
+                .map_err(|e| file_error(Path::new("(no file)"), e))?,
+        };
+        match attempt {
+            Ok(parts) => return Ok((outcome, parts)),
+            Err(failed) => outcome = without(outcome, failed),
+        }
+    }
+}
+
+fn write_file<E: Engine>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    pos: &Position,
+    wanted: &[Claim],
+    path: &Path,
+    tables: Option<&Tablebase>,
+) -> Result<Result<Parts, Claim>, ProveError> {
+    let mut result = None;
+    let written = ordo_system::files::write_atomically_with(path, |w| {
+        let r = write_parts(s, root, pos, wanted, w, tables)?;
+        let failed = r.is_err();
+        result = Some(r);
+        if failed {
+            return Err(io::Error::other("a part did not close"));
+        }
+        Ok(())
+    });
+    match (written, result) {
+        (_, Some(Err(claim))) => Ok(Err(claim)),
+        (Ok(()), Some(parts)) => Ok(parts),
+        (Err(e), _) => Err(file_error(path, e)),
+        (Ok(()), None) => Err(file_error(path, "nothing was written")),
+    }
+}
+
+/// Write the certificate of `wanted` to `out`; the claim that failed to close, if one did.
+fn write_parts<E: Engine, W: Write>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    pos: &Position,
+    wanted: &[Claim],
+    out: W,
+    tables: Option<&Tablebase>,
+) -> io::Result<Result<Parts, Claim>> {
+    let mut w = Writer::new(out, pos)?;
+    let mut parts = Vec::new();
+    for &claim in wanted {
+        w.claim(claim)?;
+        let size = match extract::extract(s, root, claim, &mut w) {
+            Ok(size) => size,
+            Err(_) => return Ok(Err(claim)),
+        };
+        let files = table_files(pos, &size.materials, tables)?;
+        w.end_claim(size.nodes, &files)?;
+        parts.push((claim, size));
+    }
+    w.finish()?;
+    Ok(Ok(parts))
+}
+
+/// The table files the leaves of these materials are read from, with their checksums.
+fn table_files(
+    pos: &Position,
+    materials: &[Material],
+    tables: Option<&Tablebase>,
+) -> io::Result<Vec<TableFile>> {
+    let Some(dir) = tables.and_then(|t| t.folder()) else {
+        return Ok(Vec::new());
+    };
+    let mut names: Vec<String> = materials
+        .iter()
+        .flat_map(|&m| stored_up_to(m))
+        .map(|m| slice_file_name(pos.variant, pos.dims(), m))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let hash = ordo_solve::content_checksum(&dir.join(&name))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            Ok(TableFile {
+                name,
+                blake3: hash.to_hex().to_string(),
+            })
+        })
+        .collect()
+}
+
+const CHECKPOINT_MAGIC: &str = "ordo-prove-table 1";
+
+/// Save the transposition table to `path` (atomically): a header naming the position, the
+/// entries, and the BLAKE3 of everything before it.
+fn save_checkpoint(path: &Path, pos: &Position, table: &Table) -> Result<(), ProveError> {
+    ordo_system::files::write_atomically_with(path, |w| {
+        let mut body = Vec::new();
+        let n = table.save(&mut body)?;
+        let head = format!("{CHECKPOINT_MAGIC}\n{pos}\n{n}\n");
+        let mut h = blake3::Hasher::new();
+        h.update(head.as_bytes());
+        h.update(&body);
+        w.write_all(head.as_bytes())?;
+        w.write_all(&body)?;
+        w.write_all(h.finalize().as_bytes())
+    })
+    .map_err(|e| file_error(path, e))
+}
+
+/// Load a checkpoint of the same position into `table`.
+fn load_checkpoint(path: &Path, pos: &Position, table: &mut Table) -> Result<(), ProveError> {
+    let fail = |r: &str| file_error(path, format!("not a checkpoint of this search: {r}"));
+    let f = ordo_system::files::open_regular(path).map_err(|e| file_error(path, e))?;
+    let len = f.metadata().map_err(|e| file_error(path, e))?.len();
+    let mut r = BufReader::new(f);
+    let mut head = String::new();
+    for _ in 0..3 {
+        (&mut r)
+            .take(4096)
+            .read_line(&mut head)
+            .map_err(|e| file_error(path, e))?;
+    }
+    let lines: Vec<&str> = head.lines().collect();
+    let [magic, p, n] = lines[..] else {
+        return Err(fail("its header is cut"));
+    };
+    if magic != CHECKPOINT_MAGIC || p != pos.to_string() {
+        return Err(fail("another format or another position"));
+    }
+    let n: u64 = n.parse().map_err(|_| fail("its entry count"))?;
+    if Some(len)
+        != n.checked_mul(24)
+            .and_then(|b| b.checked_add(head.len() as u64 + 32))
+    {
+        return Err(fail("its length does not match its entry count"));
+    }
+    let mut body = Vec::new();
+    r.read_to_end(&mut body).map_err(|e| file_error(path, e))?;
+    let (entries, hash) = body.split_at(body.len() - 32);
+    let mut h = blake3::Hasher::new();
+    h.update(head.as_bytes());
+    h.update(entries);
+    if h.finalize().as_bytes() != hash {
+        return Err(fail("its checksum does not match (damaged)"));
+    }
+    table
+        .load(&mut &entries[..], n)
+        .map_err(|e| file_error(path, e))
+}

@@ -1,0 +1,368 @@
+//! Depth-first proof-number search (Nagai's df-pn) in its negamax form, for one attacker: at
+//! every node φ is the cost of proving the goal of the side to move (the attacker's goal is a
+//! win, the defender's that the attacker does not win) and δ the cost of refuting it;
+//! φ(n) = min δ(child), δ(n) = Σ φ(child). A node is searched until its numbers reach the
+//! thresholds its parent gave it, with Pawlewicz and Lew's 1 + ε trick for the second-best
+//! child.
+//!
+//! Ordo has no repetition rule, so a line that comes back to a position on the current path
+//! is endless play, a draw (ORDO-3.3): it refutes the attacker there. That value depends on
+//! the path (the graph-history interaction), so a refutation built on it may be wrong
+//! elsewhere; a proof never is (no proof uses a cycle). The search keeps such refutations
+//! like any other and leaves the judgement to extraction: every result is read out as a
+//! graph whose every node is re-justified, and a refutation that does not close is reported
+//! as not proved.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use ordo_core::rules::{Color, Engine, Status};
+use ordo_solve::Value;
+
+use crate::leaves::Leaves;
+use crate::table::{Entry, Table, INF, TAINTED};
+
+/// What stops a search short of a result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    /// The most nodes to expand.
+    pub nodes: Option<u64>,
+    /// The latest time to go on.
+    pub deadline: Option<Instant>,
+}
+
+/// The state of a running search, what a progress report shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tick {
+    /// Nodes expanded so far (both attackers).
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The root's proof and disproof numbers for the current attacker, as last summed.
+    pub root: (u32, u32),
+    /// The attacker whose win is being proved or refuted.
+    pub attacker: Color,
+    /// Transposition table slots in use and in all.
+    pub table: (usize, usize),
+}
+
+/// A child of an expanded node: the position, its key, and what is known of it.
+pub(crate) struct Child<E> {
+    pub e: E,
+    pub key: u64,
+    /// A leaf's numbers and proof depth (the game over, or a table value).
+    pub leaf: Option<(u32, u32)>,
+    /// The numbers before any search of the child (the mobility heuristic or 1, 1).
+    pub init: (u32, u32),
+    /// The numbers the child's last search returned here, and whether they rest on a cycle
+    /// through the path (a refutation not stored in the table).
+    pub last: Option<(Entry, bool)>,
+}
+
+/// The numbers of an expanded node, summed over its children.
+struct Sum {
+    phi: u32,
+    delta: u32,
+    best: usize,
+    /// δ of the best child and φ of it, and the second-smallest δ.
+    best_delta: u32,
+    best_phi: u32,
+    second_delta: u32,
+    depth: u32,
+    /// The node is solved only through a value that rests on the current path.
+    tainted: bool,
+}
+
+/// One proof search over one position tree, for one attacker at a time.
+pub(crate) struct Search<'a, E> {
+    pub table: Table,
+    pub attacker: Color,
+    path: HashSet<u64>,
+    pub nodes: u64,
+    budget: Budget,
+    stop: &'a AtomicBool,
+    pub stopped: bool,
+    pub leaves: Leaves<'a, E>,
+    mobility: bool,
+    start: Instant,
+    root: (u32, u32),
+    progress: &'a mut dyn FnMut(&Tick),
+    next_tick: u64,
+    /// Store refutations that rest on a cycle through the path too (marked): fast, and
+    /// right wherever the refutation holds on every path; the results are judged when read
+    /// out, and a search whose results do not read out is run again without them.
+    pub keep_tainted: bool,
+}
+
+/// The key of a position for one attacker: the pieces, the side to move and the attacker
+/// mixed into 64 bits (never 0, the empty slot).
+pub(crate) fn key<E: Engine>(e: &E, attacker: Color) -> u64 {
+    let [w, b] = e.occupancy();
+    let tag = (e.side_to_move() as u64) << 1 | attacker as u64;
+    let mut h = 0x9e37_79b9_7f4a_7c15u64;
+    // Each word mixed in on its own step, so that no two inputs can cancel.
+    for word in [tag, w as u64, (w >> 64) as u64, b as u64, (b >> 64) as u64] {
+        h = mix(h ^ word);
+    }
+    h.max(1)
+}
+
+/// The finalizer of SplitMix64: every input bit reaches every output bit.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The numbers of a node where the side to move has lost (the game is over).
+pub(crate) const LOST: (u32, u32) = (INF, 0);
+/// The numbers of a node where the side to move has reached its goal.
+pub(crate) const REACHED: (u32, u32) = (0, INF);
+
+impl<'a, E: Engine> Search<'a, E> {
+    pub fn new(
+        table: Table,
+        leaves: Leaves<'a, E>,
+        mobility: bool,
+        budget: Budget,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&Tick),
+    ) -> Search<'a, E> {
+        Search {
+            table,
+            attacker: Color::White,
+            path: HashSet::new(),
+            nodes: 0,
+            budget,
+            stop,
+            stopped: false,
+            leaves,
+            mobility,
+            start: Instant::now(),
+            root: (1, 1),
+            progress,
+            next_tick: 1 << 14,
+            keep_tainted: true,
+        }
+    }
+
+    /// The numbers of a node where the game is drawn (a cycle, a table draw): the attacker's
+    /// goal fails, the defender's is reached.
+    pub fn drawn(&self, mover: Color) -> (u32, u32) {
+        if mover == self.attacker {
+            LOST
+        } else {
+            REACHED
+        }
+    }
+
+    /// The numbers of a leaf: the game over, or a position the tables hold.
+    pub fn leaf(&mut self, e: &E) -> Option<(u32, u32)> {
+        if let Status::Won { winner, .. } = e.status() {
+            return Some(if winner == e.side_to_move() {
+                REACHED
+            } else {
+                LOST
+            });
+        }
+        let v = self.leaves.probe(e)?;
+        Some(match v {
+            Value::Win(_) => REACHED,
+            Value::Loss(_) => LOST,
+            Value::Draw => self.drawn(e.side_to_move()),
+        })
+    }
+
+    /// Numbers from the mover's view (φ, δ) as the attacker's proof and disproof numbers.
+    pub fn attacker_view(&self, mover: Color, (phi, delta): (u32, u32)) -> (u32, u32) {
+        if mover == self.attacker {
+            (phi, delta)
+        } else {
+            (delta, phi)
+        }
+    }
+
+    /// Search `root` for `attacker` until it is solved or the budget ends; the root's proof
+    /// and disproof numbers for the attacker.
+    pub fn run(&mut self, root: &E, attacker: Color) -> (u32, u32) {
+        self.attacker = attacker;
+        self.path.clear();
+        if let Some(l) = self.leaf(root) {
+            return self.attacker_view(root.side_to_move(), l);
+        }
+        let k = key(root, attacker);
+        let (e, _) = self.mid(root, k, INF, INF, true);
+        self.attacker_view(root.side_to_move(), (e.phi, e.delta))
+    }
+
+    /// Forget the current path (a fresh search of a node out of its context).
+    pub fn clear_path(&mut self) {
+        self.path.clear();
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let over_nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
+        let over_time = self.budget.deadline.is_some_and(|d| Instant::now() >= d);
+        if over_nodes || over_time || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn tick(&mut self) {
+        if self.nodes < self.next_tick {
+            return;
+        }
+        self.next_tick = self.nodes + (1 << 14);
+        let (slots, used) = self.table.fill();
+        let t = Tick {
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            root: self.root,
+            attacker: self.attacker,
+            table: (used, slots),
+        };
+        (self.progress)(&t);
+    }
+
+    /// The children of `e` (which is not over), each with its leaf value if it is one.
+    pub fn expand(&mut self, e: &E) -> Vec<Child<E>> {
+        let mut next = Vec::new();
+        e.successors(&mut next);
+        next.into_iter()
+            .map(|c| {
+                let leaf = self.leaf(&c);
+                let init = match (leaf, self.mobility) {
+                    (None, true) => (1, (c.perft(1) as u32).clamp(1, INF - 1)),
+                    _ => (1, 1),
+                };
+                Child {
+                    key: key(&c, self.attacker),
+                    e: c,
+                    leaf,
+                    init,
+                    last: None,
+                }
+            })
+            .collect()
+    }
+
+    /// What is known of a child: a leaf, on the path (a cycle), the table, its last search
+    /// here, or its initial numbers; with its proof depth and whether it rests on the path.
+    pub fn child_numbers(&self, c: &Child<E>) -> (u32, u32, u32, bool) {
+        if let Some((p, d)) = c.leaf {
+            return (p, d, 0, false);
+        }
+        if self.path.contains(&c.key) {
+            let (p, d) = self.drawn(c.e.side_to_move());
+            return (p, d, 0, true);
+        }
+        // A refutation resting on the path that the table did not keep is the newest word.
+        if let Some((t, true)) = c.last.filter(|_| !self.keep_tainted) {
+            return (t.phi, t.delta, t.depth, true);
+        }
+        if let Some(t) = self.table.get(c.key) {
+            return (t.phi, t.delta, t.depth, t.tainted());
+        }
+        match c.last {
+            Some((t, tainted)) => (t.phi, t.delta, t.depth, tainted),
+            None => (c.init.0, c.init.1, 0, false),
+        }
+    }
+
+    fn sum(&self, kids: &[Child<E>]) -> Sum {
+        let mut s = Sum {
+            phi: INF,
+            delta: 0,
+            best: 0,
+            best_delta: INF,
+            best_phi: 0,
+            second_delta: INF,
+            depth: 0,
+            tainted: false,
+        };
+        let (mut all_depth, mut win_depth) = (0, u32::MAX);
+        // Taint of a refutation (every child reached) and of a goal reached (all children
+        // refuted that are, tainted).
+        let (mut any_taint, mut clean_win) = (false, false);
+        for (i, c) in kids.iter().enumerate() {
+            let (p, d, depth, tainted) = self.child_numbers(c);
+            s.delta = (s.delta + p).min(INF);
+            all_depth = all_depth.max(depth + 1);
+            any_taint |= tainted;
+            if d == 0 {
+                win_depth = win_depth.min(depth + 1);
+                clean_win |= !tainted;
+            }
+            if d < s.best_delta {
+                s.second_delta = s.best_delta;
+                (s.best_delta, s.best_phi, s.best) = (d, p, i);
+            } else if d < s.second_delta {
+                s.second_delta = d;
+            }
+        }
+        s.phi = s.best_delta;
+        s.depth = if s.phi == 0 { win_depth } else { all_depth };
+        s.tainted = (s.phi == 0 && !clean_win) || (s.delta == 0 && any_taint);
+        s
+    }
+
+    /// Search the expanded node `e` (not a leaf) until φ ≥ `th_phi` or δ ≥ `th_delta`.
+    /// Its entry and whether it rests on a cycle through the path; stored in the table (if
+    /// the table keeps it) unless it does.
+    pub fn mid(&mut self, e: &E, k: u64, th_phi: u32, th_delta: u32, root: bool) -> (Entry, bool) {
+        let mut kids = self.expand(e);
+        self.nodes += 1;
+        self.tick();
+        let before = self.nodes;
+        self.path.insert(k);
+        let mut s = self.sum(&kids);
+        while s.phi < th_phi && s.delta < th_delta && !self.out_of_budget() {
+            if root {
+                self.root = self.attacker_view(e.side_to_move(), (s.phi, s.delta));
+            }
+            let child_th_phi = th_delta.saturating_sub(s.delta - s.best_phi).min(INF);
+            let wide = s
+                .second_delta
+                .saturating_add(s.second_delta / 4)
+                .saturating_add(1);
+            let child_th_delta = th_phi.min(wide).min(INF);
+            let c = &kids[s.best];
+            let (e2, k2) = (c.e.clone(), c.key);
+            let before_child = self.child_numbers(&kids[s.best]);
+            let got = self.mid(&e2, k2, child_th_phi, child_th_delta, false);
+            kids[s.best].last = Some(got);
+            if !root && self.child_numbers(&kids[s.best]) == before_child {
+                // No progress below (the child's view differs from ours through a cycle):
+                // give the choice back to the parent rather than spin.
+                s = self.sum(&kids);
+                break;
+            }
+            s = self.sum(&kids);
+        }
+        if root {
+            self.root = self.attacker_view(e.side_to_move(), (s.phi, s.delta));
+        }
+        self.path.remove(&k);
+        let work = (self.nodes - before + 1).min(u64::from(TAINTED - 1)) as u32;
+        let entry = Entry {
+            key: k,
+            phi: s.phi,
+            delta: s.delta,
+            work: work | if s.tainted { TAINTED } else { 0 },
+            depth: if s.phi == 0 || s.delta == 0 {
+                s.depth
+            } else {
+                0
+            },
+        };
+        if !s.tainted || self.keep_tainted {
+            self.table.put(entry);
+        }
+        (entry, s.tainted)
+    }
+}
