@@ -15,7 +15,8 @@ pub mod cli;
 #[allow(unused_imports)]
 use {
     ordo::render, ordo_adjudicate as adjudicate, ordo_bitboard as bitboard,
-    ordo_conformance as conformance, ordo_conformance::diff, ordo_core::notation, ordo_core::rules,
-    ordo_core::text, ordo_page as page, ordo_reference as reference, ordo_serve as serve,
-    ordo_solve as solve, ordo_system::files, ordo_system::signals, ordo_system::usage,
+    ordo_certificate as certificate, ordo_conformance as conformance, ordo_conformance::diff,
+    ordo_core::notation, ordo_core::rules, ordo_core::text, ordo_page as page, ordo_prove as prove,
+    ordo_reference as reference, ordo_serve as serve, ordo_solve as solve, ordo_system::files,
+    ordo_system::signals, ordo_system::usage,
 };

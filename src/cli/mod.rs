@@ -13,6 +13,7 @@ mod interrupt;
 pub mod out;
 mod perft;
 mod problem;
+mod prove;
 mod render;
 mod serve;
 mod site;
@@ -161,6 +162,9 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Endgame tablebases by material: build, verify, probe.
     Tb(tb::TbArgs),
+    /// Prove who wins a position by proof-number search (tables as leaves), with a
+    /// certificate; or judge a certificate on the reference engine (--check).
+    Prove(prove::ProveArgs),
     /// Problems: verify their claims, or compose new ones from the tables.
     Problem(problem::ProblemArgs),
     /// Tables of the analysis report (analysis/) from saved results.
@@ -403,6 +407,7 @@ pub fn run(cli: &Cli, out: &mut String) -> Result<u8, CliError> {
         Command::Solve(args) => solve::run(args, out),
         Command::Analysis(args) => analysis::run(args, out),
         Command::Tb(args) => tb::run(args, out),
+        Command::Prove(args) => prove::run(args, out),
         Command::Problem(args) => problem::run(args, out),
         Command::Moves { at } => done(dispatch(at, |e| moves(e, out))),
         Command::Show { at } => done(show(at, out)),

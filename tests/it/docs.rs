@@ -114,7 +114,7 @@ fn words(cmd: &str) -> Vec<String> {
 
 /// Replace the number before a unit of time, size or rate by `#`.
 fn mask(line: &str) -> String {
-    const UNITS: [&str; 12] = [
+    const UNITS: [&str; 13] = [
         "s",
         "s,",
         "s)",
@@ -127,6 +127,7 @@ fn mask(line: &str) -> String {
         "leaves/s",
         "per",
         "positions/s",
+        "nodes/s",
     ];
     let toks: Vec<&str> = line.split_whitespace().collect();
     let mut out = Vec::new();

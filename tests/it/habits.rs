@@ -13,7 +13,7 @@ use crate::common::{ordo_cmd as ordo, stderr, stdout};
 
 /// Flags that differ from the habit of the other commands on purpose: (flag, commands, why).
 /// An entry that no longer differs fails the test, so the list cannot go stale.
-const DIFFERENT: [(&str, &[&str], &str); 7] = [
+const DIFFERENT: [(&str, &[&str], &str); 8] = [
     (
         "board",
         &[
@@ -23,8 +23,10 @@ const DIFFERENT: [(&str, &[&str], &str); 7] = [
             "ordo tb job",
             "ordo tb plan",
             "ordo problem compose",
+            "ordo prove",
         ],
-        "a table's board is any COLSxROWS, not one of the two standard starts (solve: a small one)",
+        "a table's board is any COLSxROWS, not one of the two standard starts (solve: a small one; \
+         prove: any board, its standard start or a rowN one)",
     ),
     (
         "vectors",
@@ -48,8 +50,14 @@ const DIFFERENT: [(&str, &[&str], &str); 7] = [
     ),
     (
         "setup",
-        &["ordo tb plan"],
-        "there it chooses to plan a game rather than a table set",
+        &["ordo tb plan", "ordo prove"],
+        "there it chooses to plan a game rather than a table set; prove takes any rowN and \
+         defaults to the standard start of 10 x 8 and 8 x 8",
+    ),
+    (
+        "position",
+        &["ordo prove"],
+        "without it prove starts from --board and --setup, not always the standard start",
     ),
     (
         "max-pieces",

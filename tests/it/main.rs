@@ -41,6 +41,7 @@ mod page;
 mod perft;
 mod problems;
 mod properties;
+mod prove;
 mod reliability;
 mod render;
 mod serve;

@@ -93,3 +93,19 @@ fn a_missing_node_count_or_trailing_text_is_refused() {
         .reason
         .contains("after the closing"));
 }
+
+/// The example of spec/certificate.md holds: White's win on the classic 3 x 3 board.
+#[test]
+fn the_example_of_the_spec_holds() {
+    let spec = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../spec/certificate.md"
+    ))
+    .unwrap();
+    let start = spec.find("```text\n").unwrap() + "```text\n".len();
+    let block = &spec[start..start + spec[start..].find("```").unwrap()];
+    let cert = read_from(block.as_bytes()).unwrap();
+    let checked = check(&cert, None).unwrap();
+    assert_eq!(checked.established, Established::Wins(Color::White));
+    assert_eq!(checked.parts[0].1, 12);
+}

@@ -234,3 +234,25 @@ pub use ordo_solve::{
     BuildOptions, CompactGameReport, CompactSliceReport, GameOptions, Outcome, Phase, Progress,
     Setup, Silent, SolveError, Verification, VerifyScope, Wdl,
 };
+
+/// Prove who wins a position by proof-number search on the bitboard engine, with endgame
+/// tables as leaves, reading the result out as a certificate (written to a file if asked):
+/// [`ProveOptions`] bound it, [`ProveReport`] says what was proved ([`Proved`]).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use ordo::{prove, setup, Color, Dims, ProveOptions, Proved, Variant};
+///
+/// let start = setup::filled_rows(Dims::new(3, 4).unwrap(), 2, Variant::X).unwrap();
+/// let stop = AtomicBool::new(false);
+/// let report = prove(&start, &ProveOptions::default(), None, None, &stop, &mut |_| {}).unwrap();
+/// assert_eq!(report.outcome, Proved::Wins(Color::Black));
+/// ```
+pub use ordo_prove::{
+    prove, Options as ProveOptions, Outcome as Proved, ProveError, Report as ProveReport,
+    Tick as ProveTick,
+};
+
+/// Judge a certificate file on the reference engine (`spec/certificate.md`): what it
+/// establishes ([`Established`]), or the line or node where it fails ([`CheckError`]).
+pub use ordo_certificate::{check_file as check_certificate, CheckError, Checked, Established};

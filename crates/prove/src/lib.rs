@@ -44,7 +44,7 @@ mod table;
 
 pub use extract::PartSize;
 pub use search::Tick;
-pub use table::ENTRY_BYTES;
+pub use table::{ENTRY_BYTES, INF};
 
 use leaves::Leaves;
 use search::{Budget, Search};

@@ -159,13 +159,27 @@ impl<'a, E: Engine> Search<'a, E> {
 
     /// The numbers of a leaf: the game over, or a position the tables hold.
     pub fn leaf(&mut self, e: &E) -> Option<(u32, u32)> {
-        if let Status::Won { winner, .. } = e.status() {
-            return Some(if winner == e.side_to_move() {
-                REACHED
-            } else {
-                LOST
-            });
+        self.leaf_and_moves(e).0
+    }
+
+    /// [`Search::leaf`] and the number of legal moves (0 when the game is over): one move
+    /// count answers both, the status is asked only of a finished game.
+    pub fn leaf_and_moves(&mut self, e: &E) -> (Option<(u32, u32)>, u64) {
+        let moves = e.perft(1);
+        if moves == 0 {
+            if let Status::Won { winner, .. } = e.status() {
+                let l = if winner == e.side_to_move() {
+                    REACHED
+                } else {
+                    LOST
+                };
+                return (Some(l), 0);
+            }
         }
+        (self.table_leaf(e), moves)
+    }
+
+    fn table_leaf(&mut self, e: &E) -> Option<(u32, u32)> {
         let v = self.leaves.probe(e)?;
         Some(match v {
             Value::Win(_) => REACHED,
@@ -235,9 +249,9 @@ impl<'a, E: Engine> Search<'a, E> {
         e.successors(&mut next);
         next.into_iter()
             .map(|c| {
-                let leaf = self.leaf(&c);
+                let (leaf, moves) = self.leaf_and_moves(&c);
                 let init = match (leaf, self.mobility) {
-                    (None, true) => (1, (c.perft(1) as u32).clamp(1, INF - 1)),
+                    (None, true) => (1, (moves.min(u64::from(INF - 1)) as u32).max(1)),
                     _ => (1, 1),
                 };
                 Child {

@@ -47,10 +47,12 @@ impl Entry {
 pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 const BUCKET: usize = 4;
 
-/// A fixed-size table of [`Entry`].
+/// A fixed-size table of [`Entry`], kept as keys and numbers in two zeroed allocations (so
+/// that the memory is only touched where entries land).
 #[derive(Debug)]
 pub struct Table {
-    entries: Vec<Entry>,
+    keys: Vec<u64>,
+    nums: Vec<[u32; 4]>,
     used: usize,
 }
 
@@ -60,74 +62,84 @@ impl Table {
         let want = (bytes / ENTRY_BYTES as u64 / BUCKET as u64).max(1);
         let buckets = 1usize << (63 - want.leading_zeros()).min(40);
         Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            keys: vec![0; buckets * BUCKET],
+            nums: vec![[0; 4]; buckets * BUCKET],
             used: 0,
         }
     }
 
     /// The number of slots and of slots in use.
     pub fn fill(&self) -> (usize, usize) {
-        (self.entries.len(), self.used)
+        (self.keys.len(), self.used)
     }
 
     fn bucket(&self, key: u64) -> usize {
-        let buckets = self.entries.len() / BUCKET;
+        let buckets = self.keys.len() / BUCKET;
         (key as usize & (buckets - 1)) * BUCKET
+    }
+
+    fn entry(&self, i: usize) -> Entry {
+        let [phi, delta, work, depth] = self.nums[i];
+        Entry {
+            key: self.keys[i],
+            phi,
+            delta,
+            work,
+            depth,
+        }
+    }
+
+    fn set(&mut self, i: usize, e: Entry) {
+        self.keys[i] = e.key;
+        self.nums[i] = [e.phi, e.delta, e.work, e.depth];
     }
 
     /// The entry of `key`, if the table holds it.
     pub fn get(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        self.entries[b..b + BUCKET]
-            .iter()
-            .find(|e| e.key == key)
-            .copied()
+        (b..b + BUCKET)
+            .find(|&i| self.keys[i] == key)
+            .map(|i| self.entry(i))
     }
 
     /// Store `e`: over its own slot, else an empty one, else the least valuable of its bucket
     /// (an open node over a solved one, less work over more), unless `e` is worth less still.
     pub fn put(&mut self, e: Entry) {
         let b = self.bucket(e.key);
-        let bucket = &mut self.entries[b..b + BUCKET];
-        let slot = match bucket.iter().position(|s| s.key == e.key) {
-            Some(i) => i,
-            None => match bucket.iter().position(|s| s.key == 0) {
-                Some(i) => {
-                    self.used += 1;
-                    i
-                }
-                None => {
-                    let (i, least) = bucket
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(_, s)| s.keep_score())
-                        .expect("a bucket has slots");
-                    if least.keep_score() > e.keep_score() {
-                        return;
-                    }
-                    i
-                }
-            },
+        let slot = if let Some(i) = (b..b + BUCKET).find(|&i| self.keys[i] == e.key) {
+            i
+        } else if let Some(i) = (b..b + BUCKET).find(|&i| self.keys[i] == 0) {
+            self.used += 1;
+            i
+        } else {
+            let i = (b..b + BUCKET)
+                .min_by_key(|&i| self.entry(i).keep_score())
+                .expect("a bucket has slots");
+            if self.entry(i).keep_score() > e.keep_score() {
+                return;
+            }
+            i
         };
-        bucket[slot] = e;
+        self.set(slot, e);
     }
 
     /// Forget every tainted entry.
     pub fn drop_tainted(&mut self) {
-        for e in self
-            .entries
-            .iter_mut()
-            .filter(|e| e.key != 0 && e.tainted())
-        {
-            *e = Entry::default();
-            self.used -= 1;
+        for i in 0..self.keys.len() {
+            if self.keys[i] != 0 && self.entry(i).tainted() {
+                self.set(i, Entry::default());
+                self.used -= 1;
+            }
         }
     }
 
     /// Write the entries in use (key, φ, δ, work, depth as little-endian numbers).
     pub fn save(&self, w: &mut impl Write) -> io::Result<u64> {
         let mut n = 0;
-        for e in self.entries.iter().filter(|e| e.key != 0) {
+        for e in (0..self.keys.len())
+            .map(|i| self.entry(i))
+            .filter(|e| e.key != 0)
+        {
             w.write_all(&e.key.to_le_bytes())?;
             for x in [e.phi, e.delta, e.work, e.depth] {
                 w.write_all(&x.to_le_bytes())?;
