@@ -16,7 +16,10 @@
 //!   counted (singletons of all pieces at once per direction);
 //! - perft with bulk counting at the last ply, single-threaded ([`Engine::perft`]) and over the
 //!   root moves on a rayon pool ([`Bitboard::perft_threads`], through [`perft`], the threaded
-//!   perft for any engine).
+//!   perft for any engine);
+//! - runtime dispatch ([`cpu`]): perft and the turn generator and counter compiled for any
+//!   x86-64 and again for x86-64-v3 (BMI2, AVX2), the copy chosen once per process
+//!   (`ORDO_CPU=baseline` forces the first).
 //!
 //! It shares only the vocabulary of [`crate::rules`] with the reference engine, never its
 //! code, so that `tests/it/differential.rs` compares two independent readings of the clauses.
@@ -24,6 +27,7 @@
 use ordo_core::rules;
 
 mod conn;
+pub mod cpu;
 mod encoding;
 mod gen;
 mod geometry;
@@ -321,23 +325,35 @@ impl Bitboard {
         }
     }
 
-    /// Replace `out` with `f` of each turn of the internal generator (none once decided).
-    fn each_turn<T>(&self, out: &mut Vec<T>, f: impl Fn(&Bitboard, u64) -> T) {
+    /// Replace `out` with `f` of each turn of the internal generator (none once decided),
+    /// the turns generated and mapped by the copies for the processor ([`cpu`]).
+    fn each_turn<T: FromTurn>(&self, out: &mut Vec<T>) {
         out.clear();
         if self.decided().is_some() {
             return;
         }
+        let level = cpu::level();
         with_work(|work| {
             let start = work.stack.len();
-            self.gen_turns_shared(&mut work.stack, &mut work.cache);
-            out.extend(work.stack[start..].iter().map(|&t| f(self, t)));
+            self.gen_turns_at(level, &mut work.stack, &mut work.cache);
+            self.map_turns_at(level, &work.stack[start..], out);
             work.stack.truncate(start);
         });
     }
 
-    /// [`Bitboard::gen_turns`] out of line: the one copy of the generic code that
-    /// `legal_moves`, `successors` and the portable perft share (only the x86 perft inlines
-    /// its own, compiled for its target features).
+    /// Each of `turns` made and pushed onto `out`, by a loop of pushes rather than `extend`
+    /// (whose out-of-line body would be compiled for the baseline whoever calls it).
+    #[inline(always)]
+    fn map_turns<T: FromTurn>(&self, turns: &[u64], out: &mut Vec<T>) {
+        out.reserve(turns.len());
+        for &t in turns {
+            out.push(T::from_turn(self, t));
+        }
+    }
+
+    /// [`Bitboard::gen_turns`] out of line: the one baseline copy of the generic code that
+    /// `legal_moves`, `successors`, `status` and the portable perft share (the copies for
+    /// newer processors are in [`cpu`]).
     #[inline(never)]
     fn gen_turns_shared(&self, out: &mut Vec<u64>, cache: &mut Cache) {
         self.gen_turns(out, cache)
@@ -388,63 +404,6 @@ impl Bitboard {
 
     fn perft_plain(&self, depth: u32, work: &mut Work) -> u64 {
         self.perft_node::<true>(depth, work, |b, d, w| b.perft_plain(d, w))
-    }
-
-    /// The same search compiled for processors with POPCNT, LZCNT, BMI1 and BMI2: the
-    /// population counts and bit scans of the masks become single instructions.
-    ///
-    /// # Safety
-    /// The processor must support those features (checked by [`Bitboard::perft_rec`]).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-    // Unsafe because of `target_feature`: sound where the caller checked the features.
-    #[allow(unsafe_code)]
-    unsafe fn perft_x86(&self, depth: u32, work: &mut Work) -> u64 {
-        if std::ptr::eq(self.geo, &geometry::STANDARD) {
-            // SAFETY: as for this function.
-            return unsafe { self.perft_x86_standard(depth, work) };
-        }
-        // SAFETY: this function only runs where the features are present.
-        self.perft_node::<false>(depth, work, |b, d, w| unsafe { b.perft_x86(d, w) })
-    }
-
-    /// [`Bitboard::perft_x86`] on the standard board: the same code with the geometry known
-    /// at compile time ([`geometry::STANDARD`]), so that its masks and step sizes are
-    /// constants (immediate operands, shifts by a constant) rather than loads.
-    ///
-    /// # Safety
-    /// As for [`Bitboard::perft_x86`]; the position must be on the standard board.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-    // Unsafe because of `target_feature`: sound where the caller checked the features.
-    #[allow(unsafe_code)]
-    unsafe fn perft_x86_standard(&self, depth: u32, work: &mut Work) -> u64 {
-        debug_assert!(std::ptr::eq(self.geo, &geometry::STANDARD));
-        let this = Bitboard {
-            geo: &geometry::STANDARD,
-            ..*self
-        };
-        // SAFETY: as for this function; the children are on the same board.
-        this.perft_node::<false>(depth, work, |b, d, w| unsafe { b.perft_x86_standard(d, w) })
-    }
-
-    /// Perft below this position (`depth >= 1`), with the fastest code the processor runs.
-    // The one call into the `target_feature` code, sound because the features are detected
-    // first (the SAFETY comment below).
-    #[allow(unsafe_code)]
-    fn perft_rec(&self, depth: u32, work: &mut Work) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("popcnt")
-                && std::is_x86_feature_detected!("lzcnt")
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("bmi2")
-            {
-                // SAFETY: the features `perft_x86` is compiled for were detected just now.
-                return unsafe { self.perft_x86(depth, work) };
-            }
-        }
-        self.perft_plain(depth, work)
     }
 
     /// Perft on `threads` threads (0 = one per core), split over the root moves: the crate's
@@ -570,6 +529,29 @@ impl Bitboard {
     }
 }
 
+/// What [`Bitboard::each_turn`] makes of a turn: a trait rather than a closure, so that the
+/// making is inlined into the copy of the loop compiled for the processor ([`cpu`]).
+trait FromTurn: Sized {
+    /// The result of the internal turn `t` from `b`.
+    fn from_turn(b: &Bitboard, t: u64) -> Self;
+}
+
+/// The pieces after the turn ([`Bitboard::turn_pieces`]).
+impl FromTurn for [u128; 2] {
+    #[inline(always)]
+    fn from_turn(b: &Bitboard, t: u64) -> Self {
+        b.turn_pieces(t)
+    }
+}
+
+/// The position after the turn ([`Bitboard::apply_turn`]).
+impl FromTurn for Bitboard {
+    #[inline(always)]
+    fn from_turn(b: &Bitboard, t: u64) -> Self {
+        b.apply_turn(t)
+    }
+}
+
 impl Engine for Bitboard {
     const NAME: &'static str = "bitboard";
 
@@ -624,7 +606,7 @@ impl Engine for Bitboard {
             return Vec::new();
         }
         let mut turns = Vec::new();
-        with_work(|work| self.gen_turns_shared(&mut turns, &mut work.cache));
+        with_work(|work| self.gen_turns_at(cpu::level(), &mut turns, &mut work.cache));
         let dims = self.geo.dims();
         turns
             .into_iter()
@@ -666,7 +648,8 @@ impl Engine for Bitboard {
                 reason,
             };
         }
-        if with_work(|work| self.count_turns_shared(&mut work.stack, &mut work.cache)) > 0 {
+        let level = cpu::level();
+        if with_work(|work| self.count_turns_at(level, &mut work.stack, &mut work.cache)) > 0 {
             return Status::Ongoing;
         }
         let reason = if self.split[me as usize] {
@@ -723,12 +706,12 @@ impl Engine for Bitboard {
 
     /// The turns' pieces straight from the internal generator.
     fn successor_occupancies(&self, out: &mut Vec<[u128; 2]>) {
-        self.each_turn(out, Bitboard::turn_pieces);
+        self.each_turn(out);
     }
 
     /// The turns straight from the internal generator, without the vocabulary's move list.
     fn successors(&self, out: &mut Vec<Self>) {
-        self.each_turn(out, Bitboard::apply_turn);
+        self.each_turn(out);
     }
 
     /// Bulk-counting perft on one thread.
@@ -736,6 +719,6 @@ impl Engine for Bitboard {
         if depth == 0 {
             return 1;
         }
-        with_work(|work| self.perft_rec(depth, work))
+        with_work(|work| self.perft_at(cpu::level(), depth, work))
     }
 }
