@@ -165,8 +165,8 @@ fn the_static_site_ships_tables_and_answers_the_servers_values() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `ordo serve --public-url URL`: the verdicts' links name the public address; an address that
-/// is not http(s) is refused before serving.
+/// `ordo serve --public-url URL`: the verdicts' links and clause URLs (ORDO-4.3) name the public
+/// address; an address that is not http(s) is refused before serving.
 #[test]
 fn serve_writes_links_with_the_public_url() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
@@ -205,6 +205,8 @@ fn serve_writes_links_with_the_public_url() {
         q(START)
     );
     assert!(reply.contains(&link), "{reply}");
+    let clause = r#""url":"https://ordo.example.org/judge/rules#ORDO-4.3""#;
+    assert!(reply.contains(clause), "{reply}");
     let err = assert_refused(&ordo_cmd(&[
         "serve",
         "--port",

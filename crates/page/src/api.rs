@@ -28,6 +28,8 @@ pub enum ErrorKind {
     TooLarge,
     /// The request target (path and query string) is over the size limit (414).
     UriTooLong,
+    /// The request head (target and headers) is over the size limit (431).
+    HeadTooLarge,
     /// The position is over the server's work budget per request (422).
     OverBudget,
     /// This address already has its share of the server's work queue (429).
@@ -76,6 +78,7 @@ impl ApiError {
             ErrorKind::Timeout => 408,
             ErrorKind::TooLarge => 413,
             ErrorKind::UriTooLong => 414,
+            ErrorKind::HeadTooLarge => 431,
             ErrorKind::OverBudget => 422,
             ErrorKind::TooManyRequests => 429,
             ErrorKind::Busy => 503,
@@ -111,7 +114,7 @@ pub struct ClauseInfo {
     pub agreement: String,
     /// For rulings and figures: why the project decided as it did (may be empty).
     pub reasoning: String,
-    /// The clause's anchor in the rules page.
+    /// The clause's anchor in the rules page ([`clause_url`]).
     pub url: String,
 }
 
@@ -129,7 +132,7 @@ pub struct Citation {
     pub text: String,
     /// Each document that bears on the clause, as in [`ClauseInfo::sources`].
     pub sources: Vec<String>,
-    /// The clause's anchor in the rules page (`/rules#ORDO-6.4`).
+    /// The clause's anchor in the rules page ([`clause_url`]: `/rules#ORDO-6.4`).
     pub url: String,
     /// For a violated clause: what in this move breaks it, in one sentence (absent from
     /// the JSON when there is nothing to add).
@@ -411,7 +414,7 @@ pub fn clause_info(c: &clauses::Clause) -> ClauseInfo {
         sources: cited(c),
         agreement: flow(&c.agreement),
         reasoning: flow(&c.reasoning),
-        url: format!("/rules#{}", c.id),
+        url: clause_url(&c.id),
     }
 }
 
@@ -428,7 +431,7 @@ fn citation(id: &str, detail: Option<String>) -> Citation {
             kind: c.kind.name(),
             text: flow(&c.text),
             sources: cited(c),
-            url: format!("/rules#{}", c.id),
+            url: clause_url(&c.id),
             detail,
         },
         None => Citation {
@@ -437,7 +440,7 @@ fn citation(id: &str, detail: Option<String>) -> Citation {
             kind: "unknown",
             text: String::new(),
             sources: Vec::new(),
-            url: "/rules".to_string(),
+            url: public("rules"),
             detail,
         },
     }
@@ -535,9 +538,21 @@ pub fn share_link(position: &str, mv: &str) -> String {
         encode_component(position),
         encode_component(mv)
     );
+    public(&query)
+}
+
+/// The anchor of clause `id` in the rules page, `/rules#ORDO-6.4`, or under the address given
+/// to [`set_public_url`] (`https://ordo.example.org/judge/rules#ORDO-6.4`).
+pub fn clause_url(id: &str) -> String {
+    public(&format!("rules#{id}"))
+}
+
+/// `path` (relative, without a leading `/`) under the server's root, or under the address
+/// given to [`set_public_url`].
+fn public(path: &str) -> String {
     match PUBLIC_URL.get() {
-        Some(base) => format!("{base}{query}"),
-        None => format!("/{query}"),
+        Some(base) => format!("{base}{path}"),
+        None => format!("/{path}"),
     }
 }
 

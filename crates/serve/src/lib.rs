@@ -16,6 +16,7 @@
 //! # drop(app);
 //! ```
 
+mod head;
 mod server;
 mod work;
 

@@ -13,6 +13,7 @@ use axum::Extension;
 use axum::Router;
 use tokio::net::TcpListener;
 
+use crate::head::{JsonErrors, MAX_HEAD};
 use crate::work::{Lane, Peer, Pool, Tally};
 use ordo_core::notation::echo;
 use ordo_page::api::{ApiError, ErrorKind};
@@ -362,7 +363,8 @@ async fn connection(stream: tokio::net::TcpStream, peer: Peer, app: Router, limi
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .max_buf_size(64 * 1024);
+        .max_buf_size(MAX_HEAD);
+    let stream = JsonErrors::new(stream, limits.max_target);
     let conn = builder.serve_connection(TokioIo::new(stream), service);
     let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
 }
