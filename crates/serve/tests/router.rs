@@ -385,3 +385,70 @@ fn every_error_status_has_a_json_body() {
     let refused = raw(one, "GET /api/rules HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_raw_json(&refused, 503, "request", "connections open");
 }
+
+/// An Ordo X position with 3,111 legal moves: heavy work, within the default budget.
+const HEAVY: &str =
+    "B15/16/W1W1W1W1W1W1W1W1/1W1W1W1W1W1W1W1W/W1W1W1W1W1W1W1W1/1W1W1W1W1W1W1W1W/16/16 w x";
+
+/// The statuses of `headers.len()` heavy requests sent at once from `from`, each with its
+/// own extra header lines.
+fn heavy_at_once(addr: SocketAddr, from: &str, headers: &[String]) -> Vec<u16> {
+    let from: SocketAddr = format!("{from}:0").parse().unwrap();
+    let start = std::sync::Arc::new(std::sync::Barrier::new(headers.len()));
+    let threads: Vec<_> = headers
+        .iter()
+        .cloned()
+        .map(|extra| {
+            let start = start.clone();
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_io()
+                    .build()
+                    .unwrap();
+                let stream = rt
+                    .block_on(async {
+                        let socket = tokio::net::TcpSocket::new_v4()?;
+                        socket.bind(from)?;
+                        socket.connect(addr).await
+                    })
+                    .unwrap();
+                let mut s = stream.into_std().unwrap();
+                s.set_nonblocking(false).unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                let request = format!(
+                    "GET /api/moves?position={} HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n",
+                    q(HEAVY)
+                );
+                start.wait();
+                s.write_all(request.as_bytes()).unwrap();
+                let mut out = String::new();
+                let _ = s.read_to_string(&mut out);
+                out.get(9..12).and_then(|c| c.parse().ok()).unwrap_or(0)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+/// `--trusted-proxy`: from a trusted proxy, the forwarded address is the one the per-address
+/// limits count (requests forwarded for eight clients each have their share; for one client,
+/// that client is over its share of one and gets 429); from any other address a forged header
+/// changes nothing (eight requests claiming eight addresses share their real one).
+#[test]
+fn limits_count_the_address_a_trusted_proxy_forwards() {
+    let addr = start_server(Limits {
+        max_queued_per_address: 1,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    });
+    let clients: Vec<String> = (1..=8)
+        .map(|i| format!("X-Forwarded-For: 203.0.113.{i}\r\n"))
+        .collect();
+    let each = heavy_at_once(addr, "127.0.0.1", &clients);
+    assert!(each.iter().all(|&s| s == 200), "{each:?}");
+    let one = vec!["Forwarded: for=203.0.113.9\r\n".to_string(); 8];
+    let shared = heavy_at_once(addr, "127.0.0.1", &one);
+    assert!(shared.contains(&429) && shared.contains(&200), "{shared:?}");
+    let forged = heavy_at_once(addr, "127.0.0.2", &clients);
+    assert!(forged.contains(&429) && forged.contains(&200), "{forged:?}");
+}
