@@ -559,7 +559,8 @@ fn public(path: &str) -> String {
 /// How decisive a permitting clause is for the question a legal move raises, most decisive
 /// first: the end of the game, the kept group of a tie (ORDOX-4.2), a removal (ORDOX-4.1), a
 /// capture (ORDO-6.4), a reconnecting or backward move (ORDO-9), an ordo (ORDO-7, ORDO-8.2,
-/// ORDOX-2.2), two steps (ORDOX-3); an id ending in `.` stands for its whole section.
+/// ORDOX-2.2), two steps (ORDOX-3, for a turn of two steps only), a step (ORDO-6.1); an id
+/// ending in `.` stands for its whole section.
 const DECISIVE: [&str; 10] = [
     "ORDO-10.",
     "ORDOX-4.2",
@@ -570,19 +571,26 @@ const DECISIVE: [&str; 10] = [
     "ORDO-8.2",
     "ORDOX-2.2",
     "ORDOX-3.",
-    "ORDOX-5.",
+    "ORDO-6.1",
 ];
 
 /// The clauses permitting a legal move in the order a verdict tells them, the deciding one first:
 /// the clause that settles the question first (the one that ends the game, when the move wins
-/// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
-/// the page, the API, `ordo explain` and `explain --html`.
+/// it, then the most specific of `DECISIVE`: the move's own clause, a capture, an ordo or a
+/// step, before the connection rule it also keeps), then the others in registry order. The
+/// turn's clauses (ORDOX-3) decide only a turn of two steps (one that ORDOX-3.2 permits); a
+/// single step's turn is told by its step. Shared by the page, the API, `ordo explain` and
+/// `explain --html`.
 pub fn deciding_first(permits: &[ClauseId], status_clause: Option<&str>) -> Vec<ClauseId> {
+    let two_steps = permits.iter().any(|p| *p == "ORDOX-3.2");
     let rank = |id: &ClauseId| {
         let id = id.to_string();
         let id = id.as_str();
         if Some(id) == status_clause {
             return 0;
+        }
+        if id.starts_with("ORDOX-3.") && !two_steps {
+            return DECISIVE.len() + 1;
         }
         DECISIVE
             .iter()

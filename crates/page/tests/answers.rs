@@ -256,3 +256,31 @@ fn a_tie_previews_each_choice() {
     let none = ordo_page::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
     assert!(none.tie_choices.is_empty());
 }
+
+/// The first permitting clause of the verdict on `mv` in `position` (which must be legal).
+fn deciding(position: &str, mv: &str) -> String {
+    let a = api::explain(position, mv).unwrap();
+    assert!(a.legal, "{mv}: {:?}", a.violated);
+    a.permitted_by[0].id.clone()
+}
+
+/// For a legal move the move's own clause comes first, before the connection rule (ORDO-4.3)
+/// it also keeps: a step ORDO-6.1, an ordo ORDO-7.1, a capture ORDO-6.4, in either game; an
+/// Ordo X turn of two steps ORDOX-3.1, a single step's turn its step.
+#[test]
+fn the_move_s_own_clause_permits_it_first() {
+    for (position, mv, first) in [
+        ("4/1B2/WW2/2W1 w classic", "a2-a3", "ORDO-6.1"),
+        ("B3/4/WW2/4 w classic", "a2:b2-a3", "ORDO-7.1"),
+        ("B3/1B2/WW2/4 w classic", "a2xb3", "ORDO-6.4"),
+        ("5/1B3/WW3/5/5 w x", "a3-a4", "ORDO-6.1"),
+        ("B4/5/5/WW3/5 w x", "a2:b2-a3", "ORDO-7.1"),
+        ("B4/1B3/WW3/5/5 w x", "a3xb4", "ORDO-6.4"),
+        (START_X, "b3-c3,c3-d4", "ORDOX-3.1"),
+    ] {
+        assert_eq!(deciding(position, mv), first, "{position} {mv}");
+    }
+    // An illegal move keeps the clause it breaks first.
+    let a = api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
+    assert_eq!(a.violated[0].id, "ORDO-7.2");
+}
