@@ -157,7 +157,8 @@ pub struct EffectsInfo {
     pub status: String,
     /// The clause that ends the game, when the move wins it.
     pub status_clause: Option<String>,
-    /// The diagram of the position after the move.
+    /// The diagram of the position after the move, the move marked on it (the squares it
+    /// left and reached, its arrows).
     pub result_svg: String,
 }
 
@@ -648,7 +649,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         result: format_position(&e.result),
         status: e.status.to_string(),
         status_clause: e.status.clause().map(str::to_string),
-        result_svg: render::svg(&e.result, None, &Annotations::default()),
+        result_svg: crate::show::after_svg(&e.result, Some(mv), &Annotations::default()),
     });
     ExplainAnswer {
         frames: crate::show::frames(pos, mv, &verdict),

@@ -284,3 +284,35 @@ fn the_move_s_own_clause_permits_it_first() {
     let a = api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
     assert_eq!(a.violated[0].id, "ORDO-7.2");
 }
+
+/// The boards after a legal move mark it as the board before does, its origin and landing
+/// squares drawn, the caption saying what the board comes after (ORDO-6.1, a step); an Ordo X
+/// turn (ORDOX-3.1) marks each step on the board after it.
+#[test]
+fn the_boards_after_a_move_mark_the_moved_pieces() {
+    let a = api::explain("4/1B2/WW2/2W1 w classic", "a2-a3").unwrap();
+    let result = &a.effects.as_ref().unwrap().result_svg;
+    for svg in [result, &a.frames.last().unwrap().svg] {
+        assert!(
+            svg.contains(r#"<rect class="origin" data-square="a2""#),
+            "{svg}"
+        );
+        assert!(svg.contains(r#"<rect class="landing" data-square="a3""#));
+        assert!(svg.contains("; after a2-a3") && !svg.contains("; move "));
+    }
+    let turn = api::explain(START_X, "b3-c3,c3-d4").unwrap();
+    let after: Vec<_> = turn.frames.iter().filter(|f| f.kind == "after").collect();
+    assert_eq!(after.len(), 2);
+    assert!(after[0]
+        .svg
+        .contains(r#"<rect class="landing" data-square="c3""#));
+    assert!(!after[0]
+        .svg
+        .contains(r#"<rect class="landing" data-square="d4""#));
+    assert!(after[1]
+        .svg
+        .contains(r#"<rect class="origin" data-square="c3""#));
+    assert!(after[1]
+        .svg
+        .contains(r#"<rect class="landing" data-square="d4""#));
+}
