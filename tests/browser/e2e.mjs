@@ -26,11 +26,14 @@
 // 9. Phone layout: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
 //    quarter (8 squares across) and, like an 8x8 one, keeps squares of 44 CSS px or more;
 //    clicks and arrow keys follow the turned board.
+// 10. Opened from disk (static site, ORDO_SITE_DIR): the page says it must be served over HTTP
+//    and how, and never blames the position.
 // ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.ORDO_URL;
@@ -270,7 +273,7 @@ async function endgameValues(context) {
   if (process.env.ORDO_TABLES !== 'yes') {
     await body.locator('[data-values="none"]').waitFor();
     const text = await body.textContent();
-    check(/no endgame tables here/.test(text), `without tables the values panel says so ("${text.trim()}")`);
+    check(/no endgame tables here/i.test(text) && !/`/.test(text), `without tables the values panel says so, with no command ("${text.trim()}")`);
     await page.close();
     return;
   }
@@ -288,8 +291,9 @@ async function endgameValues(context) {
   fetched.length = 0;
   await page.goto(BASE);
   await body.locator('[data-values="none"]').waitFor();
-  check(/no endgame table covers this position: the classic 10x8 slice/.test(await body.textContent()),
-    'the start position: the panel says plainly that no table covers it, naming the slice');
+  const beyond = await body.textContent();
+  check(/beyond the tables: .* hold no classic Ordo endgame of 20 White pieces against 20 Black pieces on the 10 x 8 board/.test(beyond)
+    && !/`|slice|ordo /.test(beyond), `the start position: the panel says in a player's words that it is beyond the tables ("${beyond.trim()}")`);
   check(fetched.length === 0, `no table file fetched for the 10x8 start (${fetched.join(', ')})`);
   await page.close();
 }
@@ -312,6 +316,22 @@ async function staticTables(context, page, fetched) {
   await none.waitFor();
   check(/No endgame tables are shipped with this site/.test(await none.textContent()), 'a static site shipping no tables says so');
   await bare.close();
+}
+
+// Opened from disk (file://), where the browser lets the page load neither its module nor any
+// answer: the page says it must be served over HTTP and how, and never blames the position.
+async function openedFromDisk(context) {
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(resolve(process.env.ORDO_SITE_DIR, 'index.html')).href);
+  const error = page.locator('#verdict-body [data-error-where="page"]');
+  await error.waitFor();
+  const text = await error.textContent();
+  const prompt = await page.locator('#prompt').textContent();
+  check(/opened from a file/.test(text) && /over HTTP/.test(text) && /--bind 127\.0\.0\.1/.test(text),
+    `from file:// the page says it must be served over HTTP and how ("${text.trim()}")`);
+  check(!/position cannot be played|fix it/.test(prompt) && !/Failed to fetch/.test(text),
+    `from file:// the page does not blame the position ("${prompt.trim()}")`);
+  await page.close();
 }
 
 async function phoneScreenshot(context) {
@@ -412,6 +432,7 @@ async function main() {
     await smallDefects(context);
     await endgameValues(context);
     await phoneScreenshot(context);
+    if (KIND === 'static' && process.env.ORDO_SITE_DIR) await openedFromDisk(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
     if (KIND === 'remote') {
       const own = apiRequests.filter((u) => u.startsWith(BASE));

@@ -288,11 +288,12 @@ fn endgame_values_answer_per_move() {
         })
         .collect();
     assert_eq!(stdout(&probe), lines.join("\n") + "\n");
-    // A position beyond the tables: 404 naming the slice, no server folder named.
+    // A position beyond the tables: 404 in a player's words (the game, the board, the
+    // pieces), no server folder named.
     let (status, body) = routed_with(&format!("/api/values?position={}", q(START)), Some(&tb));
     assert_eq!(status, 404, "{body}");
     assert!(
-        body.contains("the classic 10x8 slice 1v1 and 209 more (up to 20v20)"),
+        body.contains("beyond the tables: the server's tables hold no classic Ordo endgame of 20 White pieces against 20 Black pieces on the 10 x 8 board"),
         "{body}"
     );
     assert!(

@@ -376,7 +376,7 @@ pub fn no_tables() -> ApiError {
     ApiError::new(
         ErrorKind::NotFound,
         "tables",
-        "no endgame tables here: endgame values need `ordo serve --tables DIR` with tables built by `ordo tb build`",
+        "no endgame tables here, so no endgame values: this server was started without them",
     )
 }
 

@@ -316,3 +316,50 @@ fn the_boards_after_a_move_mark_the_moved_pieces() {
         .svg
         .contains(r#"<rect class="landing" data-square="d4""#));
 }
+
+/// `#rrggbb` of `svg`'s first element with `marker` in it, from its `fill` attribute, and its
+/// `fill-opacity` (1 when absent).
+fn fill_of(svg: &str, marker: &str) -> ([f64; 3], f64) {
+    let at = svg.find(marker).unwrap_or_else(|| panic!("no {marker}"));
+    let element = &svg[at..at + svg[at..].find('>').unwrap()];
+    let attr = |name: &str| {
+        let start = element.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(element[start..].split('"').next()?.to_string())
+    };
+    let hex = attr("fill").unwrap();
+    let rgb = [1, 3, 5].map(|i| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()));
+    (
+        rgb,
+        attr("fill-opacity").map_or(1.0, |o| o.parse().unwrap()),
+    )
+}
+
+/// ORDO-1.3: the legend names each home row's band by the colour the board draws it, and its
+/// swatches are that colour: the band's tint over a light and over a dark square.
+#[test]
+fn the_legend_shows_the_home_row_bands_as_drawn() {
+    let svg = api::board_svg(START_X, None).unwrap();
+    let light = fill_of(&svg, "class=\"square light\"").0;
+    let dark = fill_of(&svg, "class=\"square dark\"").0;
+    let css = ordo_page::assets::APP_CSS;
+    let html = ordo_page::assets::INDEX_HTML;
+    for (side, class, words) in [
+        ("white", "home-white", "Grey-green band: White's home row"),
+        ("black", "home-black", "rose band: Black's home row"),
+    ] {
+        let (tint, alpha) = fill_of(&svg, &format!("class=\"home-row {side}\""));
+        let over = |square: [f64; 3]| {
+            let c = [0, 1, 2].map(|i| (alpha * tint[i] + (1.0 - alpha) * square[i]).round() as u8);
+            format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+        };
+        let swatch = format!(
+            ".swatch.{class} {{ background: linear-gradient(90deg, {} 50%, {} 50%); }}",
+            over(light),
+            over(dark)
+        );
+        assert!(css.contains(&swatch), "{swatch}");
+        let legend: String = html.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(legend.contains(words), "{words}");
+        assert!(legend.contains(&format!("class=\"swatch {class}\"")));
+    }
+}

@@ -178,9 +178,29 @@ async function fetchTables(position) {
   return shipped.size > 0;
 }
 
+// Why the page cannot ask for answers at all (the module or the server out of reach), in
+// words that say what to do; never a fault of the position. Opened from disk (file://), a
+// browser refuses to let the page load its module or ask a server: it must be served over HTTP.
+function unreachable(e) {
+  const message = window.location.protocol === 'file:'
+    ? 'this page was opened from a file, and browsers do not let such a page load its judge. '
+      + 'Serve its folder over HTTP instead, for example with '
+      + '"python3 -m http.server --bind 127.0.0.1 --directory FOLDER", then open http://127.0.0.1:8000/'
+    : `the judge cannot be reached (${e.message}); check the connection and reload the page`;
+  const err = new Error(message);
+  err.where = 'page';
+  err.unreachable = true;
+  return err;
+}
+
 async function api(path, params) {
   const target = path + '?' + new URLSearchParams(params).toString();
-  const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  let reply;
+  try {
+    reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  } catch (e) {
+    throw unreachable(e);
+  }
   const body = reply.json ? JSON.parse(reply.body) : reply.body;
   if (!reply.ok) {
     const err = new Error(body.error || String(body));
@@ -725,6 +745,11 @@ async function loadPosition(text, keepVerdict) {
     showValues(state.position);
   } catch (e) {
     showError(e);
+    if (e.unreachable) {
+      // Nothing was asked of the rules: the position is not at fault.
+      say(`Cannot judge: ${e.message}.`);
+      return;
+    }
     if (!parsed && state.board) {
       // Unreadable: the board keeps the last position rather than going blank; the field
       // keeps the text to fix.
@@ -756,13 +781,16 @@ async function showValues(position) {
   try {
     if (BACKEND === 'wasm' && !(await fetchTables(position))) {
       body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' },
-        'No endgame tables are shipped with this site, so no endgame values (a site written by `ordo site DIR --wasm FILE --tables TDIR` ships them).'));
+        'No endgame tables are shipped with this site, so it shows no endgame values.'));
       return;
     }
     v = await api('/api/values', { position });
   } catch (e) {
-    const why = e.where === 'tables' ? e.message : `cannot probe: ${e.message}`;
-    body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' }, `No endgame values for this position: ${why}.`));
+    // The tables' answers are in a player's words ("this position is beyond the tables: …").
+    const text = e.where === 'tables'
+      ? e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.'
+      : `No endgame values for this position: ${e.message}.`;
+    body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' }, text));
     return;
   }
   if (position !== state.position) return;
