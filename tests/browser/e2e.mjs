@@ -334,6 +334,23 @@ async function openedFromDisk(context) {
   await page.close();
 }
 
+// Every control and link on the phone page (the sources opened, so that their links show)
+// is at least 44 x 44 CSS px; the check names each one below.
+async function thumbTargets(page) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const { shown, small } = await page.evaluate(() => {
+    const all = document.querySelectorAll('a[href], button, select, input, summary, textarea, [tabindex="0"]');
+    const targets = [...all].map((el) => {
+      const r = el.getBoundingClientRect();
+      const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.textContent || el.value || '').trim().slice(0, 24)}"`;
+      return { name, w: r.width, h: r.height, shown: r.width > 0 && r.height > 0 };
+    }).filter((t) => t.shown);
+    return { shown: targets.length,
+      small: targets.filter((t) => t.w < 44 || t.h < 44).map((t) => `${t.name} ${t.w.toFixed(1)} x ${t.h.toFixed(1)}`) };
+  });
+  check(shown >= 15 && small.length === 0, `on a 390 x 844 phone every control and link is at least 44 x 44 CSS px (${shown} measured)${small.length ? ': ' + small.join('; ') : ''}`);
+}
+
 async function phoneScreenshot(context) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -395,6 +412,7 @@ async function phoneScreenshot(context) {
   });
   check(hint >= 0 && hint < 2, `a click on the turned board selects e3 and marks e4 on its own square (${hint.toFixed(1)} px off)`);
   await fresh.close();
+  await thumbTargets(page);
   await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
   if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
     await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
