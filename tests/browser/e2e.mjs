@@ -10,7 +10,8 @@
 //    (the page works from its link alone).
 // 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
-//    which group stays and judges b3xb4/c4 legal.
+//    which group stays, the question and its previews in view, large enough to read and
+//    captioned in words, and judges b3xb4/c4 legal (screenshot: tie-KIND.png).
 // 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
 // 6. Small defects: an unreadable position in the field leaves the board drawn; an ordo
 //    with no legal landing square says so; editing squares asks nothing until editing is done;
@@ -182,6 +183,27 @@ async function ordoXTie(context) {
   })));
   check(JSON.stringify(previews) === JSON.stringify([{ keep: 'a4', black: 'a4' }, { keep: 'c4', black: 'c4' }]),
     `each choice previews its board: ${JSON.stringify(previews)}`);
+  // The layout: the question and its previews in view, previews large enough to read, each
+  // captioned in words (no tiny home-row labels), Cancel not stretched to the row's height.
+  const layout = await page.evaluate(() => {
+    const box = document.getElementById('choices').getBoundingClientRect();
+    const figs = [...document.querySelectorAll('#choices figure.tie-preview')];
+    const cancel = [...document.querySelectorAll('#choices button')].find((b) => b.textContent === 'Cancel');
+    return { inView: box.top >= -1 && box.bottom <= window.innerHeight + 1, box: `${box.top.toFixed(0)}-${box.bottom.toFixed(0)} of ${window.innerHeight}`,
+      widths: figs.map((f) => f.querySelector('svg rect.square').getBoundingClientRect().width),
+      captions: figs.map((f) => f.querySelector('figcaption').textContent),
+      labels: document.querySelectorAll('#choices text.home-row-label').length,
+      cancel: cancel ? cancel.getBoundingClientRect().height : 0 };
+  });
+  check(layout.inView, `the tie question and its previews are in view (${layout.box} px)`);
+  check(layout.widths.length === 2 && layout.widths.every((w) => w >= 40), `the previews are large enough to read (squares of ${layout.widths.map((w) => w.toFixed(0)).join(', ')} px)`);
+  check(JSON.stringify(layout.captions) === JSON.stringify(['After b3xb4/a4: the piece on a4 stays', 'After b3xb4/c4: the piece on c4 stays'])
+    && layout.labels === 0, `each preview is captioned in words, without tiny labels (${layout.captions.join('; ')})`);
+  check(layout.cancel > 0 && layout.cancel <= 60, `Cancel keeps its own height (${layout.cancel.toFixed(0)} px)`);
+  await page.screenshot({ path: join(OUT, `tie-${KIND}.png`) });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-tie.png') });
+  }
   await choices.nth(1).click();
   const v = await verdictOf(page);
   // The boards of the turn: before, the capture (a4 marked for removal), after the removal.

@@ -247,12 +247,25 @@ const PORTRAIT = window.matchMedia('(max-width: 600px) and (orientation: portrai
 function fitBoard(svg) {
   const frame = svg.querySelector('rect.frame');
   if (!frame || !svg.querySelector('rect.square')) return;
-  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
-  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
+  const [, , w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
   if (PORTRAIT.matches && w > h) {
+    svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+    const [x, y] = ['x', 'y'].map((a) => Number(frame.getAttribute(a)));
     turnBoard(svg, { x, y, w, h });
     return;
   }
+  cropToBoard(svg);
+}
+
+// The board and its coordinates only: the labels and caption beside and below it dropped, the
+// row numbers close to the board, the drawing cut to them (the main board, a tie's previews).
+function cropToBoard(svg) {
+  const frame = svg.querySelector('rect.frame');
+  if (!frame) return;
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
   svg.querySelectorAll('text.coord.row').forEach((t) => t.setAttribute('x', x - 8));
   const left = Math.max(0, x - 16);
   const top = Math.max(0, y - 4);
@@ -569,9 +582,16 @@ function chooseGroup(step, groups, choices) {
     const fig = el('figure', { class: 'tie-preview', 'data-keep': c.keep });
     const board = el('div', { class: 'preview-board', 'aria-hidden': 'true' });
     board.innerHTML = c.svg.replace(/^<\?xml[^>]*>\s*/, '');
+    // As on the main board, the bands need no label beside a small board: the legend says
+    // what they are; the caption says in words what the board shows.
+    const svg = board.querySelector('svg');
+    if (svg) cropToBoard(svg);
     box.replaceChild(fig, button);
-    fig.append(board, button, el('figcaption', { class: 'visually-hidden' }, `After ${c.step}: ${c.after}`));
+    const kept = c.group.length === 1 ? `the piece on ${c.keep}` : `the group of ${c.group.join(' ')}`;
+    fig.append(el('figcaption', { class: 'preview-caption' }, `After ${c.step}: ${kept} stays`), board, button);
   });
+  // The question and its previews in view, the verdict panel beside them.
+  box.scrollIntoView({ block: 'nearest' });
 }
 
 async function awaitSecondStep(step, afterText) {
