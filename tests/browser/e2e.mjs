@@ -25,7 +25,8 @@
 //    values `ordo serve --tables` answers (ORDO_SERVER_URL); a static site shipping no tables
 //    says so; where no table covers the position the panel says so.
 // 9. Phone layout: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
-//    quarter (8 squares across) and, like an 8x8 one, keeps squares of 44 CSS px or more;
+//    quarter (8 squares across) and, like an 8x8 and a 16x8 one, keeps squares of 44 CSS px or
+//    more, the column letters readable; every control and link is at least 44 x 44 CSS px;
 //    clicks and arrow keys follow the turned board.
 // 10. Opened from disk (static site, ORDO_SITE_DIR): the page says it must be served over HTTP
 //    and how, and never blames the position.
@@ -414,6 +415,16 @@ async function phoneScreenshot(context) {
   const m8 = await small.evaluate(() => ({ sq: document.querySelector('#board rect.square').getBoundingClientRect().width,
     page: document.documentElement.scrollWidth }));
   check(m8.sq >= 44 && m8.page <= 390, `on a 390 x 844 phone an 8x8 square is ${m8.sq.toFixed(1)} CSS px (at least 44), no overflow`);
+  // A 16 x 8 board uses the width it has (turned, 8 squares across), its column letters
+  // readable (at least 12 CSS px).
+  await small.goto(`${BASE}/?position=${encodeURIComponent('B15/16/16/16/16/16/16/WW14 w classic')}`);
+  await small.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await small.locator('#board rect.square').first().waitFor();
+  const m16 = await small.evaluate(() => ({ sq: document.querySelector('#board rect.square').getBoundingClientRect().width,
+    page: document.documentElement.scrollWidth,
+    letter: Math.min(...[...document.querySelectorAll('#board text.coord.col')].map((t) => t.getBoundingClientRect().height)) }));
+  check(m16.sq >= 44 && m16.page <= 390 && m16.letter >= 12,
+    `on a 390 x 844 phone a 16x8 square is ${m16.sq.toFixed(1)} CSS px (at least 44), its column letters ${m16.letter.toFixed(1)} px tall (at least 12), no overflow`);
   await small.close();
   await page.locator('#board').focus();
   await page.keyboard.press('ArrowRight');

@@ -293,8 +293,11 @@ function turnBoard(svg, f) {
     // A row label sat at the row's centre height (+5 for its baseline), a column letter at the column's centre.
     t.setAttribute('x', row ? -(y - 5) : -(f.y + f.h) + 3);
     t.setAttribute('y', row ? f.x - 5 : x - cell / 2 + 12);
-    t.setAttribute('font-size', row ? 14 : 11);
+    t.setAttribute('font-size', row ? 14 : 17);
     t.setAttribute('text-anchor', row ? 'middle' : 'start');
+    // A column letter sits in a square's corner, where a piece may reach: a light halo keeps
+    // it readable over a dark piece or square.
+    if (!row) t.setAttribute('class', `${t.getAttribute('class')} in-square`);
     svg.appendChild(t);
   }
   svg.setAttribute('viewBox', `${-(f.y + f.h) - 2} ${f.x - 22} ${f.h + 4} ${f.w + 24}`);
