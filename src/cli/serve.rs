@@ -1,8 +1,9 @@
-//! `ordo serve [--port N] [--bind ADDR] [--public-url URL] [--tables DIR]`: the web page for settling rule
-//! disputes (`crate::serve`). Prints the address it listens on, then serves until the process
+//! `ordo serve [--port N] [--bind ADDR] [--public-url URL] [--trusted-proxy ADDR]... [--tables DIR]`:
+//! the web page for settling rule disputes (`crate::serve`). Prints the address it listens on, then serves until the process
 //! ends. With `--public-url` the verdicts' links name that address (the one players reach the
 //! server at, behind a proxy or a domain name) instead of the address the page was opened at.
-//! With `--tables DIR` the page shows endgame values from the tables in DIR.
+//! With `--trusted-proxy ADDR` the per-address limits count the client address that proxy
+//! forwards. With `--tables DIR` the page shows endgame values from the tables in DIR.
 
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
@@ -23,6 +24,11 @@ pub struct ServeArgs {
     /// are written with it.
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// A reverse proxy in front of the server (repeatable): from its address only, the
+    /// client's address is read from `X-Forwarded-For` (else `Forwarded`), and the
+    /// per-address limits count that address; from any other those headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<IpAddr>,
     /// A folder of endgame tables (`ordo tb build --dir DIR`): the page shows each legal move's
     /// value for positions they cover (`GET /api/values`).
     #[arg(long, value_name = "DIR")]
@@ -43,7 +49,11 @@ pub fn run(args: &ServeArgs, _out: &mut String) -> Result<u8, CliError> {
         )),
         None => None,
     };
-    serve::run_with(addr, Limits::default(), tables, |bound| {
+    let limits = Limits {
+        trusted_proxies: args.trusted_proxies.clone(),
+        ..Limits::default()
+    };
+    serve::run_with(addr, limits, tables, |bound| {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "ordo serve: listening on http://{bound}/");
         let _ = stdout.flush();

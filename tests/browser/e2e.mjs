@@ -10,7 +10,8 @@
 //    (the page works from its link alone).
 // 3. Ordo X: both steps clicked (b3-c3 sideways, then c3-d4), judged legal (ORDOX-3.1).
 // 4. Ordo X tie (ORDOX-4.2): the capture b3xb4 splits Black into two single pieces; the page asks
-//    which group stays and judges b3xb4/c4 legal.
+//    which group stays, the question and its previews in view, large enough to read and
+//    captioned in words, and judges b3xb4/c4 legal (screenshot: tie-KIND.png).
 // 5. Keyboard only: arrow keys and Enter propose e3-e4, judged legal.
 // 6. Small defects: an unreadable position in the field leaves the board drawn; an ordo
 //    with no legal landing square says so; editing squares asks nothing until editing is done;
@@ -24,13 +25,17 @@
 //    values `ordo serve --tables` answers (ORDO_SERVER_URL); a static site shipping no tables
 //    says so; where no table covers the position the panel says so.
 // 9. Phone layout: at 390 x 844 nothing overflows sideways; a 10x8 board is turned a
-//    quarter (8 squares across) and, like an 8x8 one, keeps squares of 44 CSS px or more;
+//    quarter (8 squares across) and, like an 8x8 and a 16x8 one, keeps squares of 44 CSS px or
+//    more, the column letters readable; every control and link is at least 44 x 44 CSS px;
 //    clicks and arrow keys follow the turned board.
+// 10. Opened from disk (static site, ORDO_SITE_DIR): the page says it must be served over HTTP
+//    and how, and never blames the position.
 // ORDO_KIND=remote: the site of `ordo site DIR --api URL`, asking another origin's server.
 // Screenshots: target/browser/verdict.png (desktop), target/browser/verdict-phone.png.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.ORDO_URL;
@@ -179,6 +184,27 @@ async function ordoXTie(context) {
   })));
   check(JSON.stringify(previews) === JSON.stringify([{ keep: 'a4', black: 'a4' }, { keep: 'c4', black: 'c4' }]),
     `each choice previews its board: ${JSON.stringify(previews)}`);
+  // The layout: the question and its previews in view, previews large enough to read, each
+  // captioned in words (no tiny home-row labels), Cancel not stretched to the row's height.
+  const layout = await page.evaluate(() => {
+    const box = document.getElementById('choices').getBoundingClientRect();
+    const figs = [...document.querySelectorAll('#choices figure.tie-preview')];
+    const cancel = [...document.querySelectorAll('#choices button')].find((b) => b.textContent === 'Cancel');
+    return { inView: box.top >= -1 && box.bottom <= window.innerHeight + 1, box: `${box.top.toFixed(0)}-${box.bottom.toFixed(0)} of ${window.innerHeight}`,
+      widths: figs.map((f) => f.querySelector('svg rect.square').getBoundingClientRect().width),
+      captions: figs.map((f) => f.querySelector('figcaption').textContent),
+      labels: document.querySelectorAll('#choices text.home-row-label').length,
+      cancel: cancel ? cancel.getBoundingClientRect().height : 0 };
+  });
+  check(layout.inView, `the tie question and its previews are in view (${layout.box} px)`);
+  check(layout.widths.length === 2 && layout.widths.every((w) => w >= 40), `the previews are large enough to read (squares of ${layout.widths.map((w) => w.toFixed(0)).join(', ')} px)`);
+  check(JSON.stringify(layout.captions) === JSON.stringify(['After b3xb4/a4: the piece on a4 stays', 'After b3xb4/c4: the piece on c4 stays'])
+    && layout.labels === 0, `each preview is captioned in words, without tiny labels (${layout.captions.join('; ')})`);
+  check(layout.cancel > 0 && layout.cancel <= 60, `Cancel keeps its own height (${layout.cancel.toFixed(0)} px)`);
+  await page.screenshot({ path: join(OUT, `tie-${KIND}.png`) });
+  if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
+    await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-tie.png') });
+  }
   await choices.nth(1).click();
   const v = await verdictOf(page);
   // The boards of the turn: before, the capture (a4 marked for removal), after the removal.
@@ -270,7 +296,7 @@ async function endgameValues(context) {
   if (process.env.ORDO_TABLES !== 'yes') {
     await body.locator('[data-values="none"]').waitFor();
     const text = await body.textContent();
-    check(/no endgame tables here/.test(text), `without tables the values panel says so ("${text.trim()}")`);
+    check(/no endgame tables here/i.test(text) && !/`/.test(text), `without tables the values panel says so, with no command ("${text.trim()}")`);
     await page.close();
     return;
   }
@@ -288,8 +314,9 @@ async function endgameValues(context) {
   fetched.length = 0;
   await page.goto(BASE);
   await body.locator('[data-values="none"]').waitFor();
-  check(/no endgame table covers this position: the classic 10x8 slice/.test(await body.textContent()),
-    'the start position: the panel says plainly that no table covers it, naming the slice');
+  const beyond = await body.textContent();
+  check(/beyond the tables: .* hold no classic Ordo endgame of 20 White pieces against 20 Black pieces on the 10 x 8 board/.test(beyond)
+    && !/`|slice|ordo /.test(beyond), `the start position: the panel says in a player's words that it is beyond the tables ("${beyond.trim()}")`);
   check(fetched.length === 0, `no table file fetched for the 10x8 start (${fetched.join(', ')})`);
   await page.close();
 }
@@ -312,6 +339,39 @@ async function staticTables(context, page, fetched) {
   await none.waitFor();
   check(/No endgame tables are shipped with this site/.test(await none.textContent()), 'a static site shipping no tables says so');
   await bare.close();
+}
+
+// Opened from disk (file://), where the browser lets the page load neither its module nor any
+// answer: the page says it must be served over HTTP and how, and never blames the position.
+async function openedFromDisk(context) {
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(resolve(process.env.ORDO_SITE_DIR, 'index.html')).href);
+  const error = page.locator('#verdict-body [data-error-where="page"]');
+  await error.waitFor();
+  const text = await error.textContent();
+  const prompt = await page.locator('#prompt').textContent();
+  check(/opened from a file/.test(text) && /over HTTP/.test(text) && /--bind 127\.0\.0\.1/.test(text),
+    `from file:// the page says it must be served over HTTP and how ("${text.trim()}")`);
+  check(!/position cannot be played|fix it/.test(prompt) && !/Failed to fetch/.test(text),
+    `from file:// the page does not blame the position ("${prompt.trim()}")`);
+  await page.close();
+}
+
+// Every control and link on the phone page (the sources opened, so that their links show)
+// is at least 44 x 44 CSS px; the check names each one below.
+async function thumbTargets(page) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const { shown, small } = await page.evaluate(() => {
+    const all = document.querySelectorAll('a[href], button, select, input, summary, textarea, [tabindex="0"]');
+    const targets = [...all].map((el) => {
+      const r = el.getBoundingClientRect();
+      const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.textContent || el.value || '').trim().slice(0, 24)}"`;
+      return { name, w: r.width, h: r.height, shown: r.width > 0 && r.height > 0 };
+    }).filter((t) => t.shown);
+    return { shown: targets.length,
+      small: targets.filter((t) => t.w < 44 || t.h < 44).map((t) => `${t.name} ${t.w.toFixed(1)} x ${t.h.toFixed(1)}`) };
+  });
+  check(shown >= 15 && small.length === 0, `on a 390 x 844 phone every control and link is at least 44 x 44 CSS px (${shown} measured)${small.length ? ': ' + small.join('; ') : ''}`);
 }
 
 async function phoneScreenshot(context) {
@@ -355,6 +415,16 @@ async function phoneScreenshot(context) {
   const m8 = await small.evaluate(() => ({ sq: document.querySelector('#board rect.square').getBoundingClientRect().width,
     page: document.documentElement.scrollWidth }));
   check(m8.sq >= 44 && m8.page <= 390, `on a 390 x 844 phone an 8x8 square is ${m8.sq.toFixed(1)} CSS px (at least 44), no overflow`);
+  // A 16 x 8 board uses the width it has (turned, 8 squares across), its column letters
+  // readable (at least 12 CSS px).
+  await small.goto(`${BASE}/?position=${encodeURIComponent('B15/16/16/16/16/16/16/WW14 w classic')}`);
+  await small.waitForFunction(() => /legal moves/.test(document.getElementById('prompt').textContent));
+  await small.locator('#board rect.square').first().waitFor();
+  const m16 = await small.evaluate(() => ({ sq: document.querySelector('#board rect.square').getBoundingClientRect().width,
+    page: document.documentElement.scrollWidth,
+    letter: Math.min(...[...document.querySelectorAll('#board text.coord.col')].map((t) => t.getBoundingClientRect().height)) }));
+  check(m16.sq >= 44 && m16.page <= 390 && m16.letter >= 12,
+    `on a 390 x 844 phone a 16x8 square is ${m16.sq.toFixed(1)} CSS px (at least 44), its column letters ${m16.letter.toFixed(1)} px tall (at least 12), no overflow`);
   await small.close();
   await page.locator('#board').focus();
   await page.keyboard.press('ArrowRight');
@@ -375,6 +445,7 @@ async function phoneScreenshot(context) {
   });
   check(hint >= 0 && hint < 2, `a click on the turned board selects e3 and marks e4 on its own square (${hint.toFixed(1)} px off)`);
   await fresh.close();
+  await thumbTargets(page);
   await page.screenshot({ path: join(OUT, `verdict-phone-${KIND}.png`), fullPage: true });
   if (process.env.ORDO_SCREENSHOTS && KIND === 'static') {
     await page.screenshot({ path: join(process.env.ORDO_SCREENSHOTS, 'page-phone.png') });
@@ -412,6 +483,7 @@ async function main() {
     await smallDefects(context);
     await endgameValues(context);
     await phoneScreenshot(context);
+    if (KIND === 'static' && process.env.ORDO_SITE_DIR) await openedFromDisk(context);
     check(problems.length === 0, `no page errors${problems.length ? ': ' + problems.join('; ') : ''}`);
     if (KIND === 'remote') {
       const own = apiRequests.filter((u) => u.startsWith(BASE));

@@ -55,7 +55,7 @@ ORDO_URL="${url%/}" ORDO_KIND=server ORDO_TABLES=yes ORDO_ARTIFACTS=target/brows
 
 start target/browser/static.log python3 -u -m http.server --bind 127.0.0.1 --directory target/browser/site 0
 echo "run.sh: the static site at $url"
-ORDO_URL="${url%/}" ORDO_KIND=static ORDO_TABLES=yes ORDO_SERVER_URL="${server_url%/}" ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
+ORDO_URL="${url%/}" ORDO_KIND=static ORDO_TABLES=yes ORDO_SERVER_URL="${server_url%/}" ORDO_SITE_DIR=target/browser/site ORDO_ARTIFACTS=target/browser node tests/browser/e2e.mjs
 
 # The site an installed ordo writes without the module (`ordo site DIR --api URL`): its page,
 # on another origin, asks the `ordo serve` above for every answer.

@@ -98,14 +98,7 @@ fn round_trip_error_names_text_and_canonical_form() {
 
 /// Strings of the library that name a command line flag on purpose: (file below the crate, the
 /// flag as it stands in the literal, reason). Each entry must still be needed.
-const FLAG_ALLOWED: [(&str, &str, &str); 3] = [
-    // The page's endgame-values panel tells its reader, on a server or a static site without
-    // tables, which command serves them.
-    (
-        "crates/page/src/api.rs",
-        " --tables",
-        "how to serve endgame values, said to the page's reader",
-    ),
+const FLAG_ALLOWED: [(&str, &str, &str); 2] = [
     // The game viewer's page tells its reader which command reproduces a finding (the move
     // is `ordo explain`'s argument, as in every command, so only the position is a flag).
     (

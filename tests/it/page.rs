@@ -165,8 +165,8 @@ fn the_static_site_ships_tables_and_answers_the_servers_values() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `ordo serve --public-url URL`: the verdicts' links name the public address; an address that
-/// is not http(s) is refused before serving.
+/// `ordo serve --public-url URL`: the verdicts' links and clause URLs (ORDO-4.3) name the public
+/// address; an address that is not http(s) is refused before serving.
 #[test]
 fn serve_writes_links_with_the_public_url() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ordo"))
@@ -205,6 +205,8 @@ fn serve_writes_links_with_the_public_url() {
         q(START)
     );
     assert!(reply.contains(&link), "{reply}");
+    let clause = r#""url":"https://ordo.example.org/judge/rules#ORDO-4.3""#;
+    assert!(reply.contains(clause), "{reply}");
     let err = assert_refused(&ordo_cmd(&[
         "serve",
         "--port",
@@ -286,11 +288,12 @@ fn endgame_values_answer_per_move() {
         })
         .collect();
     assert_eq!(stdout(&probe), lines.join("\n") + "\n");
-    // A position beyond the tables: 404 naming the slice, no server folder named.
+    // A position beyond the tables: 404 in a player's words (the game, the board, the
+    // pieces), no server folder named.
     let (status, body) = routed_with(&format!("/api/values?position={}", q(START)), Some(&tb));
     assert_eq!(status, 404, "{body}");
     assert!(
-        body.contains("the classic 10x8 slice 1v1 and 209 more (up to 20v20)"),
+        body.contains("beyond the tables: the server's tables hold no classic Ordo endgame of 20 White pieces against 20 Black pieces on the 10 x 8 board"),
         "{body}"
     );
     assert!(
@@ -361,4 +364,98 @@ fn ordo_site_without_a_module_asks_a_server() {
     assert_eq!(allowed("/api/rules/ORDO-4.3").as_deref(), Some("*"));
     assert_eq!(allowed("/"), None);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `sh` block of the guide's section on the static site, one command a line, the comments
+/// dropped.
+fn guide_site_commands() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let guide = std::fs::read_to_string(format!("{root}/docs/guide.md")).unwrap();
+    let at = guide
+        .find("#### The page without a server")
+        .expect("the guide's site section");
+    let block = &guide[at..];
+    let block = &block[block.find("```sh\n").expect("its sh block") + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    block
+        .lines()
+        .map(|l| l.split(" # ").next().unwrap_or(l).trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The guide's site section, every command run as written from the repository: the script
+/// builds the site into the folder it is given (relative to where it runs: run again from
+/// another folder it writes there) and says which endgame tables the site ships; the static
+/// server, told `--bind 127.0.0.1`, serves the page on loopback only (on a free port here,
+/// the guide's 8000 replaced by 0).
+#[test]
+#[ignore = "builds the WebAssembly module and the release ordo (minutes on a fresh clone)"]
+fn the_guide_site_section_commands_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let commands = guide_site_commands();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    let build = Command::new("bash")
+        .args(["-c", &commands[0]])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    assert!(stdout(&build).contains("the site ships no endgame tables"));
+    let dir = format!("{root}/target/site");
+    assert!(std::path::Path::new(&format!("{dir}/assets/ordo.wasm")).exists());
+    let elsewhere = scratch("site-elsewhere");
+    let again = Command::new("bash")
+        .args([&format!("{root}/scripts/build-site.sh"), "here"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(
+        elsewhere.join("here/index.html").exists(),
+        "not written where it ran"
+    );
+    let serve = commands[1].replace(" 8000", " 0");
+    assert_ne!(serve, commands[1], "the guide names the port");
+    let mut child = Command::new("bash")
+        .args(["-c", &format!("exec {serve}")])
+        .current_dir(root)
+        .env("PYTHONUNBUFFERED", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .split("port ")
+        .nth(1)
+        .and_then(|p| p.split_whitespace().next())
+        .map(str::to_string);
+    let reply = port.map(|p| {
+        let mut s = TcpStream::connect(format!("127.0.0.1:{p}")).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&elsewhere);
+    assert!(line.starts_with("Serving HTTP on 127.0.0.1 port"), "{line}");
+    let reply = reply.unwrap_or_default();
+    assert!(
+        reply.starts_with("HTTP/1.0 200") && reply.contains("id=\"board\""),
+        "{reply}"
+    );
 }

@@ -174,6 +174,7 @@ fn check_snippet(cmd: &str, expected: &[&str]) {
         let help = String::from_utf8_lossy(&help.stdout);
         assert!(help.contains("[default: 8080]") && help.contains("[default: 127.0.0.1]"));
         assert!(help.contains("--tables <DIR>"), "{help}");
+        assert!(help.contains("--trusted-proxy <ADDR>"), "{help}");
     } else {
         let args = cmd.strip_prefix("cargo run --release -- ").expect(cmd);
         let dir = crate::common::shared_scratch("serve-readme");

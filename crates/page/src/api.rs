@@ -28,6 +28,8 @@ pub enum ErrorKind {
     TooLarge,
     /// The request target (path and query string) is over the size limit (414).
     UriTooLong,
+    /// The request head (target and headers) is over the size limit (431).
+    HeadTooLarge,
     /// The position is over the server's work budget per request (422).
     OverBudget,
     /// This address already has its share of the server's work queue (429).
@@ -76,6 +78,7 @@ impl ApiError {
             ErrorKind::Timeout => 408,
             ErrorKind::TooLarge => 413,
             ErrorKind::UriTooLong => 414,
+            ErrorKind::HeadTooLarge => 431,
             ErrorKind::OverBudget => 422,
             ErrorKind::TooManyRequests => 429,
             ErrorKind::Busy => 503,
@@ -111,7 +114,7 @@ pub struct ClauseInfo {
     pub agreement: String,
     /// For rulings and figures: why the project decided as it did (may be empty).
     pub reasoning: String,
-    /// The clause's anchor in the rules page.
+    /// The clause's anchor in the rules page ([`clause_url`]).
     pub url: String,
 }
 
@@ -129,7 +132,7 @@ pub struct Citation {
     pub text: String,
     /// Each document that bears on the clause, as in [`ClauseInfo::sources`].
     pub sources: Vec<String>,
-    /// The clause's anchor in the rules page (`/rules#ORDO-6.4`).
+    /// The clause's anchor in the rules page ([`clause_url`]: `/rules#ORDO-6.4`).
     pub url: String,
     /// For a violated clause: what in this move breaks it, in one sentence (absent from
     /// the JSON when there is nothing to add).
@@ -154,7 +157,8 @@ pub struct EffectsInfo {
     pub status: String,
     /// The clause that ends the game, when the move wins it.
     pub status_clause: Option<String>,
-    /// The diagram of the position after the move.
+    /// The diagram of the position after the move, the move marked on it (the squares it
+    /// left and reached, its arrows).
     pub result_svg: String,
 }
 
@@ -372,7 +376,7 @@ pub fn no_tables() -> ApiError {
     ApiError::new(
         ErrorKind::NotFound,
         "tables",
-        "no endgame tables here: endgame values need `ordo serve --tables DIR` with tables built by `ordo tb build`",
+        "no endgame tables here, so no endgame values: this server was started without them",
     )
 }
 
@@ -411,7 +415,7 @@ pub fn clause_info(c: &clauses::Clause) -> ClauseInfo {
         sources: cited(c),
         agreement: flow(&c.agreement),
         reasoning: flow(&c.reasoning),
-        url: format!("/rules#{}", c.id),
+        url: clause_url(&c.id),
     }
 }
 
@@ -428,7 +432,7 @@ fn citation(id: &str, detail: Option<String>) -> Citation {
             kind: c.kind.name(),
             text: flow(&c.text),
             sources: cited(c),
-            url: format!("/rules#{}", c.id),
+            url: clause_url(&c.id),
             detail,
         },
         None => Citation {
@@ -437,7 +441,7 @@ fn citation(id: &str, detail: Option<String>) -> Citation {
             kind: "unknown",
             text: String::new(),
             sources: Vec::new(),
-            url: "/rules".to_string(),
+            url: public("rules"),
             detail,
         },
     }
@@ -535,16 +539,29 @@ pub fn share_link(position: &str, mv: &str) -> String {
         encode_component(position),
         encode_component(mv)
     );
+    public(&query)
+}
+
+/// The anchor of clause `id` in the rules page, `/rules#ORDO-6.4`, or under the address given
+/// to [`set_public_url`] (`https://ordo.example.org/judge/rules#ORDO-6.4`).
+pub fn clause_url(id: &str) -> String {
+    public(&format!("rules#{id}"))
+}
+
+/// `path` (relative, without a leading `/`) under the server's root, or under the address
+/// given to [`set_public_url`].
+fn public(path: &str) -> String {
     match PUBLIC_URL.get() {
-        Some(base) => format!("{base}{query}"),
-        None => format!("/{query}"),
+        Some(base) => format!("{base}{path}"),
+        None => format!("/{path}"),
     }
 }
 
 /// How decisive a permitting clause is for the question a legal move raises, most decisive
 /// first: the end of the game, the kept group of a tie (ORDOX-4.2), a removal (ORDOX-4.1), a
 /// capture (ORDO-6.4), a reconnecting or backward move (ORDO-9), an ordo (ORDO-7, ORDO-8.2,
-/// ORDOX-2.2), two steps (ORDOX-3); an id ending in `.` stands for its whole section.
+/// ORDOX-2.2), two steps (ORDOX-3, for a turn of two steps only), a step (ORDO-6.1); an id
+/// ending in `.` stands for its whole section.
 const DECISIVE: [&str; 10] = [
     "ORDO-10.",
     "ORDOX-4.2",
@@ -555,19 +572,26 @@ const DECISIVE: [&str; 10] = [
     "ORDO-8.2",
     "ORDOX-2.2",
     "ORDOX-3.",
-    "ORDOX-5.",
+    "ORDO-6.1",
 ];
 
 /// The clauses permitting a legal move in the order a verdict tells them, the deciding one first:
 /// the clause that settles the question first (the one that ends the game, when the move wins
-/// it, then the most specific of `DECISIVE`), then the others in registry order. Shared by
-/// the page, the API, `ordo explain` and `explain --html`.
+/// it, then the most specific of `DECISIVE`: the move's own clause, a capture, an ordo or a
+/// step, before the connection rule it also keeps), then the others in registry order. The
+/// turn's clauses (ORDOX-3) decide only a turn of two steps (one that ORDOX-3.2 permits); a
+/// single step's turn is told by its step. Shared by the page, the API, `ordo explain` and
+/// `explain --html`.
 pub fn deciding_first(permits: &[ClauseId], status_clause: Option<&str>) -> Vec<ClauseId> {
+    let two_steps = permits.iter().any(|p| *p == "ORDOX-3.2");
     let rank = |id: &ClauseId| {
         let id = id.to_string();
         let id = id.as_str();
         if Some(id) == status_clause {
             return 0;
+        }
+        if id.starts_with("ORDOX-3.") && !two_steps {
+            return DECISIVE.len() + 1;
         }
         DECISIVE
             .iter()
@@ -625,7 +649,7 @@ pub fn explain_move(pos: &Position, mv: &Move) -> ExplainAnswer {
         result: format_position(&e.result),
         status: e.status.to_string(),
         status_clause: e.status.clause().map(str::to_string),
-        result_svg: render::svg(&e.result, None, &Annotations::default()),
+        result_svg: crate::show::after_svg(&e.result, Some(mv), &Annotations::default()),
     });
     ExplainAnswer {
         frames: crate::show::frames(pos, mv, &verdict),

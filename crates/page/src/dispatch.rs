@@ -4,9 +4,8 @@
 //! adds its limits, workers and move budget around them); the static site's WebAssembly module
 //! calls [`answer`], the same routes with the same answers, without a server.
 
-use serde::Deserialize;
-
 use crate::api::{self, ApiError, ErrorKind};
+use crate::notation::echo;
 use crate::rules::Position;
 use crate::values;
 use ordo_solve::Tablebase;
@@ -100,30 +99,30 @@ impl Route {
     pub fn request(self, query: &str) -> Result<Request, ApiError> {
         Ok(match self {
             Route::Explain => {
-                let q: MoveQuery = params(query)?;
-                let position = required(q.position, "position")?;
-                let mv = required(q.mv, "move")?;
+                let [position, mv] = params(query, ["position", "move"])?;
+                let position = required(position, "position")?;
+                let mv = required(mv, "move")?;
                 Request::Explain { position, mv }
             }
             Route::Moves => {
-                let q: MoveQuery = params(query)?;
-                let position = required(q.position, "position")?;
+                let [position] = params(query, ["position"])?;
+                let position = required(position, "position")?;
                 Request::Moves { position }
             }
             Route::Step => {
-                let q: StepQuery = params(query)?;
-                let position = required(q.position, "position")?;
-                let step = required(q.step, "step")?;
+                let [position, step] = params(query, ["position", "step"])?;
+                let position = required(position, "position")?;
+                let step = required(step, "step")?;
                 Request::Step { position, step }
             }
             Route::Board => {
-                let q: MoveQuery = params(query)?;
-                let position = required(q.position, "position")?;
-                Request::Board { position, mv: q.mv }
+                let [position, mv] = params(query, ["position", "move"])?;
+                let position = required(position, "position")?;
+                Request::Board { position, mv }
             }
             Route::Values | Route::Tables => {
-                let q: PositionQuery = params(query)?;
-                let position = api::read_position(&required(q.position, "position")?)?;
+                let [position] = params(query, ["position"])?;
+                let position = api::read_position(&required(position, "position")?)?;
                 match self {
                     Route::Values => Request::Values { position },
                     _ => Request::Tables { position },
@@ -232,33 +231,30 @@ impl Request {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveQuery {
-    position: Option<String>,
-    #[serde(rename = "move")]
-    mv: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepQuery {
-    position: Option<String>,
-    step: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PositionQuery {
-    position: Option<String>,
-}
-
-/// A query string's parameters, decoded as forms are (`+` is a space, bad escapes stay as
-/// they are, bytes that are not UTF-8 become U+FFFD) and worded as the HTTP stack words them.
-fn params<'de, T: Deserialize<'de>>(query: &'de str) -> Result<T, ApiError> {
-    let parsed = form_urlencoded::parse(query.as_bytes());
-    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed))
-        .map_err(|e| ApiError::bad("query", format!("Failed to deserialize query string: {e}")))
+/// The values of the parameters `names` in `query` (a URL's query string), decoded as forms
+/// are (`+` is a space, bad escapes stay as they are, bytes that are not UTF-8 become U+FFFD):
+/// a 400 naming `query` for a parameter the route does not take or one given twice.
+fn params<const N: usize>(query: &str, names: [&str; N]) -> Result<[Option<String>; N], ApiError> {
+    let mut values: [Option<String>; N] = std::array::from_fn(|_| None);
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        let Some(i) = names.iter().position(|n| *n == name) else {
+            return Err(ApiError::bad(
+                "query",
+                format!(
+                    "unknown query parameter '{}': this route takes {}",
+                    echo(&name),
+                    names.join(" and ")
+                ),
+            ));
+        };
+        if values[i].replace(value.into_owned()).is_some() {
+            return Err(ApiError::bad(
+                "query",
+                format!("the query parameter '{name}' is given twice; give it once"),
+            ));
+        }
+    }
+    Ok(values)
 }
 
 /// A required parameter, or a 400 naming it.
@@ -350,10 +346,21 @@ mod tests {
     fn unknown_twice_and_missing_parameters_are_400_naming_them() {
         let r = answer("/api/explain?position=4%2F4+w+classic&mv=a1-a2");
         assert_eq!(r.status, 400);
-        assert!(r.body.contains("unknown field `mv`"), "{}", r.body);
+        assert!(
+            r.body
+                .contains("unknown query parameter 'mv': this route takes position and move"),
+            "{}",
+            r.body
+        );
         assert!(r.body.contains(r#""where":"query""#), "{}", r.body);
         let r = answer("/api/moves?position=a&position=b");
-        assert!(r.body.contains("duplicate field `position`"), "{}", r.body);
+        assert_eq!(r.status, 400);
+        assert!(
+            r.body
+                .contains("the query parameter 'position' is given twice"),
+            "{}",
+            r.body
+        );
         let r = answer("/api/explain?position=4%2F4%2F4%2F4+w+classic");
         assert_eq!(r.status, 400);
         assert!(r.body.contains(r#""where":"move""#), "{}", r.body);

@@ -80,6 +80,19 @@ fn frame(
     marks: (Vec<Square>, Vec<Square>),
     groups: Vec<GroupInfo>,
 ) -> Frame {
+    marked_frame(kind, label, pos, marks, groups, None)
+}
+
+/// [`frame`] with the step `done` that led to `pos` marked on it, its origin and landing
+/// squares and arrows drawn as on the board before the move.
+fn marked_frame(
+    kind: &'static str,
+    label: String,
+    pos: &Position,
+    marks: (Vec<Square>, Vec<Square>),
+    groups: Vec<GroupInfo>,
+    done: Option<&Move>,
+) -> Frame {
     let notes = Annotations {
         captured: marks.0.clone(),
         removed: marks.1.clone(),
@@ -92,7 +105,18 @@ fn frame(
         captured: names(&marks.0),
         removed: names(&marks.1),
         groups,
-        svg: render::svg(pos, None, &notes),
+        svg: after_svg(pos, done, &notes),
+    }
+}
+
+/// The diagram of `pos`, the position after `done`, with `done` marked on it (the squares it
+/// left and reached, its arrows), its caption saying `after` the move rather than naming it
+/// as the move to play.
+pub fn after_svg(pos: &Position, done: Option<&Move>, notes: &Annotations) -> String {
+    let svg = render::svg(pos, done, notes);
+    match done {
+        Some(_) => svg.replace("; move ", "; after "),
+        None => svg,
     }
 }
 
@@ -184,19 +208,18 @@ fn legal_frames(engine: &Reference, pos: &Position, mv: &Move) -> Vec<Frame> {
                 format_move(&Move::single(*step))
             )
         };
+        let done = Move::single(*step);
+        let after_frame = |groups| {
+            let none = (vec![], vec![]);
+            marked_frame("after", label, &after, none, groups, Some(&done))
+        };
         match capture_frame(&before, &after, step, me, i, steps.len()) {
             Some((capture, kept)) if !capture.removed.is_empty() => {
                 out.push(capture);
-                out.push(frame("after", label, &after, (vec![], vec![]), kept));
+                out.push(after_frame(kept));
             }
-            Some((capture, _)) => out.push(frame(
-                "after",
-                label,
-                &after,
-                (vec![], vec![]),
-                capture.groups,
-            )),
-            None => out.push(frame("after", label, &after, (vec![], vec![]), vec![])),
+            Some((capture, _)) => out.push(after_frame(capture.groups)),
+            None => out.push(after_frame(vec![])),
         }
         before = after;
     }

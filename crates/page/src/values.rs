@@ -26,25 +26,22 @@ fn for_mover(v: Value) -> Outcome {
     }
 }
 
-/// The slices a probe lacks, in one line that names no server folder: `held` says whose
-/// tables lack them.
-fn missing(
-    (variant, dims): (Variant, Dims),
-    needed: Material,
-    missing: &[Material],
-    held: &str,
-) -> ApiError {
-    let first = missing.first().map(|m| m.to_string()).unwrap_or_default();
-    let more = match missing.len() {
-        0 | 1 => String::new(),
-        n => format!(" and {} more", n - 1),
-    };
+/// A probe of a position the tables do not hold, in a player's words (no file, slice or
+/// folder named): the game, the board and the pieces of the endgame they lack; `held` says
+/// whose tables lack it.
+fn beyond((variant, dims): (Variant, Dims), needed: Material, held: &str) -> ApiError {
+    let pieces = |n: u32, side: &str| format!("{n} {side} piece{}", if n == 1 { "" } else { "s" });
     ApiError::new(
         ErrorKind::NotFound,
         "tables",
         format!(
-            "no endgame table covers this position: the {} {dims} slice {first}{more} (up to {needed}) is not in {held}",
-            variant.name()
+            "this position is beyond the tables: {held} hold no {} endgame of {} against {} on \
+             the {} x {} board",
+            variant.game_name(),
+            pieces(needed.white, "White"),
+            pieces(needed.black, "Black"),
+            dims.cols,
+            dims.rows
         ),
     )
 }
@@ -57,13 +54,13 @@ pub fn probe(tables: &Tablebase, pos: &Position) -> Result<ValuesAnswer, ApiErro
             variant,
             dims,
             needed,
-            missing: m,
+            ..
         } => {
             let held = match dir.as_str() {
                 IN_MEMORY => "the site's tables",
                 _ => "the server's tables",
             };
-            missing((variant, dims), needed, &m, held)
+            beyond((variant, dims), needed, held)
         }
         SolveError::Input(msg) => ApiError::bad("position", msg),
         e => ApiError::new(
@@ -90,5 +87,30 @@ pub struct FilesAnswer {
 pub fn files_needed(tables: &Tablebase, pos: &Position) -> FilesAnswer {
     FilesAnswer {
         files: tables.files_needed(pos),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panel's words for a position the tables lack name the game, the board and the
+    /// pieces, "beyond the tables", and never a command, a file or a slice.
+    #[test]
+    fn a_position_beyond_the_tables_is_said_in_a_player_s_words() {
+        let dims = Dims::new(10, 8).unwrap();
+        let needed = Material {
+            white: 20,
+            black: 1,
+        };
+        let e = beyond((Variant::Classic, dims), needed, "the site's tables");
+        assert_eq!(
+            e.message,
+            "this position is beyond the tables: the site's tables hold no classic Ordo endgame \
+             of 20 White pieces against 1 Black piece on the 10 x 8 board"
+        );
+        assert_eq!((e.status(), e.place.as_str()), (404, "tables"));
+        let no = api::no_tables().message;
+        assert!(!no.contains('`') && !no.contains("ordo "), "{no}");
     }
 }

@@ -256,3 +256,110 @@ fn a_tie_previews_each_choice() {
     let none = ordo_page::api::step("5/BBB2/1W3/5/5 w x", "b3-a3").expect("answer");
     assert!(none.tie_choices.is_empty());
 }
+
+/// The first permitting clause of the verdict on `mv` in `position` (which must be legal).
+fn deciding(position: &str, mv: &str) -> String {
+    let a = api::explain(position, mv).unwrap();
+    assert!(a.legal, "{mv}: {:?}", a.violated);
+    a.permitted_by[0].id.clone()
+}
+
+/// For a legal move the move's own clause comes first, before the connection rule (ORDO-4.3)
+/// it also keeps: a step ORDO-6.1, an ordo ORDO-7.1, a capture ORDO-6.4, in either game; an
+/// Ordo X turn of two steps ORDOX-3.1, a single step's turn its step.
+#[test]
+fn the_move_s_own_clause_permits_it_first() {
+    for (position, mv, first) in [
+        ("4/1B2/WW2/2W1 w classic", "a2-a3", "ORDO-6.1"),
+        ("B3/4/WW2/4 w classic", "a2:b2-a3", "ORDO-7.1"),
+        ("B3/1B2/WW2/4 w classic", "a2xb3", "ORDO-6.4"),
+        ("5/1B3/WW3/5/5 w x", "a3-a4", "ORDO-6.1"),
+        ("B4/5/5/WW3/5 w x", "a2:b2-a3", "ORDO-7.1"),
+        ("B4/1B3/WW3/5/5 w x", "a3xb4", "ORDO-6.4"),
+        (START_X, "b3-c3,c3-d4", "ORDOX-3.1"),
+    ] {
+        assert_eq!(deciding(position, mv), first, "{position} {mv}");
+    }
+    // An illegal move keeps the clause it breaks first.
+    let a = api::explain("4/1B2/WW2/2W1 w classic", "a2:b2-a3").unwrap();
+    assert_eq!(a.violated[0].id, "ORDO-7.2");
+}
+
+/// The boards after a legal move mark it as the board before does, its origin and landing
+/// squares drawn, the caption saying what the board comes after (ORDO-6.1, a step); an Ordo X
+/// turn (ORDOX-3.1) marks each step on the board after it.
+#[test]
+fn the_boards_after_a_move_mark_the_moved_pieces() {
+    let a = api::explain("4/1B2/WW2/2W1 w classic", "a2-a3").unwrap();
+    let result = &a.effects.as_ref().unwrap().result_svg;
+    for svg in [result, &a.frames.last().unwrap().svg] {
+        assert!(
+            svg.contains(r#"<rect class="origin" data-square="a2""#),
+            "{svg}"
+        );
+        assert!(svg.contains(r#"<rect class="landing" data-square="a3""#));
+        assert!(svg.contains("; after a2-a3") && !svg.contains("; move "));
+    }
+    let turn = api::explain(START_X, "b3-c3,c3-d4").unwrap();
+    let after: Vec<_> = turn.frames.iter().filter(|f| f.kind == "after").collect();
+    assert_eq!(after.len(), 2);
+    assert!(after[0]
+        .svg
+        .contains(r#"<rect class="landing" data-square="c3""#));
+    assert!(!after[0]
+        .svg
+        .contains(r#"<rect class="landing" data-square="d4""#));
+    assert!(after[1]
+        .svg
+        .contains(r#"<rect class="origin" data-square="c3""#));
+    assert!(after[1]
+        .svg
+        .contains(r#"<rect class="landing" data-square="d4""#));
+}
+
+/// `#rrggbb` of `svg`'s first element with `marker` in it, from its `fill` attribute, and its
+/// `fill-opacity` (1 when absent).
+fn fill_of(svg: &str, marker: &str) -> ([f64; 3], f64) {
+    let at = svg.find(marker).unwrap_or_else(|| panic!("no {marker}"));
+    let element = &svg[at..at + svg[at..].find('>').unwrap()];
+    let attr = |name: &str| {
+        let start = element.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(element[start..].split('"').next()?.to_string())
+    };
+    let hex = attr("fill").unwrap();
+    let rgb = [1, 3, 5].map(|i| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()));
+    (
+        rgb,
+        attr("fill-opacity").map_or(1.0, |o| o.parse().unwrap()),
+    )
+}
+
+/// ORDO-1.3: the legend names each home row's band by the colour the board draws it, and its
+/// swatches are that colour: the band's tint over a light and over a dark square.
+#[test]
+fn the_legend_shows_the_home_row_bands_as_drawn() {
+    let svg = api::board_svg(START_X, None).unwrap();
+    let light = fill_of(&svg, "class=\"square light\"").0;
+    let dark = fill_of(&svg, "class=\"square dark\"").0;
+    let css = ordo_page::assets::APP_CSS;
+    let html = ordo_page::assets::INDEX_HTML;
+    for (side, class, words) in [
+        ("white", "home-white", "Grey-green band: White's home row"),
+        ("black", "home-black", "rose band: Black's home row"),
+    ] {
+        let (tint, alpha) = fill_of(&svg, &format!("class=\"home-row {side}\""));
+        let over = |square: [f64; 3]| {
+            let c = [0, 1, 2].map(|i| (alpha * tint[i] + (1.0 - alpha) * square[i]).round() as u8);
+            format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+        };
+        let swatch = format!(
+            ".swatch.{class} {{ background: linear-gradient(90deg, {} 50%, {} 50%); }}",
+            over(light),
+            over(dark)
+        );
+        assert!(css.contains(&swatch), "{swatch}");
+        let legend: String = html.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(legend.contains(words), "{words}");
+        assert!(legend.contains(&format!("class=\"swatch {class}\"")));
+    }
+}

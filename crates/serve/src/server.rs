@@ -1,6 +1,6 @@
 //! The HTTP side of `ordo serve`: routes, limits, JSON errors, the accept loop.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +13,9 @@ use axum::Extension;
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::work::{Lane, Peer, Pool, Tally};
+use crate::forwarded;
+use crate::head::{JsonErrors, MAX_HEAD};
+use crate::work::{Admission, Lane, Peer, Pool, Tally};
 use ordo_core::notation::echo;
 use ordo_page::api::{ApiError, ErrorKind};
 use ordo_page::assets::{APP_CSS, APP_JS, ICON_SVG, INDEX_HTML};
@@ -42,13 +44,22 @@ pub struct Limits {
     /// lists and verdicts on positions with over 500 legal moves), so that it never holds
     /// up the light.
     pub workers: usize,
-    /// Most API requests waiting for a worker or working, in all; further ones get 503.
+    /// Most light API requests waiting for a worker or working, in all; further ones get 503.
     pub max_queued: usize,
-    /// Most API requests waiting or working from one address; further ones get 429.
+    /// Most heavy API requests waiting for the heavy worker, in all (admitted apart from the
+    /// light ones, and served address by address in turn); further ones get 503.
+    pub max_queued_heavy: usize,
+    /// Most API requests of each kind (light, heavy) waiting or working from one address;
+    /// further ones get 429.
     pub max_queued_per_address: usize,
     /// Most legal moves a position may have for `/api/moves` and `/api/explain`; more gets
     /// 422 at once (the count is the bitboard engine's, a few milliseconds).
     pub max_moves: usize,
+    /// Reverse proxies whose forwarded client address (`X-Forwarded-For`, else `Forwarded`)
+    /// is the one the per-address limits count (`ordo serve --trusted-proxy`); from any other
+    /// address those headers are ignored. A trusted proxy's own connections are bounded by
+    /// `max_connections` only, as they carry many clients.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Limits {
@@ -63,8 +74,10 @@ impl Default for Limits {
             max_connections_per_address: 32,
             workers: 2,
             max_queued: 64,
+            max_queued_heavy: 64,
             max_queued_per_address: 2,
             max_moves: 20_000,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -261,12 +274,13 @@ pub fn router_with(limits: &Limits, tables: Option<Arc<Tablebase>>) -> Router {
     let app = Arc::new(App {
         tables,
         limits: limits.clone(),
-        pool: Pool::new(
-            limits.workers,
-            limits.max_queued,
-            limits.max_queued_per_address,
-            limits.max_moves,
-        ),
+        pool: Pool::new(Admission {
+            workers: limits.workers,
+            max_queued: limits.max_queued,
+            max_queued_heavy: limits.max_queued_heavy,
+            per_address: limits.max_queued_per_address,
+            max_moves: limits.max_moves,
+        }),
     });
     Router::new()
         .route(
@@ -338,7 +352,13 @@ pub async fn serve_with(
         };
         failures = 0;
         let cap = limits.max_connections_per_address;
-        let Some(held) = Tally::take(&per_address, addr.ip(), cap) else {
+        let proxy = limits.trusted_proxies.contains(&addr.ip());
+        let held = Tally::take(
+            &per_address,
+            addr.ip(),
+            if proxy { usize::MAX } else { cap },
+        );
+        let Some(held) = held else {
             tokio::spawn(refuse(stream, cap));
             continue;
         };
@@ -351,18 +371,22 @@ pub async fn serve_with(
     }
 }
 
-/// Serve one connection, each of its requests marked with the client's address.
+/// Serve one connection, each of its requests marked with the client's address (the one a
+/// trusted proxy forwards, [`forwarded::client`]).
 async fn connection(stream: tokio::net::TcpStream, peer: Peer, app: Router, limits: &Limits) {
     use hyper_util::rt::{TokioIo, TokioTimer};
+    let trusted: Arc<[IpAddr]> = limits.trusted_proxies.clone().into();
     let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
-        req.extensions_mut().insert(peer);
+        let client = forwarded::client(peer.0, req.headers(), &trusted);
+        req.extensions_mut().insert(Peer(client));
         tower_service::Service::call(&mut app.clone(), req)
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .max_buf_size(64 * 1024);
+        .max_buf_size(MAX_HEAD);
+    let stream = JsonErrors::new(stream, limits.max_target);
     let conn = builder.serve_connection(TokioIo::new(stream), service);
     let _ = tokio::time::timeout(limits.connection_lifetime, conn).await;
 }

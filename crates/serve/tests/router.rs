@@ -145,7 +145,12 @@ fn router_rejects_bad_input_with_json() {
     let missing = get(&format!("/api/explain?position={}", q(START)));
     assert_json_error(&missing, 400, "move", "missing");
     let unknown_param = get("/api/moves?position=x&colour=white");
-    assert_json_error(&unknown_param, 400, "query", "unknown field `colour`");
+    assert_json_error(
+        &unknown_param,
+        400,
+        "query",
+        "unknown query parameter 'colour'",
+    );
     let bad_escape = get("/api/moves?position=%FF%FE");
     assert_eq!(bad_escape.0, 400, "{}", bad_escape.2);
     assert_json_error(
@@ -264,12 +269,18 @@ fn start_server(limits: Limits) -> SocketAddr {
 }
 
 fn raw(addr: SocketAddr, request: &str) -> String {
+    raw_bytes(addr, request.as_bytes())
+}
+
+/// Send `request` on a new connection and read the answer until the server closes it.
+fn raw_bytes(addr: SocketAddr, request: &[u8]) -> String {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    s.write_all(request.as_bytes()).unwrap();
-    let mut out = String::new();
-    let _ = s.read_to_string(&mut out);
-    out
+    // The server may answer and close before reading all of a request over its limits.
+    let _ = s.write_all(request);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[test]
@@ -301,4 +312,143 @@ fn socket_server_answers_and_cuts_off_slow_clients() {
     let mut buf = Vec::new();
     let read = slow.read_to_end(&mut buf);
     assert!(read.is_ok(), "not disconnected by the server: {read:?}");
+}
+
+/// The status and the body of a raw answer, checked to be one line of JSON naming `place`
+/// with `fragment` in its message.
+fn assert_raw_json(reply: &str, status: u16, place: &str, fragment: &str) {
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((reply, ""));
+    let code = head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    assert_json_error(&(code, ctype, body.to_string()), status, place, fragment);
+}
+
+/// Every error status comes with a one-line JSON body in the API's words, on the wire: those
+/// of the routes (400, 404, 405, 413, 414, 422), those hyper gives before any route sees the
+/// request (414 for a 100 KB target, 431 for large headers, 400 for bytes HTTP does not allow,
+/// 400 for a parameter given twice), and 503 for an address over its connections.
+#[test]
+fn every_error_status_has_a_json_body() {
+    let addr = start_server(Limits {
+        max_moves: 2000,
+        ..Limits::default()
+    });
+    let send = |target: &str, extra: &str| {
+        raw(
+            addr,
+            &format!("GET {target} HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n"),
+        )
+    };
+    assert_raw_json(&send("/api/moves?position=x", ""), 400, "position", "");
+    let twice = send("/api/moves?position=a&position=b", "");
+    assert_raw_json(&twice, 400, "query", "'position' is given twice");
+    assert_raw_json(&send("/nowhere", ""), 404, "path", "no such route");
+    let post = raw(
+        addr,
+        "POST /api/moves HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert_raw_json(&post, 405, "request", "GET only");
+    let big = raw(
+        addr,
+        "POST /api/moves HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n",
+    );
+    assert_raw_json(&big, 413, "request", "100000 bytes");
+    let long = format!("/api/moves?position={}", "1".repeat(5000));
+    assert_raw_json(&send(&long, ""), 414, "request", "limit of 4096 bytes");
+    let huge = format!("/api/moves?position={}", "1".repeat(100_000));
+    assert_raw_json(&send(&huge, ""), 414, "request", "limit of 4096 bytes");
+    let header = format!("X-Big: {}\r\n", "a".repeat(300_000));
+    assert_raw_json(&send("/api/rules", &header), 431, "request", "65536 bytes");
+    let reply = raw_bytes(
+        addr,
+        b"GET /api/moves?position=\xFF HTTP/1.1\r\nHost: x\r\n\r\n",
+    );
+    assert_raw_json(&reply, 400, "request", "percent-encode");
+    let reply = raw_bytes(addr, b"GET /api/rules HTTP/1.1\r\nBad\xFFName: 1\r\n\r\n");
+    assert_raw_json(&reply, 400, "request", "malformed request line or header");
+    let over = send(&format!("/api/moves?position={}", q(START_X)), "");
+    assert_raw_json(&over, 422, "position", "2062 legal moves");
+    // One connection held open: the address's second gets 503.
+    let one = start_server(Limits {
+        max_connections_per_address: 1,
+        ..Limits::default()
+    });
+    let _held = TcpStream::connect(one).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let refused = raw(one, "GET /api/rules HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_raw_json(&refused, 503, "request", "connections open");
+}
+
+/// An Ordo X position with 3,111 legal moves: heavy work, within the default budget.
+const HEAVY: &str =
+    "B15/16/W1W1W1W1W1W1W1W1/1W1W1W1W1W1W1W1W/W1W1W1W1W1W1W1W1/1W1W1W1W1W1W1W1W/16/16 w x";
+
+/// The statuses of `headers.len()` heavy requests sent at once from `from`, each with its
+/// own extra header lines.
+fn heavy_at_once(addr: SocketAddr, from: &str, headers: &[String]) -> Vec<u16> {
+    let from: SocketAddr = format!("{from}:0").parse().unwrap();
+    let start = std::sync::Arc::new(std::sync::Barrier::new(headers.len()));
+    let threads: Vec<_> = headers
+        .iter()
+        .cloned()
+        .map(|extra| {
+            let start = start.clone();
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_io()
+                    .build()
+                    .unwrap();
+                let stream = rt
+                    .block_on(async {
+                        let socket = tokio::net::TcpSocket::new_v4()?;
+                        socket.bind(from)?;
+                        socket.connect(addr).await
+                    })
+                    .unwrap();
+                let mut s = stream.into_std().unwrap();
+                s.set_nonblocking(false).unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                let request = format!(
+                    "GET /api/moves?position={} HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n",
+                    q(HEAVY)
+                );
+                start.wait();
+                s.write_all(request.as_bytes()).unwrap();
+                let mut out = String::new();
+                let _ = s.read_to_string(&mut out);
+                out.get(9..12).and_then(|c| c.parse().ok()).unwrap_or(0)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+/// `--trusted-proxy`: from a trusted proxy, the forwarded address is the one the per-address
+/// limits count (requests forwarded for eight clients each have their share; for one client,
+/// that client is over its share of one and gets 429); from any other address a forged header
+/// changes nothing (eight requests claiming eight addresses share their real one).
+#[test]
+fn limits_count_the_address_a_trusted_proxy_forwards() {
+    let addr = start_server(Limits {
+        max_queued_per_address: 1,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    });
+    let clients: Vec<String> = (1..=8)
+        .map(|i| format!("X-Forwarded-For: 203.0.113.{i}\r\n"))
+        .collect();
+    let each = heavy_at_once(addr, "127.0.0.1", &clients);
+    assert!(each.iter().all(|&s| s == 200), "{each:?}");
+    let one = vec!["Forwarded: for=203.0.113.9\r\n".to_string(); 8];
+    let shared = heavy_at_once(addr, "127.0.0.1", &one);
+    assert!(shared.contains(&429) && shared.contains(&200), "{shared:?}");
+    let forged = heavy_at_once(addr, "127.0.0.2", &clients);
+    assert!(forged.contains(&429) && forged.contains(&200), "{forged:?}");
 }

@@ -178,9 +178,29 @@ async function fetchTables(position) {
   return shipped.size > 0;
 }
 
+// Why the page cannot ask for answers at all (the module or the server out of reach), in
+// words that say what to do; never a fault of the position. Opened from disk (file://), a
+// browser refuses to let the page load its module or ask a server: it must be served over HTTP.
+function unreachable(e) {
+  const message = window.location.protocol === 'file:'
+    ? 'this page was opened from a file, and browsers do not let such a page load its judge. '
+      + 'Serve its folder over HTTP instead, for example with '
+      + '"python3 -m http.server --bind 127.0.0.1 --directory FOLDER", then open http://127.0.0.1:8000/'
+    : `the judge cannot be reached (${e.message}); check the connection and reload the page`;
+  const err = new Error(message);
+  err.where = 'page';
+  err.unreachable = true;
+  return err;
+}
+
 async function api(path, params) {
   const target = path + '?' + new URLSearchParams(params).toString();
-  const reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  let reply;
+  try {
+    reply = BACKEND === 'wasm' ? await wasmRequest(target) : await serverRequest(target);
+  } catch (e) {
+    throw unreachable(e);
+  }
   const body = reply.json ? JSON.parse(reply.body) : reply.body;
   if (!reply.ok) {
     const err = new Error(body.error || String(body));
@@ -227,12 +247,25 @@ const PORTRAIT = window.matchMedia('(max-width: 600px) and (orientation: portrai
 function fitBoard(svg) {
   const frame = svg.querySelector('rect.frame');
   if (!frame || !svg.querySelector('rect.square')) return;
-  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
-  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
+  const [, , w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
   if (PORTRAIT.matches && w > h) {
+    svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+    const [x, y] = ['x', 'y'].map((a) => Number(frame.getAttribute(a)));
     turnBoard(svg, { x, y, w, h });
     return;
   }
+  cropToBoard(svg);
+}
+
+// The board and its coordinates only: the labels and caption beside and below it dropped, the
+// row numbers close to the board, the drawing cut to them (the main board, a tie's previews).
+function cropToBoard(svg) {
+  const frame = svg.querySelector('rect.frame');
+  if (!frame) return;
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+  svg.querySelectorAll('text.home-row-label, text.caption').forEach((t) => t.remove());
+  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a)));
   svg.querySelectorAll('text.coord.row').forEach((t) => t.setAttribute('x', x - 8));
   const left = Math.max(0, x - 16);
   const top = Math.max(0, y - 4);
@@ -260,8 +293,11 @@ function turnBoard(svg, f) {
     // A row label sat at the row's centre height (+5 for its baseline), a column letter at the column's centre.
     t.setAttribute('x', row ? -(y - 5) : -(f.y + f.h) + 3);
     t.setAttribute('y', row ? f.x - 5 : x - cell / 2 + 12);
-    t.setAttribute('font-size', row ? 14 : 11);
+    t.setAttribute('font-size', row ? 14 : 17);
     t.setAttribute('text-anchor', row ? 'middle' : 'start');
+    // A column letter sits in a square's corner, where a piece may reach: a light halo keeps
+    // it readable over a dark piece or square.
+    if (!row) t.setAttribute('class', `${t.getAttribute('class')} in-square`);
     svg.appendChild(t);
   }
   svg.setAttribute('viewBox', `${-(f.y + f.h) - 2} ${f.x - 22} ${f.h + 4} ${f.w + 24}`);
@@ -549,9 +585,16 @@ function chooseGroup(step, groups, choices) {
     const fig = el('figure', { class: 'tie-preview', 'data-keep': c.keep });
     const board = el('div', { class: 'preview-board', 'aria-hidden': 'true' });
     board.innerHTML = c.svg.replace(/^<\?xml[^>]*>\s*/, '');
+    // As on the main board, the bands need no label beside a small board: the legend says
+    // what they are; the caption says in words what the board shows.
+    const svg = board.querySelector('svg');
+    if (svg) cropToBoard(svg);
     box.replaceChild(fig, button);
-    fig.append(board, button, el('figcaption', { class: 'visually-hidden' }, `After ${c.step}: ${c.after}`));
+    const kept = c.group.length === 1 ? `the piece on ${c.keep}` : `the group of ${c.group.join(' ')}`;
+    fig.append(el('figcaption', { class: 'preview-caption' }, `After ${c.step}: ${kept} stays`), board, button);
   });
+  // The question and its previews in view, the verdict panel beside them.
+  box.scrollIntoView({ block: 'nearest' });
 }
 
 async function awaitSecondStep(step, afterText) {
@@ -725,6 +768,11 @@ async function loadPosition(text, keepVerdict) {
     showValues(state.position);
   } catch (e) {
     showError(e);
+    if (e.unreachable) {
+      // Nothing was asked of the rules: the position is not at fault.
+      say(`Cannot judge: ${e.message}.`);
+      return;
+    }
     if (!parsed && state.board) {
       // Unreadable: the board keeps the last position rather than going blank; the field
       // keeps the text to fix.
@@ -756,13 +804,16 @@ async function showValues(position) {
   try {
     if (BACKEND === 'wasm' && !(await fetchTables(position))) {
       body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' },
-        'No endgame tables are shipped with this site, so no endgame values (a site written by `ordo site DIR --wasm FILE --tables TDIR` ships them).'));
+        'No endgame tables are shipped with this site, so it shows no endgame values.'));
       return;
     }
     v = await api('/api/values', { position });
   } catch (e) {
-    const why = e.where === 'tables' ? e.message : `cannot probe: ${e.message}`;
-    body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' }, `No endgame values for this position: ${why}.`));
+    // The tables' answers are in a player's words ("this position is beyond the tables: …").
+    const text = e.where === 'tables'
+      ? e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.'
+      : `No endgame values for this position: ${e.message}.`;
+    body.replaceChildren(el('p', { class: 'placeholder', 'data-values': 'none' }, text));
     return;
   }
   if (position !== state.position) return;
