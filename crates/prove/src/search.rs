@@ -115,6 +115,20 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Whether the side that just moved has a piece on the other's home row (ORDO-10.1) or the
+/// side to move has no piece (ORDO-10.2): the game is over, lost for the side to move.
+fn ended_by_pieces<E: Engine>(e: &E) -> bool {
+    let d = e.dims();
+    let [w, b] = e.occupancy();
+    let row = (1u128 << d.cols) - 1;
+    let (white_home, black_home) = (row, row << (d.len() - d.cols as usize));
+    let (mine, theirs, my_home) = match e.side_to_move() {
+        Color::White => (w, b, white_home),
+        Color::Black => (b, w, black_home),
+    };
+    mine == 0 || theirs & my_home != 0
+}
+
 /// The numbers of a node where the side to move has lost (the game is over).
 pub(crate) const LOST: (u32, u32) = (INF, 0);
 /// The numbers of a node where the side to move has reached its goal.
@@ -164,7 +178,17 @@ impl<'a, E: Engine> Search<'a, E> {
 
     /// [`Search::leaf`] and the number of legal moves (0 when the game is over): one move
     /// count answers both, the status is asked only of a finished game.
+    ///
+    /// Without the mobility heuristic no count is needed: a game ended by ORDO-10.1 or
+    /// ORDO-10.2 shows in the pieces, and one ended by ORDO-10.3 or ORDO-10.4 (no move) shows
+    /// when the node is expanded and has no child (its numbers sum to a loss of the mover).
     pub fn leaf_and_moves(&mut self, e: &E) -> (Option<(u32, u32)>, u64) {
+        if !self.mobility {
+            if ended_by_pieces(e) {
+                return (Some(LOST), 0);
+            }
+            return (self.table_leaf(e), 1);
+        }
         let moves = e.perft(1);
         if moves == 0 {
             if let Status::Won { winner, .. } = e.status() {
