@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(differential apply adjudicate record notation table_file protocol)
+    targets=(differential apply adjudicate record notation table_file protocol certificate)
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked

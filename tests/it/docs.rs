@@ -205,7 +205,7 @@ fn run(s: &Shown, dir: &Path) -> Vec<String> {
     // rest in the repository, whose files (spec/conformance, analysis/) they read.
     let writes = matches!(
         args.first().map(String::as_str),
-        Some("solve" | "tb" | "explain")
+        Some("solve" | "tb" | "explain" | "prove")
     );
     let in_repo = !writes
         || args

@@ -1,7 +1,9 @@
 //! The seed corpora of the cargo-fuzz targets (`fuzz/corpus/`) replayed on stable by the same
 //! library code the targets run, so that `cargo test` checks them: `table_file`
 //! (`ordo_testkit::table_file`: damaged retro and compact table files are refused, forged
-//! compact files load whole or not at all, and no input panics).
+//! compact files load whole or not at all, and no input panics) and `certificate`
+//! (`ordo_testkit::certificate`: no certificate panics the checker or is accepted for a false
+//! claim).
 
 use std::path::{Path, PathBuf};
 
@@ -63,4 +65,29 @@ fn table_file_forgeries_reach_past_the_checksum() {
     check(&[3, 1, p[0], p[1], valid[last]], &scratch).unwrap();
     check(&[3, 0, p[0], p[1], 1], &scratch).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every `certificate` seed passes: raw bytes never panic the reader or the checker, and an
+/// edited true certificate, sealed again, is refused or still establishes only what is true.
+#[test]
+fn certificate_seeds_pass() {
+    let seeds = corpus("certificate");
+    assert!(seeds.len() >= 3);
+    for (path, bytes) in &seeds {
+        if let Err(e) = ordo_testkit::certificate::check_case(bytes) {
+            panic!("{}: {e}", path.display());
+        }
+    }
+}
+
+/// The certificate target can fail: a forged certificate claiming a White win of the Ordo X
+/// 3 x 4 two-row start (Black wins it) is refused by the checker, so the target's truth check
+/// is never reached by an accepted lie.
+#[test]
+fn a_forged_claim_of_the_losing_side_is_refused() {
+    let valid = ordo_testkit::certificate::valid();
+    let forged =
+        ordo_testkit::certificate::reseal(&valid.replace("claim black wins", "claim white wins"));
+    let cert = ordo_certificate::read_from(forged.as_bytes()).unwrap();
+    assert!(ordo_certificate::check(&cert, None).is_err());
 }

@@ -23,6 +23,7 @@ use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};
 use ordo_solve as solve;
 
+pub mod certificate;
 pub mod fixtures;
 pub mod input;
 pub mod oracles;
