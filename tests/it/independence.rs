@@ -519,3 +519,58 @@ helper = { package = "ordo-solve", path = "../solve" }
     let want = ["ordo-bitboard", "ordo-core", "ordo-solve"].map(String::from);
     assert_eq!(deps, BTreeSet::from(want));
 }
+
+/// The certificate checker (`crates/certificate`) judges what the proof search (`crates/prove`,
+/// on the bitboard engine) writes, so it must not run on either: its manifest names neither
+/// `ordo-prove` nor `ordo-bitboard`, and its source names neither crate nor the bitboard
+/// engine's type (the table probes it reaches through `ordo-solve` are made on
+/// `Tablebase<Reference>`).
+#[test]
+fn the_certificate_checker_shares_no_code_with_the_search_or_the_bitboard_engine() {
+    let dir = workspace().join("crates/certificate");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let deps = ordo_dependencies(&manifest);
+    for banned in ["ordo-prove", "ordo-bitboard"] {
+        assert!(
+            !deps.contains(banned),
+            "ordo-certificate depends on {banned}: {deps:?}"
+        );
+    }
+    let crates = workspace_crates();
+    for file in std::fs::read_dir(dir.join("src")).unwrap() {
+        let path = file.unwrap().path();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let named = ordo_crates_named(&src, "ordo_certificate", &crates);
+        for banned in ["ordo_prove", "ordo_bitboard"] {
+            assert!(
+                !named.contains(banned),
+                "{}: names {banned}",
+                path.display()
+            );
+        }
+        assert!(
+            !code_only(&src).contains("Bitboard"),
+            "{}: names Bitboard",
+            path.display()
+        );
+        let code = code_only(&src);
+        let uses: Vec<&str> = code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("use "))
+            .collect();
+        let probes: usize = uses.iter().map(|l| l.matches("Tablebase").count()).sum();
+        let on_reference: usize = uses
+            .iter()
+            .map(|l| {
+                l.matches("Tablebase::<Reference>").count()
+                    + l.matches("Tablebase<Reference>").count()
+            })
+            .sum();
+        assert_eq!(
+            probes,
+            on_reference,
+            "{}: a Tablebase not on the reference engine",
+            path.display()
+        );
+    }
+}
