@@ -10,6 +10,10 @@
 #   bash analysis/run.sh            # rebuild games.md and tablebases.md from the JSON
 #   bash analysis/run.sh --compact  # the compact solver's reports in analysis/compact/
 #                                   # (hours; each kept only once verified, existing ones kept)
+#   bash analysis/run.sh --proofs   # the proof search on every solved board, analysis/proofs/
+#                                   # (150 s a board at most; certificates checked)
+#   bash analysis/run.sh --row2-6x5 # the proof search on the row2 6 x 5 starts, resumable from
+#                                   # tables/prove-*.ckpt (an hour a game a run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked
@@ -30,6 +34,19 @@ compact() {
     "$ordo" "$@" "$verify" --json --memory-limit 18G >"$out.tmp"
     mv "$out.tmp" "$out"
 }
+if [ "${1:-}" = "--proofs" ]; then
+    bash analysis/prove-solved.sh "$ordo" analysis/proofs 150
+    exit 0
+fi
+if [ "${1:-}" = "--row2-6x5" ]; then
+    mkdir -p tables analysis/proofs
+    for v in x classic; do
+        "$ordo" prove --variant $v --board 6x5 --setup row2 --memory-limit 4G --time 3600 \
+            --checkpoint tables/prove-$v-6x5-row2.ckpt --certificate tables/$v-6x5-row2.cert \
+            --json >analysis/proofs/$v-6x5-row2.json || true
+    done
+    exit 0
+fi
 if [ "${1:-}" = "--compact" ]; then
     mkdir -p analysis/compact tables
     compact classic-10x8-4v4.jsonl --verify tb build --variant classic --board 10x8 --max-pieces 4,4
