@@ -210,11 +210,9 @@ fn check_vectors(
 
 /// `ordo conformance fill-cases`: rewrite every case file of `dir` with fresh bulk data.
 fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
-    let files = crate::files::files_with_extension(dir, "toml")
-        .map_err(|e| CliError(format!("--cases: {}: {e}", dir.display())))?;
-    for path in files {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let files = crate::files::read_folder(dir, "toml", cases::CASE_FILE, cases::CASE_FOLDER)
+        .map_err(|e| CliError(format!("--cases: {e}")))?;
+    for (path, text) in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let filled = cases::fill_bulk(&name.unwrap_or_default(), &text)?;
         if filled != text {

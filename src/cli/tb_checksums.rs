@@ -45,9 +45,15 @@ fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
     Ok(0)
 }
 
+/// The largest checksum list read: some ten thousand tables' lines.
+const CHECKSUM_LIST: crate::files::Limit = crate::files::Limit {
+    bytes: 1 << 20,
+    kind: "a checksum list",
+};
+
 fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
-    let text = std::fs::read_to_string(list)
-        .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
+    let text = crate::files::read_text(list, CHECKSUM_LIST)
+        .map_err(|e| CliError(format!("--check {e}")))?;
     let listed = parse_checksum_list(&text)
         .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
     if listed.is_empty() {

@@ -17,6 +17,7 @@ macro_rules! on_both_engines {
 
 mod adapters;
 mod adjudicate;
+mod bounded_reads;
 mod cases;
 mod cli;
 mod cli_progress;

@@ -301,7 +301,7 @@ fn check_game_refuses_a_huge_record_in_little_memory() {
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
-            err.contains("a game record has at most 1048576 bytes"),
+            err.contains("a game record has at most 1 MiB (1048576 bytes)"),
             "{err}"
         );
     }
