@@ -26,6 +26,7 @@ mod compact;
 mod compact_files;
 mod conform;
 mod conform_cause;
+mod conform_health;
 mod conformance;
 mod diff_oracle;
 mod differential;
