@@ -156,6 +156,7 @@ fn assert_counts_add_up(what: &str, r: &Report) {
         ("crash", "crashes"),
         ("hang", "hangs"),
         ("garbage", "garbage"),
+        ("endless-line", "endless_lines"),
     ] {
         let listed = r.incidents.iter().filter(|i| i.kind == kind).count() as u64;
         assert_eq!(v["health"][field].as_u64(), Some(listed), "{what}: {text}");

@@ -5,6 +5,7 @@
 //! are the planted engine's `FAULT-on-REQUEST` (`ordo_testkit::failing`).
 
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use ordo_testkit::failing::{Fault, REQUESTS};
 use serde_json::Value;
@@ -102,4 +103,56 @@ fn the_exit_status_tells_pass_rules_broken_and_usage_apart() {
     ] {
         assert!(help.contains(words), "{help}");
     }
+}
+
+/// A reply that floods without a line ending is reported as a line without end, with the bytes
+/// read, the engine killed at once: no wait for the timeout (10 s here), no rules finding.
+#[test]
+fn an_endless_line_is_reported_as_such_at_once() {
+    let started = Instant::now();
+    let v = assert_health_only("endless-line-on-moves", "10000", "endless-line");
+    let took = started.elapsed();
+    let detail = v["incidents"][0]["detail"].as_str().unwrap();
+    assert!(detail.starts_with("a line without end: "), "{detail}");
+    assert!(
+        detail.contains("bytes, past the 8388608 a reply may have,"),
+        "{detail}"
+    );
+    assert!(detail.contains("the engine was killed"), "{detail}");
+    assert!(v["health"]["endless_lines"].as_u64().unwrap() >= 1, "{v:#}");
+    assert_eq!(v["health"]["hangs"], 0, "{v:#}");
+    // Nine engines flooded and killed, far within one timeout each.
+    assert!(took < Duration::from_secs(60), "{took:?}");
+}
+
+/// A line that is still coming, slowly, when the timeout ends is a line without end too (with
+/// the bytes it had sent), and the run stops once it has waited four timeouts in all, the
+/// report saying how long it waited.
+#[test]
+fn a_slow_endless_line_ends_the_session_and_the_waiting_is_bounded() {
+    let engine = "read x; echo 'ordo 1 ok name slow'; while read l; do \
+                  while :; do printf x || exit; sleep 0.01; done; done";
+    let started = Instant::now();
+    let o = Command::new(ORDO)
+        .args(["conform", engine, "--timeout-ms", "500", "--playouts", "0"])
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{report}");
+    assert!(
+        report.contains("endless-line — a line without end: "),
+        "{report}"
+    );
+    assert!(
+        report.contains("bytes and no line ending after"),
+        "{report}"
+    );
+    assert!(
+        report.contains("waited for replies that never came:"),
+        "{report}"
+    );
+    assert!(report.contains("STOPPED: waited"), "{report}");
+    assert!(!report.contains("hang —"), "{report}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
 }

@@ -185,8 +185,13 @@ pub struct HealthCounts {
     pub hangs: usize,
     /// Replies that were not the protocol's answer to the request.
     pub garbage: usize,
+    /// Reply lines without an end (past the longest a reply may have, or unfinished at the
+    /// timeout); the engine was killed at once.
+    pub endless_lines: usize,
     /// Times it was started again.
     pub restarts: usize,
+    /// Milliseconds spent in all waiting on replies that never came (hangs, endless lines).
+    pub waited_ms: u64,
 }
 
 impl From<Health> for HealthCounts {
@@ -195,7 +200,9 @@ impl From<Health> for HealthCounts {
             crashes: h.crashes,
             hangs: h.hangs,
             garbage: h.garbage,
+            endless_lines: h.endless_lines,
             restarts: h.restarts,
+            waited_ms: u64::try_from(h.waited.as_millis()).unwrap_or(u64::MAX),
         }
     }
 }
@@ -523,6 +530,7 @@ impl Report {
         let n = |k: &str| self.incidents.iter().filter(|i| i.kind == k).count();
         (self.health.crashes, self.health.hangs, self.health.garbage) =
             (n("crash"), n("hang"), n("garbage"));
+        self.health.endless_lines = n("endless-line");
         let mut s = Summary {
             findings: self.findings.len(),
             groups: self.groups().len(),
@@ -699,14 +707,25 @@ impl Report {
             );
         }
         let h = &self.health;
+        let endless = match h.endless_lines {
+            0 => String::new(),
+            n => format!("{}, ", count(n, "endless line")),
+        };
         let _ = writeln!(
             out,
-            "  engine failures: {}, {}, {}, {}",
+            "  engine failures: {}, {}, {}, {endless}{}",
             count(h.crashes, "crash"),
             count(h.hangs, "hang"),
             count(h.garbage, "garbage answer"),
             count(h.restarts, "restart")
         );
+        if h.waited_ms > 0 {
+            let _ = writeln!(
+                out,
+                "  waited for replies that never came: {:.1} s in all",
+                h.waited_ms as f64 / 1000.0
+            );
+        }
         for i in &self.incidents {
             let _ = writeln!(out, "    {}: {} — {}", i.place, i.kind, shorten(&i.detail));
         }
