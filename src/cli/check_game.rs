@@ -33,7 +33,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
         .map_err(|e| CliError(format!("{name}: start position: {e}")))?;
     for key in ["Event", "White", "Black", "Source", "Date"] {
         if let Some(v) = rec.header(key) {
-            let _ = writeln!(out, "{key}: {v}");
+            let _ = writeln!(out, "{key}: {}", echo(v));
         }
     }
     let _ = writeln!(out, "start: {}", format_position(&rec.start));
@@ -199,6 +199,6 @@ fn quote(out: &mut String, id: &str, detail: &str) {
 /// Write the diagram `svg` to `path` and say so.
 fn write_svg(path: &std::path::Path, svg: &str, out: &mut String) -> Result<(), CliError> {
     super::write_file(path, svg)?;
-    let _ = writeln!(out, "diagram: {}", path.display());
+    let _ = writeln!(out, "diagram: {}", echo(&path.display().to_string()));
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::solve::solve_error;
 use super::CliError;
+use crate::notation::echo;
 use crate::solve::{content_checksum, parse_checksum_list};
 
 /// Run `ordo tb checksums`: list, or check against `check`; the exit status.
@@ -40,7 +41,7 @@ fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
     }
     for name in names {
         let sum = content_checksum(&dir.join(&name)).map_err(solve_error)?;
-        let _ = writeln!(out, "{}  {name}", sum.to_hex());
+        let _ = writeln!(out, "{}  {}", sum.to_hex(), echo(&name));
     }
     Ok(0)
 }
@@ -79,7 +80,7 @@ fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
             }
         };
         bad += usize::from(verdict != "OK");
-        let _ = writeln!(out, "{}: {verdict}", l.name);
+        let _ = writeln!(out, "{}: {verdict}", echo(&l.name));
     }
     let _ = writeln!(
         out,

@@ -209,7 +209,7 @@ fn engine_replies_are_escaped_in_the_report() {
         !text.chars().any(|c| c.is_control() && c != '\n'),
         "{text:?}"
     );
-    assert!(text.contains("\\x1b"), "{text}");
+    assert!(text.contains("\\u{1b}"), "{text}");
 }
 
 /// An engine that declares one game and board: the report says what was checked first, and

@@ -31,6 +31,7 @@ mod conformance;
 mod diff_oracle;
 mod differential;
 mod docs;
+mod echoes;
 mod errors;
 mod exhaustive;
 mod fuzz_seeds;

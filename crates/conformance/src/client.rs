@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::lines::{read_line, Line};
 use super::protocol::{parse_handshake_reply, MAX_REPLY, VERSION};
+use crate::notation::{echo_within, escape_lines};
 use ordo_system::process;
 
 /// What went wrong with a request.
@@ -582,32 +583,15 @@ pub mod signals {
     }
 }
 
-/// `s` with every control character but the line feed written as an escape (`\x1b`,
-/// `\x00`, `\u{9b}`), so that an engine's reply printed in a report can neither clear the
-/// terminal nor hide text.
+/// `s` with every control, invisible or bidirectional character but the line feed written as
+/// an escape (`\u{1b}`, `\u{202e}`), so that an engine's reply printed in a report can neither
+/// clear the terminal nor hide or reorder text (the one routine, [`escape_lines`]).
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => out.push(c),
-            c if (c as u32) < 0x80 && c.is_control() => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    escape_lines(s)
 }
 
-/// At most 120 characters of a line, for reports, control characters escaped ([`escape`]).
+/// At most 120 characters of a line, for reports, escaped and cut with its length given (the
+/// one routine, [`echo_within`]).
 pub fn shorten(s: &str) -> String {
-    let s = &escape(s);
-    const MAX: usize = 120;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let cut: String = s.chars().take(MAX).collect();
-        format!("{cut}… ({} characters)", s.chars().count())
-    }
+    echo_within(s, 120)
 }
