@@ -143,10 +143,7 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
     }
     .map_err(|e| ConformError::Cases(e.to_string()))?;
     if let Some(dir) = &opts.svg_dir {
-        std::fs::create_dir_all(dir).map_err(|e| ConformError::SvgDir {
-            path: dir.display().to_string(),
-            error: e.to_string(),
-        })?;
+        make_svg_dir(dir)?;
     }
     let mut report = Report::new(opts, cases.len() + vectors.len());
     let engine = match External::start(&opts.command, opts.timeout) {
@@ -183,6 +180,20 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
     run.minimize_detailed();
     run.drive.engine.quit();
     Ok(run.finish())
+}
+
+/// Make the folder of the diagrams; a file in its place is refused in words.
+fn make_svg_dir(dir: &std::path::Path) -> Result<(), ConformError> {
+    let error = |error: String| ConformError::SvgDir {
+        path: dir.display().to_string(),
+        error,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(error(
+            "it is a file, not a folder; name a folder for the diagrams".into(),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| error(e.to_string()))
 }
 
 impl Run<'_> {
