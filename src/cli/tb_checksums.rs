@@ -39,11 +39,39 @@ fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
             dir.display()
         )));
     }
+    let mut misnamed = 0;
     for name in names {
         let sum = content_checksum(&dir.join(&name)).map_err(solve_error)?;
         let _ = writeln!(out, "{}  {}", sum.to_hex(), echo(&name));
+        if let Some(holds) = named_for(&dir.join(&name)).filter(|h| *h != name) {
+            misnamed += 1;
+            super::out::note_line(&format!(
+                "ordo: warning: {} holds the table named {} (its header says so): renamed or swapped",
+                echo(&name),
+                echo(&holds)
+            ));
+        }
     }
-    Ok(0)
+    Ok(u8::from(misnamed > 0))
+}
+
+/// The file name the header of the table file at `path` gives it (`ctb-GAME-BOARD-SCOPE.ordotb`),
+/// read from its first 64 KiB; `None` when the header does not read (`content_checksum` has
+/// already refused such a file).
+fn named_for(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let f = crate::files::open_regular(path).ok()?;
+    f.take(70_000).read_to_end(&mut head).ok()?;
+    let line = head.split(|&b| b == b'\n').nth(1)?;
+    let h: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let field = |k: &str| h[k].as_str().map(str::to_string);
+    Some(format!(
+        "ctb-{}-{}-{}.ordotb",
+        field("variant")?,
+        field("board")?,
+        field("scope")?
+    ))
 }
 
 /// The largest checksum list read: some ten thousand tables' lines.

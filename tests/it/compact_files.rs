@@ -522,3 +522,32 @@ fn the_guide_gives_the_format_of_a_built_table_file() {
     assert!(first.contains("BLAKE3 over the first two lines"), "{first}");
     assert!(first.contains(&format!("\"format\":{built}")), "{first}");
 }
+
+/// Two slice files swapped: `tb checksums --dir` still lists each file's content checksum, and
+/// says that each holds the table of the other name (exit status 1); the files as built list
+/// without a word (exit status 0).
+#[test]
+fn tb_checksums_says_when_a_file_holds_another_slice() {
+    let dir = scratch("swapped");
+    let d = dir.to_str().unwrap();
+    assert_ok(&ordo_line(&format!(
+        "tb build --board 4x4 --max-pieces 2,2 --dir {d}"
+    )));
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    let a = dir.join("ctb-classic-4x4-2v1.ordotb");
+    let b = dir.join("ctb-classic-4x4-2v2.ordotb");
+    let tmp = dir.join("swap");
+    std::fs::rename(&a, &tmp).unwrap();
+    std::fs::rename(&b, &a).unwrap();
+    std::fs::rename(&tmp, &b).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("ctb-classic-4x4-2v1.ordotb holds the table named ctb-classic-4x4-2v2.ordotb"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
