@@ -71,20 +71,24 @@ fn games(dir: &std::path::Path, out: &mut String) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Every solve report (`*.json`) in `dir`.
+/// The largest report file read (a solve report, a list of slice reports): those of analysis/
+/// are under 128 KiB.
+const REPORT_FILE: crate::files::Limit = crate::files::Limit {
+    bytes: 16 << 20,
+    kind: "a report file",
+};
+
+/// The most the solve reports of one folder may hold together.
+const REPORT_FOLDER: crate::files::Limit = crate::files::Limit {
+    bytes: 256 << 20,
+    kind: "a folder of reports",
+};
+
+/// Every solve report (`*.json`) in `dir`, in name order.
 fn read_game_reports(dir: &std::path::Path) -> Result<Vec<GameReport>, CliError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let files = crate::files::read_folder(dir, "json", REPORT_FILE, REPORT_FOLDER)?;
     let mut reports = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
-            .path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    for (path, text) in files {
         let r: GameReport = serde_json::from_str(&text)
             .map_err(|e| CliError(format!("{}: not a solve report: {e}", path.display())))?;
         reports.push(r);
@@ -147,8 +151,7 @@ fn winning_first_moves(r: &Outcome) -> String {
 fn tablebases(files: &[PathBuf], out: &mut String) -> Result<(), CliError> {
     let mut rows: Vec<SliceReport> = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let text = crate::files::read_text(path, REPORT_FILE)?;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;

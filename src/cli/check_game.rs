@@ -33,7 +33,7 @@ pub fn run(args: &CheckGameArgs, out: &mut String) -> Result<u8, CliError> {
         .map_err(|e| CliError(format!("{name}: start position: {e}")))?;
     for key in ["Event", "White", "Black", "Source", "Date"] {
         if let Some(v) = rec.header(key) {
-            let _ = writeln!(out, "{key}: {v}");
+            let _ = writeln!(out, "{key}: {}", echo(v));
         }
     }
     let _ = writeln!(out, "start: {}", format_position(&rec.start));
@@ -173,20 +173,11 @@ pub const MAX_RECORD: u64 = 1 << 20;
 /// The text of a game record, refused when longer than [`MAX_RECORD`] (read no further, so a
 /// huge file or a device costs nothing).
 fn read_record(path: &std::path::Path) -> Result<String, CliError> {
-    use std::io::Read;
-    let name = path.display();
-    let cannot = |e: std::io::Error| CliError(format!("cannot read {name}: {e}"));
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let mut text = String::new();
-    file.take(MAX_RECORD + 1)
-        .read_to_string(&mut text)
-        .map_err(cannot)?;
-    if text.len() as u64 > MAX_RECORD {
-        return Err(CliError(format!(
-            "{name}: a game record has at most {MAX_RECORD} bytes (1 MiB); this file is longer"
-        )));
-    }
-    Ok(text)
+    let limit = crate::files::Limit {
+        bytes: MAX_RECORD,
+        kind: "a game record",
+    };
+    Ok(crate::files::read_text(path, limit)?)
 }
 
 /// A violated clause as the report shows it: id, title, what broke it, the clause text and its
@@ -208,6 +199,6 @@ fn quote(out: &mut String, id: &str, detail: &str) {
 /// Write the diagram `svg` to `path` and say so.
 fn write_svg(path: &std::path::Path, svg: &str, out: &mut String) -> Result<(), CliError> {
     super::write_file(path, svg)?;
-    let _ = writeln!(out, "diagram: {}", path.display());
+    let _ = writeln!(out, "diagram: {}", echo(&path.display().to_string()));
     Ok(())
 }

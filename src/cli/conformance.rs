@@ -70,6 +70,7 @@ pub struct EngineArgs {
 
 /// Arguments of `ordo conform`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = CONFORM_EXIT)]
 pub struct ConformArgs {
     /// The engine's command line, run with `sh -c` (it must speak spec/protocol.md), e.g.
     /// "python3 my_engine.py" or "ordo engine".
@@ -112,6 +113,9 @@ pub struct ConformArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// The exit statuses of `ordo conform`, as its `--help` gives them (spec/protocol.md).
+pub const CONFORM_EXIT: &str = "Exit status: 0 the engine passed; 1 a healthy engine differs from the rules (rules findings only); 3 the engine is broken or unusable: it crashed, hung, answered garbage or a line without end, could not be started, or nothing could be compared (its findings, if any, cover only what it answered); 2 bad usage (a bad argument, a vector or case folder that does not read).";
 
 /// The library's name for an engine of this crate.
 fn choice(e: EngineArg) -> EngineChoice {
@@ -210,11 +214,9 @@ fn check_vectors(
 
 /// `ordo conformance fill-cases`: rewrite every case file of `dir` with fresh bulk data.
 fn fill_cases(dir: &Path, out: &mut String) -> Result<u8, CliError> {
-    let files = crate::files::files_with_extension(dir, "toml")
-        .map_err(|e| CliError(format!("--cases: {}: {e}", dir.display())))?;
-    for path in files {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let files = crate::files::read_folder(dir, "toml", cases::CASE_FILE, cases::CASE_FOLDER)
+        .map_err(|e| CliError(format!("--cases: {e}")))?;
+    for (path, text) in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let filled = cases::fill_bulk(&name.unwrap_or_default(), &text)?;
         if filled != text {
@@ -273,7 +275,7 @@ pub fn run_conform(args: &ConformArgs, out: &mut String) -> Result<u8, CliError>
     } else {
         out.push_str(&report.text());
     }
-    Ok(if report.passed() { 0 } else { 1 })
+    Ok(report.exit_status())
 }
 
 /// The engine command of `ordo conform`: the argument, or `--engine` (the older spelling).

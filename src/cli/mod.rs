@@ -241,7 +241,9 @@ pub fn with_habits(cmd: clap::Command) -> clap::Command {
 /// `cmd` and all its subcommands, their listed values read in any case.
 fn any_case(cmd: clap::Command) -> clap::Command {
     cmd.mut_args(|a| {
-        if a.get_value_parser().possible_values().is_some() {
+        // A flag (`--json`) lists the values true and false but takes none: clap's debug
+        // build refuses one read in any case.
+        if a.get_action().takes_values() && a.get_value_parser().possible_values().is_some() {
             a.ignore_case(true)
         } else {
             a

@@ -50,10 +50,13 @@ pub fn stdout(text: &str) -> Option<u8> {
     }
 }
 
-/// Write `ordo: error: {msg}` as one line to standard error. A failure here cannot be
-/// reported anywhere: the caller's exit status (2) is all that is left.
+/// Write `ordo: error: {msg}` as one line to standard error, whatever the message quotes:
+/// control, invisible and bidirectional characters escaped, every run of more than 100
+/// characters without a space cut with its length given (`notation::one_line`). A failure
+/// here cannot be reported anywhere: the caller's exit status (2) is all that is left.
 pub fn error_line(msg: &str) {
-    let _ = write_to(&mut io::stderr().lock(), &format!("ordo: error: {msg}\n"));
+    let line = crate::notation::one_line(msg);
+    let _ = write_to(&mut io::stderr().lock(), &format!("ordo: error: {line}\n"));
 }
 
 /// Write one line of progress or warning to standard error, ignoring failures (a note that

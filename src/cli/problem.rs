@@ -121,11 +121,17 @@ struct Chosen<'a> {
     json: bool,
 }
 
+/// The largest problem file read (the largest in analysis/ is under 16 KiB): a larger one is
+/// refused before the TOML reader sees it.
+const PROBLEM_FILE: crate::files::Limit = crate::files::Limit {
+    bytes: 1 << 20,
+    kind: "a problem file",
+};
+
 /// The problems of `file` that `chosen` names, in the file's order; an id the file does not
 /// hold is an error naming it.
 fn chosen_problems(file: &Path, chosen: &Chosen) -> Result<Vec<crate::solve::Problem>, CliError> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    let text = crate::files::read_text(file, PROBLEM_FILE)?;
     let parsed = crate::solve::parse_problems(&text)
         .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     if parsed.problems.is_empty() {

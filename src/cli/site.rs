@@ -58,8 +58,12 @@ fn table_files(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, CliError
 fn site_files(args: &SiteArgs) -> Result<Vec<site::File>, CliError> {
     match (&args.wasm, &args.api) {
         (Some(wasm), _) => {
-            let bytes = std::fs::read(wasm)
-                .map_err(|e| CliError(format!("--wasm: cannot read {}: {e}", wasm.display())))?;
+            let limit = crate::files::Limit {
+                bytes: 64 << 20,
+                kind: "a WebAssembly module",
+            };
+            let bytes = crate::files::read_bytes_within(wasm, limit, crate::files::WAIT)
+                .map_err(|e| CliError(format!("--wasm: cannot read {e}")))?;
             let tables = match &args.tables {
                 Some(dir) => table_files(dir)?,
                 None => Vec::new(),

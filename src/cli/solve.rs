@@ -42,8 +42,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value = "bitboard")]
     pub engine: EngineArg,
     /// Table file (default: tables/ctb-VARIANT-BOARD-SETUP.ordotb). An existing table is loaded
-    /// instead of solved again; an interrupted run resumes from FILE.partial.
-    #[arg(long)]
+    /// instead of solved again; an interrupted run resumes from FILE.partial. Not with
+    /// --no-save, which writes and reads no file.
+    #[arg(long, conflicts_with = "no_save")]
     pub table: Option<PathBuf>,
     /// Write no file (no checkpoint either).
     #[arg(long)]

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::solve::solve_error;
 use super::CliError;
+use crate::notation::echo;
 use crate::solve::{content_checksum, parse_checksum_list};
 
 /// Run `ordo tb checksums`: list, or check against `check`; the exit status.
@@ -38,16 +39,50 @@ fn list(dir: &Path, out: &mut String) -> Result<u8, CliError> {
             dir.display()
         )));
     }
+    let mut misnamed = 0;
     for name in names {
         let sum = content_checksum(&dir.join(&name)).map_err(solve_error)?;
-        let _ = writeln!(out, "{}  {name}", sum.to_hex());
+        let _ = writeln!(out, "{}  {}", sum.to_hex(), echo(&name));
+        if let Some(holds) = named_for(&dir.join(&name)).filter(|h| *h != name) {
+            misnamed += 1;
+            super::out::note_line(&format!(
+                "ordo: warning: {} holds the table named {} (its header says so): renamed or swapped",
+                echo(&name),
+                echo(&holds)
+            ));
+        }
     }
-    Ok(0)
+    Ok(u8::from(misnamed > 0))
 }
 
+/// The file name the header of the table file at `path` gives it (`ctb-GAME-BOARD-SCOPE.ordotb`),
+/// read from its first 64 KiB; `None` when the header does not read (`content_checksum` has
+/// already refused such a file).
+fn named_for(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let f = crate::files::open_regular(path).ok()?;
+    f.take(70_000).read_to_end(&mut head).ok()?;
+    let line = head.split(|&b| b == b'\n').nth(1)?;
+    let h: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let field = |k: &str| h[k].as_str().map(str::to_string);
+    Some(format!(
+        "ctb-{}-{}-{}.ordotb",
+        field("variant")?,
+        field("board")?,
+        field("scope")?
+    ))
+}
+
+/// The largest checksum list read: some ten thousand tables' lines.
+const CHECKSUM_LIST: crate::files::Limit = crate::files::Limit {
+    bytes: 1 << 20,
+    kind: "a checksum list",
+};
+
 fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
-    let text = std::fs::read_to_string(list)
-        .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
+    let text = crate::files::read_text(list, CHECKSUM_LIST)
+        .map_err(|e| CliError(format!("--check {e}")))?;
     let listed = parse_checksum_list(&text)
         .map_err(|e| CliError(format!("--check {}: {e}", list.display())))?;
     if listed.is_empty() {
@@ -73,7 +108,7 @@ fn compare(dir: &Path, list: &Path, out: &mut String) -> Result<u8, CliError> {
             }
         };
         bad += usize::from(verdict != "OK");
-        let _ = writeln!(out, "{}: {verdict}", l.name);
+        let _ = writeln!(out, "{}: {verdict}", echo(&l.name));
     }
     let _ = writeln!(
         out,

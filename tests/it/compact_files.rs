@@ -470,3 +470,84 @@ fn rebuilt_tables_match_the_published_checksums_and_a_forgery_does_not() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `solve --table T --no-save` is refused (it would ignore the table), and a memory limit too
+/// small for any slice is said in words that read right (not "1 pieces … needs over 0 KB").
+#[test]
+fn solve_refuses_a_table_without_saving_and_a_limit_with_no_room() {
+    let o = ordo_line("solve --table t.ordotb --no-save");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--no-save") && err.contains("--table"),
+        "{err}"
+    );
+    let o = ordo_line("solve --memory-limit 1 --no-save");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("leaves no room for the smallest slice"),
+        "{err}"
+    );
+    assert!(!err.contains("1 pieces") && !err.contains("0 KB"), "{err}");
+}
+
+/// The guide's "Table files" section describes the files as they are: the format number it
+/// gives is the one a built file's header carries (and the library's), and its checksum line
+/// is BLAKE3's.
+#[test]
+fn the_guide_gives_the_format_of_a_built_table_file() {
+    let dir = scratch("format-doc");
+    let (t, _) = build(&dir, M22);
+    drop(t);
+    let p = ordo_solve::slice_path(&dir, Variant::Classic, dims("4x4"), M22);
+    let bytes = std::fs::read(&p).unwrap();
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(70_000)]);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("ORDO-TABLE"));
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let built = header["format"].as_u64().unwrap();
+    assert_eq!(built, u64::from(ordo_solve::TABLE_FORMAT));
+    assert!(lines.next().unwrap().starts_with("checksum blake3 "));
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
+    let section = guide.split("### Table files").nth(1).unwrap();
+    let said = section
+        .split("Table files are format ")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u64>().ok());
+    assert_eq!(said, Some(built), "the guide's format");
+    let first = section.trim_start().split("\n\n").next().unwrap();
+    assert!(first.contains("BLAKE3 over the first two lines"), "{first}");
+    assert!(first.contains(&format!("\"format\":{built}")), "{first}");
+}
+
+/// Two slice files swapped: `tb checksums --dir` still lists each file's content checksum, and
+/// says that each holds the table of the other name (exit status 1); the files as built list
+/// without a word (exit status 0).
+#[test]
+fn tb_checksums_says_when_a_file_holds_another_slice() {
+    let dir = scratch("swapped");
+    let d = dir.to_str().unwrap();
+    assert_ok(&ordo_line(&format!(
+        "tb build --board 4x4 --max-pieces 2,2 --dir {d}"
+    )));
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    let a = dir.join("ctb-classic-4x4-2v1.ordotb");
+    let b = dir.join("ctb-classic-4x4-2v2.ordotb");
+    let tmp = dir.join("swap");
+    std::fs::rename(&a, &tmp).unwrap();
+    std::fs::rename(&b, &a).unwrap();
+    std::fs::rename(&tmp, &b).unwrap();
+    let o = ordo_line(&format!("tb checksums --dir {d}"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("ctb-classic-4x4-2v1.ordotb holds the table named ctb-classic-4x4-2v2.ordotb"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
+}

@@ -41,7 +41,7 @@ fn conform(engine: &str, extra: &[&str]) -> (Option<i32>, String, Duration) {
 }
 
 /// The JSON report of `ordo conform --json`.
-fn conform_json(engine: &str, extra: &[&str]) -> (Option<i32>, Value) {
+pub(crate) fn conform_json(engine: &str, extra: &[&str]) -> (Option<i32>, Value) {
     let mut extra = extra.to_vec();
     extra.push("--json");
     let (code, out, _) = conform(engine, &extra);
@@ -51,7 +51,7 @@ fn conform_json(engine: &str, extra: &[&str]) -> (Option<i32>, Value) {
 
 /// The planted engine of the workspace's examples (`cargo test` builds the examples beside the
 /// binaries; `cargo build --release --examples` alone builds it).
-fn planted_engine() -> std::path::PathBuf {
+pub(crate) fn planted_engine() -> std::path::PathBuf {
     let bin = std::path::Path::new(ORDO).parent().unwrap();
     let path = bin.join("examples").join("planted-engine");
     assert!(
@@ -192,6 +192,9 @@ pub(crate) fn assert_caught(p: Plant, reading: Option<&str>) {
     let v = planted_json(p);
     assert!(!planted_report(p).passed(), "{}: {v:#}", p.name());
     assert_eq!(v["verdict"], "FAIL");
+    // Rules differences of a healthy engine: exit status 1, not 3.
+    assert_eq!(planted_report(p).exit_status(), 1, "{}: {v:#}", p.name());
+    assert_eq!(v["exit_status"], 1);
     let h = &v["health"];
     assert_eq!(
         (h["crashes"].as_u64(), h["hangs"].as_u64()),
@@ -373,7 +376,7 @@ fn protocol_probes_check_error_codes_and_spellings() {
 #[test]
 fn conform_survives_a_crash() {
     let (code, report, took) = conform("read x; exit 3", &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(report.contains("crash"), "{report}");
     assert!(report.contains("exited with status 3"), "{report}");
     assert!(took < Duration::from_secs(20), "{took:?}");
@@ -382,7 +385,7 @@ fn conform_survives_a_crash() {
 #[test]
 fn conform_survives_a_hang() {
     let (code, report, took) = conform("sleep 100", &["--timeout-ms", "300"]);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(
         report.contains("hang — no reply to 'ordo 1' within 300 ms"),
         "{report}"
@@ -393,7 +396,7 @@ fn conform_survives_a_hang() {
 #[test]
 fn conform_survives_garbage() {
     let (code, report, took) = conform("yes garbage", &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(report.contains("garbage — the handshake"), "{report}");
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
@@ -404,7 +407,7 @@ fn conform_survives_garbage() {
 fn conform_restarts_an_engine_that_hangs_later() {
     let engine = "read x; echo 'ordo 1 ok name sleepy'; sleep 100";
     let (code, report, took) = conform(engine, &["--timeout-ms", "300"]);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(report.contains("hang — no reply to"), "{report}");
     // Counts in words that agree with their number.
     assert!(
@@ -427,7 +430,7 @@ fn conform_restarts_an_engine_that_hangs_later() {
 fn conform_reports_garbage_answers_mid_run() {
     let engine = "read x; echo 'ordo 1 ok name echo'; while read l; do echo \"what is $l\"; done";
     let (code, report, took) = conform(engine, &["--timeout-ms", "2000"]);
-    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(code, Some(3), "{report}");
     assert!(report.contains("garbage —"), "{report}");
     assert!(report.contains("garbage"), "{report}");
     assert!(took < Duration::from_secs(40), "{took:?}");

@@ -156,6 +156,7 @@ fn assert_counts_add_up(what: &str, r: &Report) {
         ("crash", "crashes"),
         ("hang", "hangs"),
         ("garbage", "garbage"),
+        ("endless-line", "endless_lines"),
     ] {
         let listed = r.incidents.iter().filter(|i| i.kind == kind).count() as u64;
         assert_eq!(v["health"][field].as_u64(), Some(listed), "{what}: {text}");
@@ -208,7 +209,7 @@ fn engine_replies_are_escaped_in_the_report() {
         !text.chars().any(|c| c.is_control() && c != '\n'),
         "{text:?}"
     );
-    assert!(text.contains("\\x1b"), "{text}");
+    assert!(text.contains("\\u{1b}"), "{text}");
 }
 
 /// An engine that declares one game and board: the report says what was checked first, and

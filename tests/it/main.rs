@@ -17,6 +17,7 @@ macro_rules! on_both_engines {
 
 mod adapters;
 mod adjudicate;
+mod bounded_reads;
 mod cases;
 mod cli;
 mod cli_progress;
@@ -25,10 +26,12 @@ mod compact;
 mod compact_files;
 mod conform;
 mod conform_cause;
+mod conform_health;
 mod conformance;
 mod diff_oracle;
 mod differential;
 mod docs;
+mod echoes;
 mod errors;
 mod exhaustive;
 mod fuzz_seeds;

@@ -325,7 +325,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
         (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),
         (
             vec!["solve", "--board", "9x8", "--memory-limit", "1G"],
-            "9 pieces have over 3728270 connected sets",
+            "with 9 pieces there are over 3728270 connected sets",
         ),
         (
             vec!["solve", "--board", "4x3", "--setup", "row2"],

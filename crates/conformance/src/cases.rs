@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::files::Limit;
 use crate::notation::{format_position, parse_move, parse_position, NotationError};
 use crate::rules::{clauses, Color, PositionError, Status, WinReason};
 
@@ -174,26 +175,39 @@ pub fn embedded() -> Result<Vec<Case>, LoadError> {
     Ok(out)
 }
 
-/// Every `*.toml` file of `dir`, in name order.
+/// The largest case file read, in bytes (the suite's largest is under 16 KiB): a larger file is
+/// refused before it is parsed.
+pub const CASE_FILE: Limit = Limit {
+    bytes: 1 << 20,
+    kind: "a case file",
+};
+
+/// The most the case files of one folder may hold together.
+pub const CASE_FOLDER: Limit = Limit {
+    bytes: 16 << 20,
+    kind: "a folder of case files",
+};
+
+/// Every `*.toml` file of `dir`, in name order, each within [`CASE_FILE`] and all within
+/// [`CASE_FOLDER`].
 pub fn load_dir(dir: &Path) -> Result<Vec<Case>, LoadError> {
-    let io = |message: String| LoadError {
-        file: dir.display().to_string(),
-        line: None,
-        case: None,
-        message,
-    };
-    let files = crate::files::files_with_extension(dir, "toml").map_err(|e| io(e.to_string()))?;
-    if files.is_empty() {
-        return Err(io("no *.toml case files".into()));
-    }
-    let mut out = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).map_err(|e| LoadError {
-            file: path.display().to_string(),
+    let files =
+        crate::files::read_folder(dir, "toml", CASE_FILE, CASE_FOLDER).map_err(|e| LoadError {
+            file: e.path.display().to_string(),
             line: None,
             case: None,
-            message: e.to_string(),
+            message: e.reason.to_string(),
         })?;
+    if files.is_empty() {
+        return Err(LoadError {
+            file: dir.display().to_string(),
+            line: None,
+            case: None,
+            message: "no *.toml case files".into(),
+        });
+    }
+    let mut out = Vec::new();
+    for (path, text) in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         out.extend(parse_file(&name.unwrap_or_default(), &text)?);
     }

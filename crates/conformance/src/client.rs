@@ -8,13 +8,20 @@
 //!   reported when it has one;
 //! - **hang**: no reply within the timeout; the engine's whole process group is killed;
 //! - **garbage**: a reply that is not the protocol's answer to the request, or output nobody
-//!   asked for.
+//!   asked for;
+//! - **endless line**: a reply that goes on past [`MAX_REPLY`] bytes without a line ending, or
+//!   is still coming without one when the timeout ends; the engine is killed at once (the rest
+//!   of the line is never waited for), and the bytes read are reported.
+//!
+//! The time spent waiting on replies that never came (hangs, endless lines) is summed in
+//! [`Health::waited`]; `ordo conform` stops the run when it passes a bound.
 //!
 //! After a crash or a hang the engine is restarted (with a new handshake) on the next request.
 
 use std::collections::VecDeque;
-use std::io::{BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -22,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::lines::{read_line, Line};
 use super::protocol::{parse_handshake_reply, MAX_REPLY, VERSION};
+use crate::notation::{echo_within, escape_lines};
 use ordo_system::process;
 
 /// What went wrong with a request.
@@ -33,6 +41,8 @@ pub enum Failure {
     Hang(String),
     /// A reply that does not fit the request.
     Garbage(String),
+    /// A reply line without an end: over the limit, or unfinished at the timeout.
+    Endless(String),
 }
 
 impl Failure {
@@ -42,13 +52,14 @@ impl Failure {
             Failure::Crash(_) => "crash",
             Failure::Hang(_) => "hang",
             Failure::Garbage(_) => "garbage",
+            Failure::Endless(_) => "endless-line",
         }
     }
 
     /// What happened, in words.
     pub fn detail(&self) -> &str {
         match self {
-            Failure::Crash(d) | Failure::Hang(d) | Failure::Garbage(d) => d,
+            Failure::Crash(d) | Failure::Hang(d) | Failure::Garbage(d) | Failure::Endless(d) => d,
         }
     }
 }
@@ -61,6 +72,8 @@ impl std::fmt::Display for Failure {
 
 enum Msg {
     Line(String),
+    /// A reply line went on past the limit without an end: the bytes read of it.
+    Endless(u64),
     Eof,
     Error,
 }
@@ -69,6 +82,8 @@ struct Proc {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Msg>,
+    /// Bytes read so far of a reply line not ended yet (0 between lines).
+    partial: Arc<AtomicU64>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -81,8 +96,12 @@ pub struct Health {
     pub hangs: usize,
     /// Replies that did not read as the protocol's answer to the request.
     pub garbage: usize,
+    /// Reply lines without an end (the engine was then killed).
+    pub endless_lines: usize,
     /// Times the engine was started again after one of the above.
     pub restarts: usize,
+    /// Time spent waiting on replies that never came (hangs, endless lines).
+    pub waited: Duration,
 }
 
 /// An external engine.
@@ -161,7 +180,9 @@ impl External {
         // A reply is awaited before the next request, so a few lines in flight are plenty; the
         // bound keeps an engine that floods its output from filling our memory.
         let (tx, rx) = mpsc::sync_channel::<Msg>(4);
-        thread::spawn(move || read_replies(stdout, &tx));
+        let partial = Arc::new(AtomicU64::new(0));
+        let seen = Arc::clone(&partial);
+        thread::spawn(move || read_replies(stdout, &tx, &seen));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail2 = Arc::clone(&tail);
         thread::spawn(move || keep_stderr_tail(stderr, &tail2));
@@ -169,6 +190,7 @@ impl External {
             child,
             stdin,
             lines: rx,
+            partial,
             stderr_tail: tail,
         });
         Ok(())
@@ -236,6 +258,9 @@ impl External {
                 Ok(Msg::Line(l)) => {
                     unsolicited.get_or_insert(l);
                 }
+                Ok(Msg::Endless(bytes)) => {
+                    return Err(self.endless(line, bytes, Instant::now(), true));
+                }
                 Ok(Msg::Eof) | Ok(Msg::Error) | Err(mpsc::TryRecvError::Disconnected) => {
                     return Err(self.crashed(&format!("before '{}'", shorten(line))));
                 }
@@ -258,13 +283,20 @@ impl External {
         if sent.is_err() {
             return Err(self.crashed(&format!("when sent '{}'", shorten(line))));
         }
+        let asked = Instant::now();
         match p.lines.recv_timeout(timeout) {
             Ok(Msg::Line(l)) => Ok(l),
+            Ok(Msg::Endless(bytes)) => Err(self.endless(line, bytes, asked, true)),
             Ok(Msg::Eof) | Ok(Msg::Error) | Err(RecvTimeoutError::Disconnected) => {
                 Err(self.crashed(&format!("after '{}'", shorten(line))))
             }
             Err(RecvTimeoutError::Timeout) => {
+                let bytes = p.partial.load(Ordering::SeqCst);
+                if bytes > 0 {
+                    return Err(self.endless(line, bytes, asked, false));
+                }
                 self.health.hangs += 1;
+                self.health.waited += asked.elapsed();
                 self.stop();
                 Err(Failure::Hang(format!(
                     "no reply to '{}' within {} ms; the engine was killed",
@@ -273,6 +305,25 @@ impl External {
                 )))
             }
         }
+    }
+
+    /// A reply to `line` without a line ending after `bytes` bytes (`past`: over the longest a
+    /// reply may have): the engine is killed at once.
+    fn endless(&mut self, line: &str, bytes: u64, asked: Instant, past: bool) -> Failure {
+        let waited = asked.elapsed();
+        self.health.endless_lines += 1;
+        self.health.waited += waited;
+        self.stop();
+        let past = if past {
+            format!(", past the {MAX_REPLY} a reply may have,")
+        } else {
+            String::new()
+        };
+        Failure::Endless(format!(
+            "a line without end: {bytes} bytes{past} and no line ending after {} ms, in reply to '{}'; the engine was killed",
+            waited.as_millis(),
+            shorten(line)
+        ))
     }
 
     /// The engine ended or closed its output: find out how, and forget it.
@@ -346,22 +397,59 @@ impl Drop for External {
 }
 
 /// Turn the engine's standard output into lines on `tx`, keeping at most [`MAX_REPLY`] bytes of
-/// a line (a longer one is read to its end, thrown away and reported as such).
-fn read_replies(stdout: impl Read, tx: &mpsc::SyncSender<Msg>) {
+/// a line; a line that goes on past it is sent as [`Msg::Endless`] at once, and the reading
+/// stops (the engine is killed). `partial` counts the bytes of a line not ended yet.
+fn read_replies(stdout: impl Read, tx: &mpsc::SyncSender<Msg>, partial: &AtomicU64) {
     let mut r = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
-        let msg = match read_line(&mut r, MAX_REPLY, &mut buf) {
-            Ok(Line::End) => Msg::Eof,
-            Ok(Line::Kept) => Msg::Line(String::from_utf8_lossy(&buf).into_owned()),
-            Ok(Line::TooLong { bytes }) => Msg::Line(format!(
-                "<a line of {bytes} bytes, more than the {MAX_REPLY} a reply may have>"
-            )),
+        let msg = match read_reply(&mut r, &mut buf, partial) {
+            Ok(None) => Msg::Eof,
+            Ok(Some(true)) => Msg::Line(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(Some(false)) => Msg::Endless(buf.len() as u64),
             Err(_) => Msg::Error,
         };
-        let last = matches!(msg, Msg::Eof | Msg::Error);
+        let last = !matches!(msg, Msg::Line(_));
+        partial.store(0, Ordering::SeqCst);
         if tx.send(msg).is_err() || last {
             return;
+        }
+    }
+}
+
+/// Read one reply line into `buf` (without its line ending): `Some(true)` a whole line,
+/// `Some(false)` one that went on past [`MAX_REPLY`] bytes (read no further), `None` the end of
+/// the output before a new line. `partial` follows the bytes read of the line.
+fn read_reply(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    partial: &AtomicU64,
+) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((!buf.is_empty()).then_some(true));
+        }
+        let (part, used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        buf.extend_from_slice(part);
+        r.consume(used);
+        partial.store(buf.len() as u64, Ordering::SeqCst);
+        if buf.len() > MAX_REPLY + 1 {
+            return Ok(Some(false));
+        }
+        if ended {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(buf.len() <= MAX_REPLY));
         }
     }
 }
@@ -495,32 +583,15 @@ pub mod signals {
     }
 }
 
-/// `s` with every control character but the line feed written as an escape (`\x1b`,
-/// `\x00`, `\u{9b}`), so that an engine's reply printed in a report can neither clear the
-/// terminal nor hide text.
+/// `s` with every control, invisible or bidirectional character but the line feed written as
+/// an escape (`\u{1b}`, `\u{202e}`), so that an engine's reply printed in a report can neither
+/// clear the terminal nor hide or reorder text (the one routine, [`escape_lines`]).
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => out.push(c),
-            c if (c as u32) < 0x80 && c.is_control() => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    escape_lines(s)
 }
 
-/// At most 120 characters of a line, for reports, control characters escaped ([`escape`]).
+/// At most 120 characters of a line, for reports, escaped and cut with its length given (the
+/// one routine, [`echo_within`]).
 pub fn shorten(s: &str) -> String {
-    let s = &escape(s);
-    const MAX: usize = 120;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let cut: String = s.chars().take(MAX).collect();
-        format!("{cut}… ({} characters)", s.chars().count())
-    }
+    echo_within(s, 120)
 }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cases::Case;
 pub use super::cases::{perft_list, PERFT_LEAF_BUDGET, PERFT_MAX_DEPTH};
+use crate::files::Limit;
 use crate::notation::{
     format_move, format_position, parse_position, sorted_moves, sorted_notation, NotationError,
 };
@@ -538,16 +539,29 @@ pub fn read(dir: Option<&Path>) -> Result<Vec<Located>, VectorError> {
     }
 }
 
-/// Every `*.jsonl` file of `dir`, in name order.
+/// The largest vector file read, in bytes (the largest built in is under 512 KiB): a larger
+/// file is refused before it is parsed.
+pub const VECTOR_FILE: Limit = Limit {
+    bytes: 16 << 20,
+    kind: "a vector file",
+};
+
+/// The most the vector files of one folder may hold together.
+pub const VECTOR_FOLDER: Limit = Limit {
+    bytes: 64 << 20,
+    kind: "a folder of vector files",
+};
+
+/// Every `*.jsonl` file of `dir`, in name order, each within [`VECTOR_FILE`] and all within
+/// [`VECTOR_FOLDER`].
 pub fn read_dir(dir: &Path) -> Result<Vec<Located>, VectorError> {
-    let files =
-        crate::files::files_with_extension(dir, "jsonl").map_err(|e| VectorError::file(dir, e))?;
+    let files = crate::files::read_folder(dir, "jsonl", VECTOR_FILE, VECTOR_FOLDER)
+        .map_err(|e| VectorError::file(&e.path, e.reason))?;
     if files.is_empty() {
         return Err(VectorError::NoFiles(dir.display().to_string()));
     }
     let mut out = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).map_err(|e| VectorError::file(&path, e))?;
+    for (path, text) in files {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

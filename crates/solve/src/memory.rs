@@ -65,15 +65,17 @@ impl Need {
     }
 }
 
-/// Bytes as `1.5 GB`, `320 MB`, `12 KB`.
+/// Bytes as `1.5 GB`, `320 MB`, `12 KB`, `1 byte`, `40 bytes`.
 pub fn human(bytes: u64) -> String {
     let b = bytes as f64;
     if b >= 1e9 {
         format!("{:.1} GB", b / 1e9)
     } else if b >= 1e6 {
         format!("{:.0} MB", b / 1e6)
-    } else {
+    } else if b >= 1e3 {
         format!("{:.0} KB", b / 1e3)
+    } else {
+        ordo_core::text::count(bytes, "byte")
     }
 }
 

@@ -156,9 +156,12 @@ pub fn check_memory_sized(
         for k in 1..=max.white.max(max.black) {
             if material::connected_sets_bounded(dims, k, cap).is_none() {
                 return Err(SolveError::over_memory(
-                    format!("the compact {} tables of {dims} up to {max} do not fit", variant.name()),
+                    format!(
+                        "the compact {} tables of {dims} up to {max} do not fit",
+                        variant.name()
+                    ),
                     l,
-                    &format!(": {k} pieces have over {cap} connected sets, so the {k}v1 slice alone needs over {} and the rest more", human(l.bytes / 2)),
+                    &over_memory_why(k, cap, squares, l.bytes),
                 ));
             }
         }
@@ -180,6 +183,24 @@ pub fn check_memory_sized(
         )),
         _ => Ok((tables, sizing)),
     }
+}
+
+/// Why a limit of `bytes` cannot hold the tables: `k` pieces have over `cap` connected sets on
+/// a board of `squares` squares, so the `k`v1 slice alone needs over half the limit; a limit
+/// with no room for a single set is said as such.
+fn over_memory_why(k: u32, cap: usize, squares: u64, bytes: u64) -> String {
+    if cap == 0 {
+        return format!(
+            ": a limit under {} leaves no room for the smallest slice",
+            human(4 * squares)
+        );
+    }
+    format!(
+        ": with {} there are over {}, so the {k}v1 slice alone needs over {} and the rest more",
+        ordo_core::text::count(k, "piece"),
+        ordo_core::text::count(cap, "connected set"),
+        human(bytes / 2)
+    )
 }
 
 fn endgame_expect(m: Material) -> CompactExpect {
@@ -726,4 +747,35 @@ fn solve_fresh<E: Engine>(
         let _ = std::fs::remove_dir_all(p);
     }
     Ok(header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusal of a memory limit reads right: counts agree with their numbers, and a limit
+    /// too small for any slice says so instead of "over 0 KB".
+    #[test]
+    fn the_over_memory_reason_reads_right() {
+        let tiny = over_memory_why(1, 0, 16, 1);
+        assert_eq!(
+            tiny,
+            ": a limit under 64 bytes leaves no room for the smallest slice"
+        );
+        let one = over_memory_why(1, 1, 16, 64);
+        assert!(
+            one.contains("with 1 piece there are over 1 connected set,"),
+            "{one}"
+        );
+        assert!(one.contains("needs over 32 bytes"), "{one}");
+        let more = over_memory_why(3, 5, 80, 10_000_000);
+        assert!(
+            more.contains("with 3 pieces there are over 5 connected sets"),
+            "{more}"
+        );
+        assert!(
+            more.contains("the 3v1 slice alone needs over 5 MB"),
+            "{more}"
+        );
+    }
 }

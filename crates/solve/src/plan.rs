@@ -82,7 +82,7 @@ pub trait SliceSolver {
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// Parents not built yet (their jobs have not run, or ran elsewhere).
-    #[error("slice {slice} of {variant} {dims} reads {} first: missing in {dir}: {}", list(.needs), .missing.join(", "))]
+    #[error("slice {slice} of {variant} {dims} reads {} first: missing in {dir}: {}", list(.needs), first_of(.missing.clone(), "file"))]
     MissingParents {
         /// The slice the job builds.
         slice: Material,
@@ -113,11 +113,25 @@ pub enum JobError {
 }
 
 fn list(ms: &[Material]) -> String {
-    ms.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    first_of(ms.iter().map(|m| m.to_string()).collect(), "slice")
 }
+
+/// The first [`LISTED`] of `items` joined by commas, then how many more and how many in all: a
+/// message stays one readable line however many slices a job reads.
+fn first_of(items: Vec<String>, noun: &str) -> String {
+    if items.len() <= LISTED {
+        return items.join(", ");
+    }
+    format!(
+        "{}, and {} more ({} in all)",
+        items[..LISTED].join(", "),
+        items.len() - LISTED,
+        ordo_core::text::count(items.len(), noun)
+    )
+}
+
+/// How many slices or files a message names before it gives the count of the rest.
+const LISTED: usize = 8;
 
 /// Run the job of slice `m` in `dir` (see the module documentation): the slice's report,
 /// `built` false if its valid file was already there. `memory_limit` as in
@@ -284,5 +298,25 @@ impl<E: Engine> SliceSolver for Compact<E> {
     ) -> Result<SliceReport, SolveError> {
         let file = self.path(dir, m);
         on_disk::build_slice::<E>(&mut self.tables, &file, m, progress).map(job_report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job of a large slice reads a hundred others: its message names the first eight and
+    /// counts the rest, so the line stays short.
+    #[test]
+    fn a_long_list_of_slices_is_cut_with_its_count() {
+        let few: Vec<String> = (1..=3).map(|i| format!("{i}v1")).collect();
+        assert_eq!(first_of(few, "slice"), "1v1, 2v1, 3v1");
+        let many: Vec<String> = (1..=120).map(|i| format!("{i}v1")).collect();
+        let text = first_of(many, "slice");
+        assert!(text.starts_with("1v1, 2v1,"), "{text}");
+        assert!(
+            text.ends_with("8v1, and 112 more (120 slices in all)"),
+            "{text}"
+        );
     }
 }

@@ -22,6 +22,12 @@
 //! The check of the target and the rename are two steps: a target swapped for a link between
 //! them is replaced. This guards against mistakes, not against an adversary sharing the folder.
 
+mod bounded;
+
+pub use bounded::{
+    read_bytes_within, read_folder, read_text, size, Limit, ReadError, ReadFailure, WAIT,
+};
+
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};

@@ -2,6 +2,8 @@
 //! the coverage-guided fuzz targets (`fuzz/`) and the integration tests (`tests/it/`) need and
 //! the product does not.
 //!
+//! - [`failing`]: a correct engine that crashes, hangs, answers garbage or writes an endless
+//!   line on one kind of request (the example `planted-engine crash-on-play` and the like);
 //! - [`fixtures`]: small tables the solver's tests and the command line's tests both build;
 //! - [`input`]: the fuzz targets' bytes turned into positions and playouts;
 //! - [`oracles`]: the targets' oracles over those cases (engine against engine, an engine
@@ -24,6 +26,7 @@ use ordo_core::{notation, rules};
 use ordo_solve as solve;
 
 pub mod certificate;
+pub mod failing;
 pub mod fixtures;
 pub mod input;
 pub mod oracles;

@@ -9,8 +9,9 @@
 //! [`probes`]); seeded random playouts along which the engine follows the reference with
 //! `play`. Every difference becomes a finding attributed to its clause ([`compare`],
 //! [`attribute`]), the first of each kind is minimized ([`minimize`]), and the report puts the
-//! summary first ([`report`]). Crashes, hangs and garbage answers are reported as such, the
-//! engine restarted, and the run goes on.
+//! summary first ([`report`]). Crashes, hangs, garbage answers and lines without end are
+//! reported as such, the engine restarted, and the run goes on, until too many restarts or
+//! too much time waited on replies that never came.
 //!
 //! The rooms: [`drive`] talks to the engine, [`compare`] compares, [`attribute`] names clauses
 //! and readings, [`minimize`] shrinks, [`report`] writes.
@@ -107,6 +108,9 @@ pub enum ConformError {
 
 /// Restarts after which the run stops.
 const MAX_RESTARTS: usize = 8;
+/// The run stops once it has waited this many timeouts in all on replies that never came
+/// (hangs, endless lines), so that an engine that fails so costs a bounded time.
+const MAX_WAITED_TIMEOUTS: u32 = 4;
 /// Garbage answers after which the run stops.
 const MAX_GARBAGE: usize = 25;
 /// Moves of a vector whose effects are checked with `play` and `show`.
@@ -139,10 +143,7 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
     }
     .map_err(|e| ConformError::Cases(e.to_string()))?;
     if let Some(dir) = &opts.svg_dir {
-        std::fs::create_dir_all(dir).map_err(|e| ConformError::SvgDir {
-            path: dir.display().to_string(),
-            error: e.to_string(),
-        })?;
+        make_svg_dir(dir)?;
     }
     let mut report = Report::new(opts, cases.len() + vectors.len());
     let engine = match External::start(&opts.command, opts.timeout) {
@@ -181,6 +182,20 @@ pub fn run(opts: &Options) -> Result<Report, ConformError> {
     Ok(run.finish())
 }
 
+/// Make the folder of the diagrams; a file in its place is refused in words.
+fn make_svg_dir(dir: &std::path::Path) -> Result<(), ConformError> {
+    let error = |error: String| ConformError::SvgDir {
+        path: dir.display().to_string(),
+        error,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(error(
+            "it is a file, not a folder; name a folder for the diagrams".into(),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| error(e.to_string()))
+}
+
 impl Run<'_> {
     fn finish(mut self) -> Report {
         self.report.unsorted = self.drive.unsorted;
@@ -213,6 +228,11 @@ impl Run<'_> {
             self.report.stopped = Some(format!(
                 "the engine answered garbage {} times; giving up",
                 h.garbage
+            ));
+        } else if h.waited >= self.opts.timeout * MAX_WAITED_TIMEOUTS {
+            self.report.stopped = Some(format!(
+                "waited {:.1} s in all on replies that never came ({MAX_WAITED_TIMEOUTS} times the timeout); giving up",
+                h.waited.as_secs_f64()
             ));
         }
     }

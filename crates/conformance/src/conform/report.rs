@@ -185,8 +185,13 @@ pub struct HealthCounts {
     pub hangs: usize,
     /// Replies that were not the protocol's answer to the request.
     pub garbage: usize,
+    /// Reply lines without an end (past the longest a reply may have, or unfinished at the
+    /// timeout); the engine was killed at once.
+    pub endless_lines: usize,
     /// Times it was started again.
     pub restarts: usize,
+    /// Milliseconds spent in all waiting on replies that never came (hangs, endless lines).
+    pub waited_ms: u64,
 }
 
 impl From<Health> for HealthCounts {
@@ -195,10 +200,20 @@ impl From<Health> for HealthCounts {
             crashes: h.crashes,
             hangs: h.hangs,
             garbage: h.garbage,
+            endless_lines: h.endless_lines,
             restarts: h.restarts,
+            waited_ms: u64::try_from(h.waited.as_millis()).unwrap_or(u64::MAX),
         }
     }
 }
+
+/// The exit status of `ordo conform` when the engine passed.
+pub const EXIT_PASS: u8 = 0;
+/// The exit status when a healthy engine differs from the rules (rules findings only).
+pub const EXIT_DIFFERENCES: u8 = 1;
+/// The exit status when the engine is broken or unusable (a crash, a hang, garbage, an endless
+/// line, could not start, nothing compared). Bad usage of the command is 2.
+pub const EXIT_BROKEN: u8 = 3;
 
 /// What makes findings identical: kind, main clauses, readings.
 type GroupKey = (Kind, Vec<ClauseId>, Vec<Reading>);
@@ -232,6 +247,9 @@ pub struct Report {
     pub name: String,
     /// Pass or fail, and for a failure its kind.
     pub verdict: Verdict,
+    /// The exit status of `ordo conform` ([`Report::exit_status`]): 0 pass, 1 rules differences
+    /// of a healthy engine, 3 an engine broken or unusable.
+    pub exit_status: u8,
     /// The reasons for a failing verdict, one line each (empty on a pass).
     pub why: Vec<String>,
     /// What the engine declared with `capabilities` (`None`: it does not know the request).
@@ -290,6 +308,7 @@ impl Report {
             command: opts.command.clone(),
             name: String::new(),
             verdict: Verdict::Fail,
+            exit_status: EXIT_BROKEN,
             why: Vec::new(),
             declared: None,
             unsupported: Vec::new(),
@@ -319,6 +338,25 @@ impl Report {
     /// Whether the engine passed: no finding, no failure, the run complete.
     pub fn passed(&self) -> bool {
         self.verdict == Verdict::Pass
+    }
+
+    /// Whether the engine is broken or unusable: it crashed, hung, answered garbage or could
+    /// not be started (any incident), the run stopped early, or nothing could be compared.
+    pub fn broken(&self) -> bool {
+        !self.incidents.is_empty() || self.stopped.is_some() || self.compared == 0
+    }
+
+    /// The exit status for the verdict: [`EXIT_PASS`], [`EXIT_DIFFERENCES`] when a healthy
+    /// engine differs from the rules, [`EXIT_BROKEN`] when the engine is broken (whatever
+    /// its findings: they cover only what it answered).
+    pub fn exit_status(&self) -> u8 {
+        if self.broken() {
+            EXIT_BROKEN
+        } else if self.findings.is_empty() {
+            EXIT_PASS
+        } else {
+            EXIT_DIFFERENCES
+        }
     }
 
     /// Record a failure of the engine process at `place` as an incident.
@@ -492,6 +530,7 @@ impl Report {
         let n = |k: &str| self.incidents.iter().filter(|i| i.kind == k).count();
         (self.health.crashes, self.health.hangs, self.health.garbage) =
             (n("crash"), n("hang"), n("garbage"));
+        self.health.endless_lines = n("endless-line");
         let mut s = Summary {
             findings: self.findings.len(),
             groups: self.groups().len(),
@@ -533,12 +572,16 @@ impl Report {
                     .into(),
             );
         }
+        if self.broken() {
+            why.push("the engine is broken or unusable (exit status 3)".into());
+        }
         self.verdict = if why.is_empty() {
             Verdict::Pass
         } else {
             Verdict::Fail
         };
         self.why = why;
+        self.exit_status = self.exit_status();
         self
     }
 
@@ -664,14 +707,25 @@ impl Report {
             );
         }
         let h = &self.health;
+        let endless = match h.endless_lines {
+            0 => String::new(),
+            n => format!("{}, ", count(n, "endless line")),
+        };
         let _ = writeln!(
             out,
-            "  engine failures: {}, {}, {}, {}",
+            "  engine failures: {}, {}, {}, {endless}{}",
             count(h.crashes, "crash"),
             count(h.hangs, "hang"),
             count(h.garbage, "garbage answer"),
             count(h.restarts, "restart")
         );
+        if h.waited_ms > 0 {
+            let _ = writeln!(
+                out,
+                "  waited for replies that never came: {:.1} s in all",
+                h.waited_ms as f64 / 1000.0
+            );
+        }
         for i in &self.incidents {
             let _ = writeln!(out, "    {}: {} — {}", i.place, i.kind, shorten(&i.detail));
         }
@@ -988,5 +1042,47 @@ mod tests {
         assert!(report
             .text()
             .contains("\nverdict: FAIL (nothing was compared"));
+        // Nothing compared: the engine is unusable.
+        assert_eq!(report.exit_status(), EXIT_BROKEN);
+    }
+
+    /// The exit status: 0 a pass, 1 rules findings of a healthy engine, 3 an engine failure
+    /// or an early stop, whatever the findings beside it.
+    #[test]
+    fn the_exit_status_tells_rules_differences_from_a_broken_engine() {
+        let opts = Options {
+            command: "engine".into(),
+            vectors: None,
+            cases: None,
+            playouts: 0,
+            plies: 0,
+            seed: 0,
+            timeout: std::time::Duration::from_secs(1),
+            svg_dir: None,
+            only: None,
+        };
+        let pos = crate::notation::parse_position("4/4/1B2/W3/WW2 w classic").unwrap();
+        let mut r = Report::new(&opts, 1);
+        r.compared = 1;
+        let healthy = r.clone().finish();
+        assert_eq!((healthy.exit_status, healthy.passed()), (EXIT_PASS, true));
+        r.unchanged("here", &pos, "a1-a2");
+        let wrong = r.clone().finish();
+        assert_eq!(wrong.exit_status, EXIT_DIFFERENCES);
+        assert!(
+            !wrong.why.iter().any(|w| w.contains("broken")),
+            "{:?}",
+            wrong.why
+        );
+        r.failure("there", &Failure::Crash("the engine exited".into()));
+        let broken = r.clone().finish();
+        assert_eq!(broken.exit_status, EXIT_BROKEN);
+        assert!(broken
+            .text()
+            .contains("the engine is broken or unusable (exit status 3)"));
+        let mut stopped = Report::new(&opts, 1);
+        stopped.compared = 1;
+        stopped.stopped = Some("giving up".into());
+        assert_eq!(stopped.finish().exit_status, EXIT_BROKEN);
     }
 }

@@ -24,9 +24,29 @@ struct Outside<'r, 'a> {
     /// What the engine answered after a game (and showed, if it answers `show`): by start and
     /// number of moves.
     games: BTreeMap<(String, usize), (Seen, Option<Position>)>,
+    /// The moves (`after`) and games (`games`, the number of moves as text) the engine gave no
+    /// answer to because it failed (crashed, hung, answered garbage, or the run stopped): an
+    /// incident of its health, already reported, never a rules finding.
+    failed: BTreeSet<(String, String)>,
 }
 
 impl Outside<'_, '_> {
+    /// The engine's failures so far (crashes, hangs, garbage), and whether the run stopped.
+    fn failures(&self) -> (usize, bool) {
+        let h = &self.run.drive.engine.health;
+        (
+            h.crashes + h.hangs + h.garbage,
+            self.run.report.stopped.is_some(),
+        )
+    }
+
+    /// Note `key` as unanswered for the engine's health when it failed since `before`.
+    fn note_failure(&mut self, before: (usize, bool), key: (String, String)) {
+        if self.failures() != before || !self.run.drive.engine.is_running() {
+            self.failed.insert(key);
+        }
+    }
+
     /// Set `position` and read the engine's moves and status (once per position).
     fn look(&mut self, position: &str) -> Result<Seen, OracleError> {
         if let Some(s) = self.seen.get(position) {
@@ -82,6 +102,47 @@ impl CaseOracle for Outside<'_, '_> {
     }
 
     fn after(&mut self, position: &str, mv: &str) -> Result<Option<String>, OracleError> {
+        let before = self.failures();
+        let answer = self.after_of(position, mv);
+        if answer.is_err() {
+            self.note_failure(before, (position.to_string(), mv.to_string()));
+        }
+        answer
+    }
+
+    fn status(&mut self, position: &str) -> Result<Status, OracleError> {
+        match self.look(position)?.status {
+            ReportedStatus::Ongoing => Ok(Status::Ongoing),
+            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
+            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
+        }
+    }
+
+    fn perft(&mut self, _position: &str, _depth: u32) -> Result<Option<u64>, OracleError> {
+        Ok(None)
+    }
+
+    /// The engine given the game with `game`, then asked `moves` and `status`.
+    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
+        let before = self.failures();
+        let played = self.play_game(start, moves);
+        if played.is_err() {
+            self.note_failure(before, (start.to_string(), moves.len().to_string()));
+        }
+        let (seen, shown) = played?;
+        self.games
+            .insert((start.to_string(), moves.len()), (seen.clone(), shown));
+        match seen.status {
+            ReportedStatus::Ongoing => Ok(Status::Ongoing),
+            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
+            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
+        }
+    }
+}
+
+impl Outside<'_, '_> {
+    /// Set `position`, play `mv` and read back the position the engine shows.
+    fn after_of(&mut self, position: &str, mv: &str) -> Result<Option<String>, OracleError> {
         self.look(position)?;
         let pos = parse_position(position).map_err(|e| OracleError::Failed(e.to_string()))?;
         let result = (|| {
@@ -109,32 +170,6 @@ impl CaseOracle for Outside<'_, '_> {
         }
     }
 
-    fn status(&mut self, position: &str) -> Result<Status, OracleError> {
-        match self.look(position)?.status {
-            ReportedStatus::Ongoing => Ok(Status::Ongoing),
-            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
-            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
-        }
-    }
-
-    fn perft(&mut self, _position: &str, _depth: u32) -> Result<Option<u64>, OracleError> {
-        Ok(None)
-    }
-
-    /// The engine given the game with `game`, then asked `moves` and `status`.
-    fn game_status(&mut self, start: &str, moves: &[String]) -> Result<Status, OracleError> {
-        let (seen, shown) = self.play_game(start, moves)?;
-        self.games
-            .insert((start.to_string(), moves.len()), (seen.clone(), shown));
-        match seen.status {
-            ReportedStatus::Ongoing => Ok(Status::Ongoing),
-            ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
-            ReportedStatus::Draw => Err(OracleError::Failed("status draw".into())),
-        }
-    }
-}
-
-impl Outside<'_, '_> {
     /// Send the game and read the engine's moves and status after it.
     fn play_game(
         &mut self,
@@ -169,6 +204,14 @@ impl Outside<'_, '_> {
     }
 }
 
+/// What the engine answered the case suite, and what it could not answer for its health.
+struct Answers {
+    seen: BTreeMap<String, Seen>,
+    after: BTreeMap<(String, String), Position>,
+    games: BTreeMap<(String, usize), (Seen, Option<Position>)>,
+    failed: BTreeSet<(String, String)>,
+}
+
 /// The positions of a game case's line by the reference engine: the start, then one after each
 /// move (`None` when the case's game is not legal, which the suite's own tests exclude).
 fn game_line(case: &Case) -> Option<Vec<Position>> {
@@ -192,9 +235,15 @@ impl Run<'_> {
             seen: BTreeMap::new(),
             after: BTreeMap::new(),
             games: BTreeMap::new(),
+            failed: BTreeSet::new(),
         };
         let suite = run_suite(cases, &mut outside);
-        let (seen, after, games) = (outside.seen, outside.after, outside.games);
+        let answers = Answers {
+            seen: outside.seen,
+            after: outside.after,
+            games: outside.games,
+            failed: outside.failed,
+        };
         self.count_game_cases(cases, &suite.skips);
         let failed: BTreeSet<&str> = suite.failures.iter().map(|f| f.case.as_str()).collect();
         let skipped: BTreeSet<&str> = suite.skips.iter().map(|s| s.case.as_str()).collect();
@@ -207,10 +256,12 @@ impl Run<'_> {
                     .filter(|f| f.case == case.id)
                     .map(|f| &f.check)
                     .collect();
-                self.case_findings(case, &place, &checks, &seen, &after);
-                self.game_findings(case, &place, &checks, &games);
+                self.case_findings(case, &place, &checks, &answers);
+                self.game_findings(case, &place, &checks, &answers);
                 self.report.vector(&case.id, Some(false));
-            } else if skipped.contains(case.id.as_str()) && !seen.contains_key(&case.position) {
+            } else if skipped.contains(case.id.as_str())
+                && !answers.seen.contains_key(&case.position)
+            {
                 self.report.vector(&case.id, None);
             } else {
                 self.report.compared += 1;
@@ -242,14 +293,7 @@ impl Run<'_> {
 
     /// The findings of one failed case: its moves and status compared in full (with every
     /// clause attributed), and each differing effect.
-    fn case_findings(
-        &mut self,
-        case: &Case,
-        place: &str,
-        checks: &[&Check],
-        seen: &BTreeMap<String, Seen>,
-        after: &BTreeMap<(String, String), Position>,
-    ) {
+    fn case_findings(&mut self, case: &Case, place: &str, checks: &[&Check], answers: &Answers) {
         let Ok(pos) = parse_position(&case.position) else {
             return;
         };
@@ -260,7 +304,7 @@ impl Run<'_> {
         let looked = checks
             .iter()
             .any(|c| !matches!(c, Check::Effect(_) | Check::Game(..)));
-        match seen.get(&case.position) {
+        match answers.seen.get(&case.position) {
             Some(s) if looked => {
                 let expected = Expected {
                     moves: case
@@ -276,7 +320,7 @@ impl Run<'_> {
                 }
             }
             // The harness got no answer (a refusal): set the position again to see why.
-            None if looked => match self.probe(&pos, &reference) {
+            None if looked && self.report.stopped.is_none() => match self.probe(&pos, &reference) {
                 Ok(Some(d)) if !d.is_empty() => {
                     self.report.disagree(Kind::of(&d), place, &pos, d, None)
                 }
@@ -285,20 +329,14 @@ impl Run<'_> {
             },
             _ => {}
         }
-        self.effect_findings(case, place, &pos, checks, after);
+        self.effect_findings(case, place, &pos, checks, answers);
     }
 
     /// The findings of the game checks of a failed case: after each game move where the engine
     /// and the rules part, its moves and status compared with the rules' on the position the
     /// game reached; a draw on a position seen three times or more names the threefold
     /// repetition reading of ORDO-3.3.
-    fn game_findings(
-        &mut self,
-        case: &Case,
-        place: &str,
-        checks: &[&Check],
-        games: &BTreeMap<(String, usize), (Seen, Option<Position>)>,
-    ) {
+    fn game_findings(&mut self, case: &Case, place: &str, checks: &[&Check], answers: &Answers) {
         let Some(line) = game_line(case) else { return };
         for check in checks {
             let Check::Game(n, mv) = check else { continue };
@@ -306,8 +344,9 @@ impl Run<'_> {
                 continue;
             };
             let here = format!("{place}, after game move {n} ({mv})");
-            let Some((seen, shown)) = games.get(&(case.position.clone(), *n)) else {
-                if let Ok(m) = parse_move(mv) {
+            let Some((seen, shown)) = answers.games.get(&(case.position.clone(), *n)) else {
+                let failed = (case.position.clone(), n.to_string());
+                if let (Ok(m), false) = (parse_move(mv), answers.failed.contains(&failed)) {
                     self.play_refused(&here, &line[n - 1], &m, "an error to 'game'");
                 }
                 continue;
@@ -349,7 +388,7 @@ impl Run<'_> {
         place: &str,
         pos: &Position,
         checks: &[&Check],
-        after: &BTreeMap<(String, String), Position>,
+        answers: &Answers,
     ) {
         for check in checks {
             let Check::Effect(mv) = check else { continue };
@@ -361,13 +400,15 @@ impl Run<'_> {
             let (Some(want), Ok(m)) = (want, parse_move(mv)) else {
                 continue;
             };
-            match after.get(&(case.position.clone(), mv.clone())) {
+            let key = (case.position.clone(), mv.clone());
+            match answers.after.get(&key) {
                 Some(got) if got == pos => self.report.unchanged(place, pos, mv),
                 Some(got) => {
                     let (clauses, readings, detail) = effect_difference(pos, &m, &want, got);
                     self.report
                         .effect(place, pos, mv, got, clauses, readings, detail);
                 }
+                None if answers.failed.contains(&key) => {}
                 None => self.play_refused(place, pos, &m, "an error"),
             }
         }

@@ -333,6 +333,40 @@ fn duplicate_ids_across_files_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A case file over its bound (a sparse file of 4 GiB) is refused from its size, an endless one
+/// (a link to `/dev/zero`) at the bound, and a folder whose files pass one by one but not
+/// together as a folder: each before anything is parsed.
+#[test]
+fn case_files_and_folders_are_read_within_their_bounds() {
+    let dir = crate::scratch("cases-bounds");
+    let big = dir.join("big.toml");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let e = cases::load_dir(&dir).unwrap_err().to_string();
+    assert!(e.contains("big.toml: a case file has at most 1 MiB"), "{e}");
+    std::fs::remove_file(&big).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.toml")).unwrap();
+    let e = cases::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("zero.toml: a case file has at most 1 MiB"),
+        "{e}"
+    );
+    assert!(e.contains("read no further"), "{e}");
+    std::fs::remove_file(dir.join("zero.toml")).unwrap();
+    let each = cases::CASE_FILE.bytes as usize;
+    for i in 0..=cases::CASE_FOLDER.bytes as usize / each {
+        std::fs::write(dir.join(format!("c{i:02}.toml")), "#".repeat(each)).unwrap();
+    }
+    let e = cases::load_dir(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("a folder of case files has at most 16 MiB"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---- Coverage ----
 
 #[test]

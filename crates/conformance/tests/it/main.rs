@@ -2,6 +2,7 @@
 //! committed vectors (`vectors`). What runs the `ordo` binary is tested in the workspace's `tests/it/`.
 
 mod cases;
+mod conform;
 mod vectors;
 
 /// The workspace's root folder, two levels above this crate's.

@@ -146,3 +146,30 @@ fn every_error_code_is_documented() {
         );
     }
 }
+
+/// A vector file over its bound (a sparse file of 4 GiB) is refused from its size, an endless
+/// one (a link to `/dev/zero`) at the bound, before anything is parsed.
+#[test]
+fn vector_files_are_read_within_their_bound() {
+    let dir = crate::scratch("vectors-bounds");
+    let big = dir.join("big.jsonl");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let e = vectors::read_dir(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("big.jsonl: a vector file has at most 16 MiB"),
+        "{e}"
+    );
+    assert!(e.contains("4294967296 bytes"), "{e}");
+    std::fs::remove_file(&big).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.jsonl")).unwrap();
+    let e = vectors::read_dir(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("zero.jsonl: a vector file has at most 16 MiB"),
+        "{e}"
+    );
+    assert!(e.contains("read no further"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,6 +26,7 @@
 //! [`Step`]: crate::rules::Step
 
 mod diagram;
+mod echo;
 mod moves;
 mod position;
 mod record;
@@ -33,6 +34,7 @@ mod record;
 use std::fmt;
 
 pub use diagram::diagram;
+pub use echo::{echo, echo_within, escape_lines, needs_escape, one_line, ECHO_LIMIT};
 pub use moves::{
     format_move, format_moves, parse_move, parse_moves, parse_square, sorted_moves, sorted_notation,
 };
@@ -76,28 +78,6 @@ impl fmt::Display for NotationError {
 }
 
 impl std::error::Error for NotationError {}
-
-/// Longest part of an input an error message quotes, in characters.
-pub const ECHO_LIMIT: usize = 100;
-
-/// An input as an error message quotes it: control characters escaped (so that the message is
-/// one line) and, past [`ECHO_LIMIT`] characters, cut (`…` and the input's length follow), so
-/// that a huge input does not make a huge message.
-pub fn echo(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == ECHO_LIMIT {
-            out.push_str(&format!("… ({} characters)", s.chars().count()));
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
 
 /// A text already escaped, cut as [`echo`] cuts.
 fn cut(s: &str) -> String {
