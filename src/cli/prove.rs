@@ -58,6 +58,10 @@ pub struct ProveArgs {
     /// than 1: fewer nodes, more time per node (for measuring).
     #[arg(long)]
     pub mobility: bool,
+    /// Start every child at 1, 1 rather than from how far each side's most advanced piece
+    /// is from the other's home row (for measuring).
+    #[arg(long)]
+    pub no_advance: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -174,6 +178,7 @@ fn options(args: &ProveArgs) -> Result<Options, CliError> {
         nodes: args.nodes,
         time,
         mobility: args.mobility,
+        advance: !args.no_advance,
         checkpoint: args.checkpoint.clone(),
     })
 }

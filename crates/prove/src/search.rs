@@ -85,6 +85,8 @@ pub(crate) struct Search<'a, E> {
     pub stopped: bool,
     pub leaves: Leaves<'a, E>,
     mobility: bool,
+    /// Initial numbers from the pieces' advance (see [`Search::advance_numbers`]).
+    pub advance: bool,
     start: Instant,
     root: (u32, u32),
     progress: &'a mut dyn FnMut(&Tick),
@@ -153,6 +155,7 @@ impl<'a, E: Engine> Search<'a, E> {
             stopped: false,
             leaves,
             mobility,
+            advance: true,
             start: Instant::now(),
             root: (1, 1),
             progress,
@@ -267,6 +270,34 @@ impl<'a, E: Engine> Search<'a, E> {
         (self.progress)(&t);
     }
 
+    /// Initial numbers from how far each side's most advanced piece is from the other's
+    /// home row (ORDO-10.1): the nearer the attacker, the smaller its proof number; the
+    /// nearer the defender, the smaller the disproof number.
+    fn advance_numbers(&self, c: &E) -> (u32, u32) {
+        let d = c.dims();
+        let [w, b] = c.occupancy();
+        let cols = d.cols as u32;
+        let rows = d.rows as u32;
+        let white = match w {
+            0 => rows,
+            w => rows - 1 - (127 - w.leading_zeros()) / cols,
+        };
+        let black = match b {
+            0 => rows,
+            b => b.trailing_zeros() / cols,
+        };
+        let (att, def) = match self.attacker {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let (pn, dn) = (att.max(1), def.max(1));
+        if c.side_to_move() == self.attacker {
+            (pn, dn)
+        } else {
+            (dn, pn)
+        }
+    }
+
     /// The children of `e` (which is not over), each with its leaf value if it is one.
     pub fn expand(&mut self, e: &E) -> Vec<Child<E>> {
         let mut next = Vec::new();
@@ -276,6 +307,7 @@ impl<'a, E: Engine> Search<'a, E> {
                 let (leaf, moves) = self.leaf_and_moves(&c);
                 let init = match (leaf, self.mobility) {
                     (None, true) => (1, (moves.min(u64::from(INF - 1)) as u32).max(1)),
+                    (None, false) if self.advance => self.advance_numbers(&c),
                     _ => (1, 1),
                 };
                 Child {
