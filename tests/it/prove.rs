@@ -102,3 +102,64 @@ fn bad_input_is_one_line_with_status_2() {
         "prove", "--board", "3x3", "--setup", "row1", "--time", "-1",
     ]));
 }
+
+/// The published proofs (analysis/proofs/, `bash analysis/run.sh --proofs`) agree with the
+/// retrograde solver's records: a row for every solved board, every proved start with the
+/// solver's value and a certificate that held on the reference engine with the same result,
+/// one checksum line per certificate, and the Markdown table listing the same rows.
+#[test]
+fn the_published_proofs_agree_with_the_solver() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(root.join("proofs/proofs.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut solved = Vec::new();
+    for dir in ["games", "compact"] {
+        for f in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = f.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if name.ends_with("-row1.json") || name.ends_with("-row2.json") {
+                let v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                solved.push(v);
+            }
+        }
+    }
+    assert_eq!(solved.len(), 34);
+    assert_eq!(rows.len(), solved.len());
+    let mut proved = 0;
+    for s in &solved {
+        let key =
+            |v: &serde_json::Value| (v["variant"].clone(), v["board"].clone(), v["setup"].clone());
+        let row = rows
+            .iter()
+            .find(|r| key(r) == key(s))
+            .expect("a row for every solved board");
+        assert_eq!(row["solver"], s["start"]);
+        let proof = row["proof"].as_str().unwrap();
+        if proof == "not proved within the budget" {
+            assert_eq!(row["checked"], "none");
+            continue;
+        }
+        let want = match s["start"].as_str().unwrap() {
+            "win" => "White wins",
+            "loss" => "Black wins",
+            _ => "draw",
+        };
+        assert!(proof.starts_with(want), "{row}");
+        assert!(row["checked"].as_str().unwrap().starts_with(want), "{row}");
+        proved += 1;
+    }
+    let b3 = std::fs::read_to_string(root.join("proofs/proofs.b3")).unwrap();
+    assert_eq!(b3.lines().count(), proved);
+    assert!(b3
+        .lines()
+        .all(|l| l.starts_with("blake3 ") && l.ends_with(".cert")));
+    let md = std::fs::read_to_string(root.join("proofs/proofs.md")).unwrap();
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| Ordo")).count(),
+        rows.len()
+    );
+}

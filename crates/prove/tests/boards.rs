@@ -156,3 +156,38 @@ fn larger_boards_agree_with_the_solver_and_their_certificates_check() {
     eprintln!("not proved within two minutes: {missed:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The search is generic over the engine: on the reference engine it proves the same values
+/// (a Black win of Ordo X 3 x 4 row2, the draw of classic 3 x 4 row2, ORDO-3.3), and both
+/// certificates hold (the engines list moves in their own orders, so the graphs may differ).
+#[test]
+fn the_reference_engine_gives_the_same_proofs() {
+    let dir = scratch("reference");
+    for (variant, want) in [
+        (Variant::X, Outcome::Wins(Color::Black)),
+        (Variant::Classic, Outcome::Draw),
+    ] {
+        let start = setup::filled_rows(Dims::new(3, 4).unwrap(), 2, variant).unwrap();
+        let stop = AtomicBool::new(false);
+        let (a, b) = (dir.join("bitboard.cert"), dir.join("reference.cert"));
+        let opts = Options::default();
+        let fast = prove(&start, &opts, None, Some(&a), &stop, &mut |_| {}).unwrap();
+        let plain = ordo_prove::prove_on::<ordo_reference::Reference>(
+            &start,
+            &opts,
+            None,
+            Some(&b),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!((fast.outcome, plain.outcome), (want, want));
+        for cert in [&a, &b] {
+            assert_eq!(
+                check_file(cert, None).unwrap().established,
+                established(want)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
