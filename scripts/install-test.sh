@@ -5,7 +5,8 @@
 # each into a temporary folder; then, from an empty temporary folder with only the installed
 # `ordo` put first on the PATH (no ORDO_BIN, nothing of the repository on any path):
 # `ordo conform` on `ordo engine` and on both installed sample engines (PASS), `ordo explain`,
-# and `ordo tb build` of a small table set then `ordo tb probe` on it.
+# `ordo tb build` of a small table set then `ordo tb probe` on it, and `ordo prove` with a
+# certificate then `ordo prove --check` on it.
 #
 #   bash scripts/install-test.sh
 #
@@ -131,6 +132,14 @@ ordo tb probe --position "10/10/10/B9/B9/10/10/WW8 b classic" --dir tables >"$lo
 first=$(head -n 1 "$log")
 [ "$first" = "Black to move wins in 17 plies" ] || die "ordo tb probe said '$first'"
 ok "ordo tb probe --position \"10/10/10/B9/B9/10/10/WW8 b classic\": $first"
+
+# A proof with its certificate, judged on the reference engine, from the same folder.
+ordo prove -q --variant x --board 3x4 --setup row2 --certificate x-3x4-row2.cert >"$log" 2>&1 ||
+    die "ordo prove exited $?"
+grep -q "^result: Black wins" "$log" || die "ordo prove said '$(head -2 "$log" | tail -1)'"
+ordo prove --check x-3x4-row2.cert >"$log" 2>&1 || die "ordo prove --check exited $?"
+grep -q "holds on the reference engine" "$log" || die "ordo prove --check: $(head -1 "$log")"
+ok "ordo prove --variant x --board 3x4 --setup row2: Black wins, certificate holds"
 
 echo "install-test: $((SECONDS - clock)) s in all"
 echo "$passed passed, 0 failed"
