@@ -304,7 +304,7 @@ fn check(file: &std::path::Path, args: &ProveArgs, out: &mut String) -> Result<u
             );
             Ok(0)
         }
-        Err(e) if e.reason.starts_with("cannot open") => Err(CliError(format!("{name}: {e}"))),
+        Err(e) if e.unreadable => Err(CliError(format!("{name}: {e}"))),
         Err(e) => {
             super::out::error_line(&format!("certificate {name} refused: {e}"));
             Ok(1)

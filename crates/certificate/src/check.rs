@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use ordo_core::rules::{Color, Engine, Move, Position, Status};
 use ordo_reference::Reference;
-use ordo_solve::{slice_file_name, stored_up_to, Material, Tablebase, Value};
+use ordo_solve::{table_files_read, Material, Tablebase, Value};
 
 use crate::format::{format_value, Claim, Step};
 use crate::read::{Certificate, Part};
@@ -123,12 +123,7 @@ impl Probe {
     /// The value the tables give `pos`, once every file its probe reads is one the part lists.
     fn value(&self, pos: &Position) -> Result<Value, String> {
         let tables = self.tables.as_ref().ok_or("no tables were given")?;
-        let m = Material {
-            white: pos.count(Color::White) as u32,
-            black: pos.count(Color::Black) as u32,
-        };
-        for s in stored_up_to(m) {
-            let name = slice_file_name(pos.variant, pos.dims(), s);
+        for name in table_files_read(pos.variant, pos.dims(), Material::of(pos)) {
             if !self.listed.contains(&name) {
                 return Err(format!(
                     "a probe reads {name}, which the part does not list"

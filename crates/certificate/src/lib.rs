@@ -65,6 +65,9 @@ pub struct CheckError {
     pub node: Option<u32>,
     /// What is wrong.
     pub reason: String,
+    /// The file could not be opened or read at all (a failure of the system, not of the
+    /// certificate).
+    pub unreadable: bool,
 }
 
 impl CheckError {
@@ -75,6 +78,15 @@ impl CheckError {
             part: None,
             node: None,
             reason: reason.into(),
+            unreadable: false,
+        }
+    }
+
+    /// The file could not be opened or read.
+    pub fn unreadable(reason: impl Into<String>) -> CheckError {
+        CheckError {
+            unreadable: true,
+            ..CheckError::file(reason)
         }
     }
 

@@ -53,7 +53,7 @@ impl<R: BufRead> Lines<R> {
         let n = (&mut self.r)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut self.buf)
-            .map_err(|e| CheckError::file(format!("cannot read it: {e}")))?;
+            .map_err(|e| CheckError::unreadable(format!("cannot read it: {e}")))?;
         if n == 0 {
             return Ok(None);
         }
@@ -92,7 +92,7 @@ impl<R: BufRead> Lines<R> {
 /// BLAKE3 does not match is refused before any node is judged).
 pub fn read(path: &Path) -> Result<Certificate, CheckError> {
     let f = ordo_system::files::open_regular(path)
-        .map_err(|e| CheckError::file(format!("cannot open it: {e}")))?;
+        .map_err(|e| CheckError::unreadable(format!("cannot open it: {e}")))?;
     read_from(BufReader::new(f))
 }
 

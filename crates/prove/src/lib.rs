@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use ordo_bitboard::Bitboard;
 use ordo_certificate::{Claim, TableFile, Writer};
 use ordo_core::rules::{Color, Engine, Position};
-use ordo_solve::{slice_file_name, stored_up_to, Material, Tablebase};
+use ordo_solve::{table_files_read, Material, Tablebase};
 
 mod extract;
 mod leaves;
@@ -368,8 +368,7 @@ fn table_files(
     };
     let mut names: Vec<String> = materials
         .iter()
-        .flat_map(|&m| stored_up_to(m))
-        .map(|m| slice_file_name(pos.variant, pos.dims(), m))
+        .flat_map(|&m| table_files_read(pos.variant, pos.dims(), m))
         .collect();
     names.sort();
     names.dedup();

@@ -71,10 +71,10 @@ pub use memory::{
 // The compact solver on disk: build, open, solve a game, resume.
 pub use on_disk::{
     build as build_slices, build_slice, check_memory, check_memory_sized,
-    estimate as estimate_bytes, file_name as slice_file_name, job_estimate, load_slice,
-    open as open_slices, open_more, open_more_from, owed_mark, partial_dir, path as slice_path,
-    size as size_job, solve_game, unloaded as unloaded_slices, CompactGameReport,
-    CompactSliceReport, Sizing, VerdictSummary, PROGRAM_BYTES, WORK_PER_ENTRY,
+    estimate as estimate_bytes, file_name as slice_file_name, files_read as table_files_read,
+    job_estimate, load_slice, open as open_slices, open_more, open_more_from, owed_mark,
+    partial_dir, path as slice_path, size as size_job, solve_game, unloaded as unloaded_slices,
+    CompactGameReport, CompactSliceReport, Sizing, VerdictSummary, PROGRAM_BYTES, WORK_PER_ENTRY,
 };
 // A tablebase for a cluster: its job graph and one job.
 pub use plan::{

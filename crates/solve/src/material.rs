@@ -41,6 +41,14 @@ impl std::str::FromStr for Material {
 }
 
 impl Material {
+    /// The pieces of each colour on `pos`: the slice it belongs to.
+    pub fn of(pos: &crate::rules::Position) -> Material {
+        Material {
+            white: pos.count(Color::White) as u32,
+            black: pos.count(Color::Black) as u32,
+        }
+    }
+
     /// Every slice with 1..=`white` White and 1..=`black` Black pieces, fewer pieces first.
     pub fn up_to(white: u32, black: u32) -> Vec<Material> {
         let mut v: Vec<Material> = (1..=white)

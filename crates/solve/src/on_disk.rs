@@ -34,6 +34,15 @@ pub fn file_name(variant: Variant, dims: Dims, m: Material) -> String {
     format!("ctb-{}-{}-{}.ordotb", variant.name(), dims, m)
 }
 
+/// The names of the files a probe of a position of material `m` reads: the stored slices of
+/// its material and of every smaller one.
+pub fn files_read(variant: Variant, dims: Dims, m: Material) -> Vec<String> {
+    compact::stored_up_to(m)
+        .into_iter()
+        .map(|s| file_name(variant, dims, s))
+        .collect()
+}
+
 /// What building (or loading) one compact slice gave.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CompactSliceReport {

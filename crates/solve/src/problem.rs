@@ -396,11 +396,7 @@ pub fn verify_with<E: Engine, T: Tables>(
 
 /// The compact slices in `dir` that hold the material of `pos` and every smaller one.
 fn tables_of(pos: &Position, dir: &Path) -> Result<CompactTables, SolveError> {
-    let m = Material {
-        white: pos.count(Color::White) as u32,
-        black: pos.count(Color::Black) as u32,
-    };
-    on_disk::open(pos.dims(), pos.variant, m, dir)
+    on_disk::open(pos.dims(), pos.variant, Material::of(pos), dir)
 }
 
 /// What a proof found: for each first move whether it wins within the stipulation, the

@@ -12,7 +12,7 @@ use ordo_bitboard::Bitboard;
 
 use crate::compact::{self, CompactTables};
 use crate::problem::Tables as _;
-use crate::rules::{Color, Dims, Engine, Move, Position, Status, Variant};
+use crate::rules::{Dims, Engine, Move, Position, Status, Variant};
 use crate::{on_disk, Material, SolveError, Value};
 
 /// The endgame tables (`ordo tb build`) in one folder, probed on the engine `E` (the fast
@@ -112,7 +112,7 @@ impl<E: Engine> Tablebase<E> {
             Source::Files(f) => f.read().unwrap_or_else(|p| p.into_inner()).contains_key(n),
             Source::Folder(_) => false,
         };
-        compact::stored_up_to(material(pos))
+        compact::stored_up_to(Material::of(pos))
             .into_iter()
             .filter(|s| !have(s))
             .map(|s| on_disk::file_name(key.0, key.1, s))
@@ -171,7 +171,7 @@ impl<E: Engine> Tablebase<E> {
         f: impl FnOnce(&CompactTables) -> Result<T, SolveError>,
     ) -> Result<T, SolveError> {
         let key = (pos.variant, pos.dims());
-        let m = material(pos);
+        let m = Material::of(pos);
         let ready = |t: &CompactTables| {
             compact::stored_up_to(m)
                 .iter()
@@ -195,13 +195,6 @@ impl<E: Engine> Tablebase<E> {
             }
         }
         f(tables)
-    }
-}
-
-fn material(pos: &Position) -> Material {
-    Material {
-        white: pos.count(Color::White) as u32,
-        black: pos.count(Color::Black) as u32,
     }
 }
 
