@@ -12,6 +12,11 @@
 #                                   # (hours; each kept only once verified, existing ones kept)
 #   bash analysis/run.sh --proofs   # the proof search on every solved board, analysis/proofs/
 #                                   # (150 s a board at most; certificates checked)
+#   bash analysis/run.sh --problems # 10 x 8 problems composed from random games by the proof
+#                                   # search, with certificates (analysis/problems/games.*;
+#                                   # minutes)
+#   bash analysis/run.sh --prove-tables # the proof search against the 10 x 8 tables
+#                                   # (analysis/proofs/tables-10x8.*; builds the tables first)
 #   bash analysis/run.sh --row2-6x5 # the proof search on the row2 6 x 5 starts, resumable from
 #                                   # tables/prove-*.ckpt (an hour a game a run)
 set -euo pipefail
@@ -36,6 +41,14 @@ compact() {
 }
 if [ "${1:-}" = "--proofs" ]; then
     bash analysis/prove-solved.sh "$ordo" analysis/proofs 150
+    exit 0
+fi
+if [ "${1:-}" = "--problems" ]; then
+    bash analysis/compose-games.sh "$ordo" analysis/problems
+    exit 0
+fi
+if [ "${1:-}" = "--prove-tables" ]; then
+    bash analysis/prove-tables.sh "$ordo" analysis/proofs tables
     exit 0
 fi
 if [ "${1:-}" = "--row2-6x5" ]; then

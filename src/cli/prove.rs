@@ -180,6 +180,7 @@ fn options(args: &ProveArgs) -> Result<Options, CliError> {
         mobility: args.mobility,
         advance: !args.no_advance,
         checkpoint: args.checkpoint.clone(),
+        goal: crate::prove::Goal::Value,
     })
 }
 
@@ -294,6 +295,13 @@ fn check(file: &std::path::Path, args: &ProveArgs, out: &mut String) -> Result<u
             let _ = writeln!(out, "certificate {name}: holds on the reference engine");
             let _ = writeln!(out, "position: {}", c.root);
             let _ = writeln!(out, "result: {what}");
+            if let Some(l) = c.longest {
+                let _ = writeln!(
+                    out,
+                    "longest line: {} (the win comes within it)",
+                    crate::solve::plies(l)
+                );
+            }
             let _ = writeln!(
                 out,
                 "size: {} in {}, {} table {}",

@@ -258,3 +258,104 @@ fn problem_verify_id_chooses_and_names_an_unknown_id() {
         "{err}"
     );
 }
+
+/// `ordo problem verify --method prove`: a saved 10 x 8 problem proved by the bounded proof
+/// search, with the tables' quickest win, and its key's certificate written and confirmed by
+/// `ordo prove --check` with its longest line within the stipulation (ORDO-10.1).
+#[test]
+fn cli_problem_verify_by_proof_search_writes_certificates_that_check() {
+    let dir = scratch("prove");
+    let certs = dir.join("certs");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/problems/composed.toml");
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        file.to_str().unwrap(),
+        "--method",
+        "prove",
+        "--id",
+        "x-10x8-3v3-2",
+        "--certificates",
+        certs.to_str().unwrap(),
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("sound (proof-number search proof"), "{out}");
+    assert!(out.contains("quickest win 7 plies"), "{out}");
+    let cert = certs.join("x-10x8-3v3-2.cert");
+    assert!(
+        out.contains(&format!("certificate: {}", cert.display())),
+        "{out}"
+    );
+    let o = ordo_cmd(&["prove", "--check", cert.to_str().unwrap()]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("result: Black wins"), "{out}");
+    assert!(out.contains("longest line: 6 plies"), "{out}");
+    // The default method hands a problem the exact search gives up on to the proof search.
+    let missing = dir.join("no-tables");
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        file.to_str().unwrap(),
+        "--id",
+        "x-10x8-3v3-2",
+        "--dir",
+        missing.to_str().unwrap(),
+        "--max-nodes",
+        "2000",
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("sound (proof-number search proof"), "{out}");
+    assert!(out.contains("proved by the proof search instead: problem x-10x8-3v3-2: the search gave up after 2000 positions"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `ordo problem compose --from-games`: problems from random games of the standard start,
+/// each sound by the proof search (exit 0) with the stipulation it was composed for; the
+/// same seed composes the same file.
+#[test]
+fn cli_compose_from_games_gives_problems_the_proof_search_confirms() {
+    let dir = scratch("from-games");
+    let args = [
+        "problem",
+        "compose",
+        "--from-games",
+        "--variant",
+        "classic",
+        "--board",
+        "6x5",
+        "--count",
+        "2",
+        "--games",
+        "30",
+        "--max-turns",
+        "2",
+    ];
+    let o = ordo_cmd(&args);
+    assert_ok(&o);
+    let text = stdout(&o);
+    let problems = ordo_solve::parse_problems(&text).unwrap().problems;
+    assert_eq!(problems.len(), 2, "{text}");
+    assert!(problems
+        .iter()
+        .all(|p| p.only_keys && p.stipulation == "win in 2"));
+    assert_eq!(
+        stdout(&ordo_cmd(&args)),
+        text,
+        "the same seed, the same problems"
+    );
+    let file = dir.join("games.toml");
+    std::fs::write(&file, &text).unwrap();
+    let o = ordo_cmd(&[
+        "problem",
+        "verify",
+        file.to_str().unwrap(),
+        "--method",
+        "prove",
+    ]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o).matches(": sound (").count(), 2, "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -36,12 +36,17 @@ pub struct Checked {
     pub parts: Vec<(Claim, u32)>,
     /// The table leaves confirmed by a probe.
     pub table_leaves: u64,
+    /// For a win: the longest line of its proof in plies, a table leaf counting the plies of
+    /// its value. The win comes within this many plies whatever the loser does, which is
+    /// what a problem's stipulation ("win in N", 2N - 1 plies) asks.
+    pub longest: Option<u32>,
 }
 
 /// Judge `cert` on the reference engine, with the tables in `tables` for its table leaves.
 pub fn check(cert: &Certificate, tables: Option<&Path>) -> Result<Checked, CheckError> {
     let mut parts = Vec::new();
     let mut table_leaves = 0;
+    let mut longest = None;
     for (i, part) in cert.parts.iter().enumerate() {
         let fail = |e: CheckError| e.in_part(i + 1, part.claim);
         if part.nodes.first().map(|n| &n.position) != Some(&cert.root) {
@@ -53,6 +58,9 @@ pub fn check(cert: &Certificate, tables: Option<&Path>) -> Result<Checked, Check
         let probe = Probe::open(part, tables).map_err(fail)?;
         check_nodes(part, &probe).map_err(fail)?;
         check_graph(part).map_err(fail)?;
+        if part.claim.is_win() {
+            longest = Some(longest_line(part));
+        }
         table_leaves += part
             .nodes
             .iter()
@@ -66,6 +74,7 @@ pub fn check(cert: &Certificate, tables: Option<&Path>) -> Result<Checked, Check
         established,
         parts,
         table_leaves: table_leaves as u64,
+        longest,
     })
 }
 
@@ -303,13 +312,7 @@ fn check_all(
 /// The graph of a part: every node reached from the root, and for a win no cycle (a line
 /// that goes round for ever never ends the game, ORDO-3.3).
 fn check_graph(part: &Part) -> Result<(), CheckError> {
-    let children = |id: usize| -> Vec<u32> {
-        match &part.nodes[id].step {
-            Step::One(_, c) => vec![*c],
-            Step::All(e) => e.iter().map(|(_, c)| *c).collect(),
-            _ => Vec::new(),
-        }
-    };
+    let children = |id: usize| children(&part.nodes[id].step);
     let n = part.nodes.len();
     // 0 = not reached, 1 = on the walk's stack, 2 = done.
     let mut state = vec![0u8; n];
@@ -342,5 +345,42 @@ fn check_graph(part: &Part) -> Result<(), CheckError> {
             "no line from the root reaches it",
         )),
         None => Ok(()),
+    }
+}
+
+/// The longest line from node 0 of a part whose graph has no cycle (checked before), in plies:
+/// each move one ply, a table leaf the plies of its value.
+fn longest_line(part: &Part) -> u32 {
+    let n = part.nodes.len();
+    let mut depth: Vec<Option<u32>> = vec![None; n];
+    let mut stack = vec![0usize];
+    while let Some(&id) = stack.last() {
+        let kids = children(&part.nodes[id].step);
+        let pending: Vec<usize> = kids
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| depth[c].is_none())
+            .collect();
+        if !pending.is_empty() {
+            stack.extend(pending);
+            continue;
+        }
+        stack.pop();
+        let own = match part.nodes[id].step {
+            Step::Table(Value::Win(p) | Value::Loss(p)) => u32::from(p),
+            _ => 0,
+        };
+        let below = kids.iter().filter_map(|&c| depth[c as usize]).max();
+        depth[id] = Some(below.map_or(own, |d| d + 1));
+    }
+    depth[0].unwrap_or(0)
+}
+
+/// The nodes a step leads to.
+fn children(step: &Step) -> Vec<u32> {
+    match step {
+        Step::One(_, c) => vec![*c],
+        Step::All(e) => e.iter().map(|(_, c)| *c).collect(),
+        _ => Vec::new(),
     }
 }

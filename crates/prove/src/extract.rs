@@ -12,7 +12,7 @@ use ordo_core::rules::{Engine, Move, Status};
 use ordo_solve::{Material, Value};
 
 use crate::leaves::Leaves;
-use crate::search::{key, Search};
+use crate::search::{key, Left, Search};
 use crate::table::INF;
 
 /// What one extracted part holds.
@@ -28,27 +28,31 @@ pub struct PartSize {
     pub materials: Vec<Material>,
 }
 
-/// The graph being extracted: ids by key, the queue, the edges.
+/// The graph being extracted: ids by key, the queue (each node with its plies left), the
+/// edges, and the plies a table leaf's value adds to a line.
 struct Graph<E> {
     ids: HashMap<u64, u32>,
-    queue: VecDeque<E>,
+    queue: VecDeque<(E, Left)>,
     edges: Vec<Vec<u32>>,
+    leaf_plies: Vec<u32>,
 }
 
 impl<E: Engine> Graph<E> {
-    fn id(&mut self, e: &E, k: u64) -> u32 {
+    fn id(&mut self, e: &E, k: u64, left: Left) -> u32 {
         let next = self.ids.len() as u32;
         *self.ids.entry(k).or_insert_with(|| {
-            self.queue.push_back(e.clone());
+            self.queue.push_back((e.clone(), left));
             next
         })
     }
 }
 
-/// Extract the part of `claim` about `root` into `w`; why not, if it does not close.
+/// Extract the part of `claim` about `root` (with `left` plies for the win) into `w`; why
+/// not, if it does not close.
 pub(crate) fn extract<E: Engine, W: Write>(
     s: &mut Search<'_, E>,
     root: &E,
+    left: Left,
     claim: Claim,
     w: &mut Writer<W>,
 ) -> Result<PartSize, String> {
@@ -57,13 +61,18 @@ pub(crate) fn extract<E: Engine, W: Write>(
         ids: HashMap::new(),
         queue: VecDeque::new(),
         edges: Vec::new(),
+        leaf_plies: Vec::new(),
     };
-    g.id(root, key(root, claim.side()));
+    g.id(root, key(root, claim.side(), left), left);
     let mut size = PartSize::default();
     let mut materials = std::collections::BTreeSet::new();
     let mut id = 0u32;
-    while let Some(e) = g.queue.pop_front() {
-        let step = justify(s, &mut g, &e, claim)?;
+    while let Some((e, left)) = g.queue.pop_front() {
+        let step = justify(s, &mut g, &e, left, claim)?;
+        g.leaf_plies.push(match step {
+            Step::Table(Value::Win(n) | Value::Loss(n)) => u32::from(n),
+            _ => 0,
+        });
         if let Step::Table(_) = step {
             size.table_leaves += 1;
             materials.insert(Leaves::<E>::material(&e));
@@ -79,16 +88,18 @@ pub(crate) fn extract<E: Engine, W: Write>(
     size.nodes = id;
     size.materials = materials.into_iter().collect();
     if claim.is_win() {
-        size.longest = Some(longest_line(&g.edges)?);
+        size.longest = Some(longest_line(&g.edges, &g.leaf_plies)?);
     }
     Ok(size)
 }
 
-/// How the node `e` is justified under `claim`, its children given ids.
+/// How the node `e` (with `left` plies left) is justified under `claim`, its children given
+/// ids.
 fn justify<E: Engine>(
     s: &mut Search<'_, E>,
     g: &mut Graph<E>,
     e: &E,
+    left: Left,
     claim: Claim,
 ) -> Result<Step, String> {
     let at = || e.to_position().to_string();
@@ -102,16 +113,21 @@ fn justify<E: Engine>(
     }
     if let Some(v) = s.leaves.probe(e) {
         g.edges.push(Vec::new());
-        return table_step(claim, e, v)
+        return table_step(claim, e, v, left)
             .ok_or_else(|| format!("a table value against it at {}", at()));
+    }
+    if left == Some(0) {
+        return Err(format!("no plies left at {}", at()));
     }
     let moves = e.legal_moves();
     let kids: Vec<E> = moves.iter().map(|m| e.apply(m)).collect();
+    let left = left.map(|l| l - 1);
     let picked = if e.side_to_move() == claim.chooser() {
-        vec![choose(s, g, &kids, claim).ok_or_else(|| format!("no move keeps it at {}", at()))?]
+        let i = choose(s, g, &kids, left, claim);
+        vec![i.ok_or_else(|| format!("no move keeps it at {}", at()))?]
     } else {
         for c in &kids {
-            if !answered(s, g, c, claim) {
+            if !answered(s, g, c, left, claim) {
                 return Err(format!("a reply is not answered at {}", at()));
             }
         }
@@ -120,7 +136,7 @@ fn justify<E: Engine>(
     let mut edges = Vec::new();
     let mut out: Vec<(Move, u32)> = Vec::new();
     for i in picked {
-        let cid = g.id(&kids[i], key(&kids[i], claim.side()));
+        let cid = g.id(&kids[i], key(&kids[i], claim.side(), left), left);
         edges.push(cid);
         out.push((moves[i], cid));
     }
@@ -131,34 +147,36 @@ fn justify<E: Engine>(
     })
 }
 
-/// A table leaf's step, if its value is one the claim needs.
-fn table_step<E: Engine>(claim: Claim, e: &E, v: Value) -> Option<Step> {
+/// A table leaf's step, if its value is one the claim needs (a win within the plies left).
+fn table_step<E: Engine>(claim: Claim, e: &E, v: Value, left: Left) -> Option<Step> {
+    let in_time = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
     let attacker_wins = match v {
-        Value::Win(_) => e.side_to_move() == claim.side(),
-        Value::Loss(_) => e.side_to_move() != claim.side(),
+        Value::Win(n) => e.side_to_move() == claim.side() && in_time(n),
+        Value::Loss(n) => e.side_to_move() != claim.side() && in_time(n),
         Value::Draw => false,
     };
     (attacker_wins == claim.is_win()).then_some(Step::Table(v))
 }
 
-/// What the search knows of `c`: its numbers and proof depth, a leaf's or the table's.
-fn known<E: Engine>(s: &mut Search<'_, E>, c: &E) -> Option<(u32, u32, u32)> {
-    if let Some((p, d)) = s.leaf(c) {
+/// What the search knows of `c` (with `left` plies left): its numbers and proof depth, a
+/// leaf's or the table's.
+fn known<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> Option<(u32, u32, u32)> {
+    if let Some((p, d)) = s.leaf(c, left) {
         return Some((p, d, 0));
     }
     s.table
-        .get(key(c, s.attacker))
+        .get(key(c, s.attacker, left))
         .map(|t| (t.phi, t.delta, t.depth))
 }
 
 /// Search `c` (not a leaf) to the end, on an empty path.
-fn research<E: Engine>(s: &mut Search<'_, E>, c: &E) -> (u32, u32, u32) {
-    if let Some(k) = known(s, c).filter(|k| k.0 == 0 || k.1 == 0) {
+fn research<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> (u32, u32, u32) {
+    if let Some(k) = known(s, c, left).filter(|k| k.0 == 0 || k.1 == 0) {
         return k;
     }
     s.clear_path();
-    let k = key(c, s.attacker);
-    let (t, _) = s.mid(c, k, INF, INF, false);
+    let k = key(c, s.attacker, left);
+    let (t, _) = s.mid(c, k, left, (INF, INF), false);
     (t.phi, t.delta, t.depth)
 }
 
@@ -169,12 +187,13 @@ fn choose<E: Engine>(
     s: &mut Search<'_, E>,
     g: &Graph<E>,
     kids: &[E],
+    left: Left,
     claim: Claim,
 ) -> Option<usize> {
     if !claim.is_win() {
         if let Some(i) = kids
             .iter()
-            .position(|c| g.ids.contains_key(&key(c, claim.side())))
+            .position(|c| g.ids.contains_key(&key(c, claim.side(), left)))
         {
             return Some(i);
         }
@@ -182,30 +201,37 @@ fn choose<E: Engine>(
     let best = kids
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| known(s, c).filter(|k| k.1 == 0).map(|k| (k.2, i)))
+        .filter_map(|(i, c)| known(s, c, left).filter(|k| k.1 == 0).map(|k| (k.2, i)))
         .min();
     if let Some((_, i)) = best {
         return Some(i);
     }
     // Refutations resting on a cycle are not kept: search the children again, one by one.
-    (0..kids.len()).find(|&i| research(s, &kids[i]).1 == 0)
+    (0..kids.len()).find(|&i| research(s, &kids[i], left).1 == 0)
 }
 
 /// Whether the chooser reaches its goal at `c` (the other side's reply): in the graph
 /// already for a cannot-win, else solved so, searching it again if the table lost it.
-fn answered<E: Engine>(s: &mut Search<'_, E>, g: &Graph<E>, c: &E, claim: Claim) -> bool {
-    if !claim.is_win() && g.ids.contains_key(&key(c, claim.side())) {
+fn answered<E: Engine>(
+    s: &mut Search<'_, E>,
+    g: &Graph<E>,
+    c: &E,
+    left: Left,
+    claim: Claim,
+) -> bool {
+    if !claim.is_win() && g.ids.contains_key(&key(c, claim.side(), left)) {
         return true;
     }
-    match known(s, c) {
+    match known(s, c, left) {
         Some((0, _, _)) => true,
         Some((_, 0, _)) => false,
-        _ => research(s, c).0 == 0,
+        _ => research(s, c, left).0 == 0,
     }
 }
 
-/// The longest line of an acyclic graph from node 0, in plies; an error on a cycle.
-fn longest_line(edges: &[Vec<u32>]) -> Result<u32, String> {
+/// The longest line of an acyclic graph from node 0, in plies, a table leaf counting the
+/// plies of its value; an error on a cycle.
+fn longest_line(edges: &[Vec<u32>], leaf_plies: &[u32]) -> Result<u32, String> {
     let n = edges.len();
     let mut depth = vec![u32::MAX; n];
     let mut on_stack = vec![false; n];
@@ -228,7 +254,7 @@ fn longest_line(edges: &[Vec<u32>]) -> Result<u32, String> {
             .iter()
             .map(|&c| depth[c as usize] + 1)
             .max()
-            .unwrap_or(0);
+            .unwrap_or(leaf_plies[v]);
         on_stack[v] = false;
         stack.pop();
     }

@@ -37,12 +37,16 @@ use ordo_certificate::{Claim, TableFile, Writer};
 use ordo_core::rules::{Color, Engine, Position};
 use ordo_solve::{table_files_read, Material, Tablebase};
 
+mod compose;
 mod extract;
 mod leaves;
+mod problem;
 mod search;
 mod table;
 
+pub use compose::{compose_from_games, Composing};
 pub use extract::PartSize;
+pub use problem::verify_problem;
 pub use search::Tick;
 pub use table::{ENTRY_BYTES, INF};
 
@@ -71,6 +75,38 @@ pub struct Options {
     /// A file to resume from (if it exists) and to save the table to when a search stops
     /// short of a result.
     pub checkpoint: Option<PathBuf>,
+    /// What to prove: who wins (the default), or whether one side wins within a number of
+    /// plies.
+    pub goal: Goal,
+}
+
+/// What a proof search sets out to prove.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// Who wins, or that neither side can force a win.
+    #[default]
+    Value,
+    /// Whether `side` can force a win whose last move comes within `plies` plies (a
+    /// problem's stipulation: "win in N" is 2N - 1 plies for the side to move, 2N - 2 after
+    /// its first move). The outcome is [`Outcome::Wins`] (within the plies, with a
+    /// certificate whose longest line is at most `plies`), [`Outcome::CannotWin`] (not
+    /// within the plies; no certificate: the format has no bounded refutation) or
+    /// [`Outcome::NotProved`]. A bounded search has no cycles: every move spends a ply.
+    WinWithin {
+        /// The side whose win is sought.
+        side: Color,
+        /// The plies it has.
+        plies: u32,
+    },
+}
+
+impl Goal {
+    fn left(self) -> search::Left {
+        match self {
+            Goal::Value => None,
+            Goal::WinWithin { plies, .. } => Some(plies),
+        }
+    }
 }
 
 impl Default for Options {
@@ -83,6 +119,7 @@ impl Default for Options {
             mobility: false,
             advance: true,
             checkpoint: None,
+            goal: Goal::Value,
         }
     }
 }
@@ -182,20 +219,8 @@ pub fn prove_on<E: Engine>(
     let leaves = Leaves::new(tables);
     let mut s = Search::new(table, leaves, opts.mobility, budget, stop, progress);
     s.advance = opts.advance;
-    let (mut outcome, mut roots) = search_both(&mut s, &root);
-    let mut parts = Vec::new();
-    if !s.stopped {
-        (outcome, parts) = read_out(&mut s, &root, outcome, certificate, tables)?;
-        if !matches!(outcome, Outcome::Wins(_) | Outcome::Draw) && !s.stopped {
-            // Stored refutations resting on cycles misled the search: again without them.
-            s.keep_tainted = false;
-            s.table.drop_tainted();
-            (outcome, roots) = search_both(&mut s, &root);
-            if !s.stopped {
-                (outcome, parts) = read_out(&mut s, &root, outcome, certificate, tables)?;
-            }
-        }
-    }
+    let (mut outcome, roots, mut parts) =
+        search_and_read(&mut s, &root, opts.goal, certificate, tables)?;
     let stopped = s.stopped.then(|| stop_reason(stop));
     if stopped.is_some() {
         outcome = Outcome::NotProved;
@@ -220,6 +245,38 @@ pub fn prove_on<E: Engine>(
     })
 }
 
+/// Search for the goal and read the result out (into the certificate file, if one is
+/// asked for): the outcome, the roots' numbers and the parts read out.
+fn search_and_read<E: Engine>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    goal: Goal,
+    certificate: Option<&Path>,
+    tables: Option<&Tablebase>,
+) -> Result<(Outcome, Roots, Parts), ProveError> {
+    let (mut outcome, mut roots) = match goal {
+        Goal::Value => search_both(s, root),
+        Goal::WinWithin { side, plies } => search_within(s, root, side, plies),
+    };
+    let mut parts = Vec::new();
+    let left = goal.left();
+    if s.stopped {
+        return Ok((outcome, roots, parts));
+    }
+    (outcome, parts) = read_out(s, root, left, outcome, certificate, tables)?;
+    let settled = matches!(outcome, Outcome::Wins(_) | Outcome::Draw) || left.is_some();
+    if !settled && !s.stopped {
+        // Stored refutations resting on cycles misled the search: again without them.
+        s.keep_tainted = false;
+        s.table.drop_tainted();
+        (outcome, roots) = search_both(s, root);
+        if !s.stopped {
+            (outcome, parts) = read_out(s, root, left, outcome, certificate, tables)?;
+        }
+    }
+    Ok((outcome, roots, parts))
+}
+
 fn stop_reason(stop: &AtomicBool) -> String {
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         "interrupted".into()
@@ -233,7 +290,7 @@ fn stop_reason(stop: &AtomicBool) -> String {
 /// search can also end stuck, neither proved nor refuted, where cycles mislead it.)
 fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Color, u32, u32)>) {
     let mover = root.side_to_move();
-    let (p, d) = s.run(root, mover);
+    let (p, d) = s.run(root, mover, None);
     let mut roots = vec![(mover, p, d)];
     if p == 0 || s.stopped {
         let outcome = if p == 0 {
@@ -244,7 +301,7 @@ fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Col
         return (outcome, roots);
     }
     let other = mover.opponent();
-    let (p2, d2) = s.run(root, other);
+    let (p2, d2) = s.run(root, other, None);
     roots.push((other, p2, d2));
     let outcome = match (d, p2, d2) {
         (_, 0, _) => Outcome::Wins(other),
@@ -256,9 +313,28 @@ fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Col
     (outcome, roots)
 }
 
-/// The certificate parts an outcome needs.
-fn claims(outcome: Outcome) -> Vec<Claim> {
+/// Search whether `side` wins `root` within `plies` plies.
+fn search_within<E: Engine>(
+    s: &mut Search<'_, E>,
+    root: &E,
+    side: Color,
+    plies: u32,
+) -> (Outcome, Vec<(Color, u32, u32)>) {
+    let (p, d) = s.run(root, side, Some(plies));
+    let outcome = match (p, d) {
+        _ if s.stopped => Outcome::NotProved,
+        (0, _) => Outcome::Wins(side),
+        (_, 0) => Outcome::CannotWin(side),
+        _ => Outcome::NotProved,
+    };
+    (outcome, vec![(side, p, d)])
+}
+
+/// The certificate parts an outcome needs (`left`: the plies of a bounded search, which
+/// certifies only wins).
+fn claims(outcome: Outcome, left: search::Left) -> Vec<Claim> {
     match outcome {
+        Outcome::CannotWin(_) if left.is_some() => Vec::new(),
         Outcome::Wins(c) => vec![Claim::Wins(c)],
         Outcome::Draw => vec![
             Claim::CannotWin(Color::White),
@@ -279,24 +355,35 @@ fn without(outcome: Outcome, failed: Claim) -> Outcome {
 
 type Parts = Vec<(Claim, PartSize)>;
 
+/// Each search's attacker and root proof and disproof numbers.
+type Roots = Vec<(Color, u32, u32)>;
+
 /// Read the outcome's parts out of the search, into the certificate file if one is asked for;
 /// a part that does not close weakens the outcome, and the rest are read again.
 fn read_out<E: Engine>(
     s: &mut Search<'_, E>,
     root: &E,
+    left: search::Left,
     mut outcome: Outcome,
     certificate: Option<&Path>,
     tables: Option<&Tablebase>,
 ) -> Result<(Outcome, Parts), ProveError> {
     loop {
-        let wanted = claims(outcome);
+        let wanted = claims(outcome, left);
         if wanted.is_empty() {
             return Ok((outcome, Vec::new()));
         }
         let pos = root.to_position();
+        let read = Reading {
+            root,
+            left,
+            pos: &pos,
+            wanted: &wanted,
+            tables,
+        };
         let attempt = match certificate {
-            Some(path) => write_file(s, root, &pos, &wanted, path, tables)?,
-            None => write_parts(s, root, &pos, &wanted, io::sink(), tables)
+            Some(path) => write_file(s, &read, path)?,
+            None => write_parts(s, &read, io::sink())
                 .map_err(|e| file_error(Path::new("(no file)"), e))?,
         };
         match attempt {
@@ -306,17 +393,24 @@ fn read_out<E: Engine>(
     }
 }
 
+/// What a certificate is read out of: the root, its plies left, its position, the claims
+/// wanted and the tables of its leaves.
+struct Reading<'a, E> {
+    root: &'a E,
+    left: search::Left,
+    pos: &'a Position,
+    wanted: &'a [Claim],
+    tables: Option<&'a Tablebase>,
+}
+
 fn write_file<E: Engine>(
     s: &mut Search<'_, E>,
-    root: &E,
-    pos: &Position,
-    wanted: &[Claim],
+    read: &Reading<'_, E>,
     path: &Path,
-    tables: Option<&Tablebase>,
 ) -> Result<Result<Parts, Claim>, ProveError> {
     let mut result = None;
     let written = ordo_system::files::write_atomically_with(path, |w| {
-        let r = write_parts(s, root, pos, wanted, w, tables)?;
+        let r = write_parts(s, read, w)?;
         let failed = r.is_err();
         result = Some(r);
         if failed {
@@ -332,24 +426,22 @@ fn write_file<E: Engine>(
     }
 }
 
-/// Write the certificate of `wanted` to `out`; the claim that failed to close, if one did.
+/// Write the certificate of the claims wanted to `out`; the claim that failed to close, if
+/// one did.
 fn write_parts<E: Engine, W: Write>(
     s: &mut Search<'_, E>,
-    root: &E,
-    pos: &Position,
-    wanted: &[Claim],
+    read: &Reading<'_, E>,
     out: W,
-    tables: Option<&Tablebase>,
 ) -> io::Result<Result<Parts, Claim>> {
-    let mut w = Writer::new(out, pos)?;
+    let mut w = Writer::new(out, read.pos)?;
     let mut parts = Vec::new();
-    for &claim in wanted {
+    for &claim in read.wanted {
         w.claim(claim)?;
-        let size = match extract::extract(s, root, claim, &mut w) {
+        let size = match extract::extract(s, read.root, read.left, claim, &mut w) {
             Ok(size) => size,
             Err(_) => return Ok(Err(claim)),
         };
-        let files = table_files(pos, &size.materials, tables)?;
+        let files = table_files(read.pos, &size.materials, read.tables)?;
         w.end_claim(size.nodes, &files)?;
         parts.push((claim, size));
     }

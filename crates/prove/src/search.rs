@@ -51,6 +51,8 @@ pub struct Tick {
 pub(crate) struct Child<E> {
     pub e: E,
     pub key: u64,
+    /// The plies left at the child.
+    pub left: Left,
     /// A leaf's numbers and proof depth (the game over, or a table value).
     pub leaf: Option<(u32, u32)>,
     /// The numbers before any search of the child (the mobility heuristic or 1, 1).
@@ -97,11 +99,17 @@ pub(crate) struct Search<'a, E> {
     pub keep_tainted: bool,
 }
 
-/// The key of a position for one attacker: the pieces, the side to move and the attacker
-/// mixed into 64 bits (never 0, the empty slot).
-pub(crate) fn key<E: Engine>(e: &E, attacker: Color) -> u64 {
+/// The plies the attacker has left to win in, in a search bounded by a ply count (a problem's
+/// stipulation); `None` in an unbounded search.
+pub(crate) type Left = Option<u32>;
+
+/// The key of a position for one attacker: the pieces, the side to move, the attacker and
+/// the plies left (in a bounded search, the same position with fewer plies left is another
+/// node) mixed into 64 bits (never 0, the empty slot).
+pub(crate) fn key<E: Engine>(e: &E, attacker: Color, left: Left) -> u64 {
     let [w, b] = e.occupancy();
-    let tag = (e.side_to_move() as u64) << 1 | attacker as u64;
+    let bound = left.map_or(0, |l| u64::from(l) + 1);
+    let tag = bound << 2 | (e.side_to_move() as u64) << 1 | attacker as u64;
     let mut h = 0x9e37_79b9_7f4a_7c15u64;
     // Each word mixed in on its own step, so that no two inputs can cancel.
     for word in [tag, w as u64, (w >> 64) as u64, b as u64, (b >> 64) as u64] {
@@ -174,9 +182,21 @@ impl<'a, E: Engine> Search<'a, E> {
         }
     }
 
-    /// The numbers of a leaf: the game over, or a position the tables hold.
-    pub fn leaf(&mut self, e: &E) -> Option<(u32, u32)> {
-        self.leaf_and_moves(e).0
+    /// The numbers of a leaf: the game over, a position the tables hold, or (in a bounded
+    /// search) a position with no plies left.
+    pub fn leaf(&mut self, e: &E, left: Left) -> Option<(u32, u32)> {
+        self.leaf_and_moves(e, left).0
+    }
+
+    /// The numbers of a position with no plies left, not over by its pieces: the attacker to
+    /// move has not won in time; the defender to move has lost only if it has no move
+    /// (ORDO-10.3, ORDO-10.4: the attacker's last move won), else it has held out.
+    fn horizon(&self, e: &E) -> (u32, u32) {
+        if e.side_to_move() == self.attacker || e.perft(1) == 0 {
+            LOST
+        } else {
+            REACHED
+        }
     }
 
     /// [`Search::leaf`] and the number of legal moves (0 when the game is over): one move
@@ -185,12 +205,15 @@ impl<'a, E: Engine> Search<'a, E> {
     /// Without the mobility heuristic no count is needed: a game ended by ORDO-10.1 or
     /// ORDO-10.2 shows in the pieces, and one ended by ORDO-10.3 or ORDO-10.4 (no move) shows
     /// when the node is expanded and has no child (its numbers sum to a loss of the mover).
-    pub fn leaf_and_moves(&mut self, e: &E) -> (Option<(u32, u32)>, u64) {
+    pub fn leaf_and_moves(&mut self, e: &E, left: Left) -> (Option<(u32, u32)>, u64) {
+        if ended_by_pieces(e) {
+            return (Some(LOST), 0);
+        }
+        if left == Some(0) {
+            return (Some(self.horizon(e)), 0);
+        }
         if !self.mobility {
-            if ended_by_pieces(e) {
-                return (Some(LOST), 0);
-            }
-            return (self.table_leaf(e), 1);
+            return (self.table_leaf(e, left), 1);
         }
         let moves = e.perft(1);
         if moves == 0 {
@@ -203,15 +226,24 @@ impl<'a, E: Engine> Search<'a, E> {
                 return (Some(l), 0);
             }
         }
-        (self.table_leaf(e), moves)
+        (self.table_leaf(e, left), moves)
     }
 
-    fn table_leaf(&mut self, e: &E) -> Option<(u32, u32)> {
+    /// A table value as numbers: the attacker's win counts only if it comes within the
+    /// plies left.
+    fn table_leaf(&mut self, e: &E, left: Left) -> Option<(u32, u32)> {
         let v = self.leaves.probe(e)?;
-        Some(match v {
-            Value::Win(_) => REACHED,
-            Value::Loss(_) => LOST,
-            Value::Draw => self.drawn(e.side_to_move()),
+        let attacker_moves = e.side_to_move() == self.attacker;
+        let in_time = |plies: u16| left.is_none_or(|l| u32::from(plies) <= l);
+        let attacker_wins = match v {
+            Value::Win(n) => attacker_moves && in_time(n),
+            Value::Loss(n) => !attacker_moves && in_time(n),
+            Value::Draw => false,
+        };
+        Some(if attacker_wins == attacker_moves {
+            REACHED
+        } else {
+            LOST
         })
     }
 
@@ -226,14 +258,14 @@ impl<'a, E: Engine> Search<'a, E> {
 
     /// Search `root` for `attacker` until it is solved or the budget ends; the root's proof
     /// and disproof numbers for the attacker.
-    pub fn run(&mut self, root: &E, attacker: Color) -> (u32, u32) {
+    pub fn run(&mut self, root: &E, attacker: Color, left: Left) -> (u32, u32) {
         self.attacker = attacker;
         self.path.clear();
-        if let Some(l) = self.leaf(root) {
+        if let Some(l) = self.leaf(root, left) {
             return self.attacker_view(root.side_to_move(), l);
         }
-        let k = key(root, attacker);
-        let (e, _) = self.mid(root, k, INF, INF, true);
+        let k = key(root, attacker, left);
+        let (e, _) = self.mid(root, k, left, (INF, INF), true);
         self.attacker_view(root.side_to_move(), (e.phi, e.delta))
     }
 
@@ -298,20 +330,23 @@ impl<'a, E: Engine> Search<'a, E> {
         }
     }
 
-    /// The children of `e` (which is not over), each with its leaf value if it is one.
-    pub fn expand(&mut self, e: &E) -> Vec<Child<E>> {
+    /// The children of `e` (which is not over, with `left` plies left), each with its leaf
+    /// value if it is one.
+    pub fn expand(&mut self, e: &E, left: Left) -> Vec<Child<E>> {
         let mut next = Vec::new();
         e.successors(&mut next);
+        let left = left.map(|l| l - 1);
         next.into_iter()
             .map(|c| {
-                let (leaf, moves) = self.leaf_and_moves(&c);
+                let (leaf, moves) = self.leaf_and_moves(&c, left);
                 let init = match (leaf, self.mobility) {
                     (None, true) => (1, (moves.min(u64::from(INF - 1)) as u32).max(1)),
                     (None, false) if self.advance => self.advance_numbers(&c),
                     _ => (1, 1),
                 };
                 Child {
-                    key: key(&c, self.attacker),
+                    key: key(&c, self.attacker, left),
+                    left,
                     e: c,
                     leaf,
                     init,
@@ -381,11 +416,18 @@ impl<'a, E: Engine> Search<'a, E> {
         s
     }
 
-    /// Search the expanded node `e` (not a leaf) until φ ≥ `th_phi` or δ ≥ `th_delta`.
-    /// Its entry and whether it rests on a cycle through the path; stored in the table (if
-    /// the table keeps it) unless it does.
-    pub fn mid(&mut self, e: &E, k: u64, th_phi: u32, th_delta: u32, root: bool) -> (Entry, bool) {
-        let mut kids = self.expand(e);
+    /// Search the node `e` (not a leaf; key `k`, `left` plies left) until φ ≥ `th_phi` or
+    /// δ ≥ `th_delta`. Its entry and whether it rests on a cycle through the path; stored
+    /// in the table (if the table keeps it) unless it does.
+    pub fn mid(
+        &mut self,
+        e: &E,
+        k: u64,
+        left: Left,
+        (th_phi, th_delta): (u32, u32),
+        root: bool,
+    ) -> (Entry, bool) {
+        let mut kids = self.expand(e, left);
         self.nodes += 1;
         self.tick();
         let before = self.nodes;
@@ -402,9 +444,9 @@ impl<'a, E: Engine> Search<'a, E> {
                 .saturating_add(1);
             let child_th_delta = th_phi.min(wide).min(INF);
             let c = &kids[s.best];
-            let (e2, k2) = (c.e.clone(), c.key);
+            let (e2, k2, left2) = (c.e.clone(), c.key, c.left);
             let before_child = self.child_numbers(&kids[s.best]);
-            let got = self.mid(&e2, k2, child_th_phi, child_th_delta, false);
+            let got = self.mid(&e2, k2, left2, (child_th_phi, child_th_delta), false);
             kids[s.best].last = Some(got);
             if !root && self.child_numbers(&kids[s.best]) == before_child {
                 // No progress below (the child's view differs from ours through a cycle):

@@ -58,6 +58,9 @@ pub enum Method {
     Table,
     /// An exact depth-limited search of the game tree (`search` in JSON).
     Search,
+    /// A proof-number search bounded by the stipulation, each key's win read out as a
+    /// certificate (`prove` in JSON; the `ordo-prove` crate).
+    Prove,
 }
 
 /// The verdict on one problem.
@@ -79,6 +82,9 @@ pub struct ProblemReport {
     pub proof_nodes: u64,
     /// Wall time of the check, seconds.
     pub seconds: f64,
+    /// The certificate files written, one per key that wins (a proof search's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub certificates: Vec<String>,
     /// Why the tables were not used, where they were asked for and search ran instead;
     /// serialized as the library's message, read back as none.
     #[serde(
@@ -489,6 +495,7 @@ fn judge(p: &Problem, keys: &[String], n: u16, proof: Proof) -> ProblemReport {
         method: proof.method,
         proof_nodes: proof.nodes,
         seconds: 0.0,
+        certificates: Vec::new(),
         fallback: None,
     }
 }

@@ -2,6 +2,7 @@
 //! the coverage-guided fuzz targets (`fuzz/`) and the integration tests (`tests/it/`) need and
 //! the product does not.
 //!
+//! - [`against_tables`]: the proof search cross-checked against the endgame tables;
 //! - [`failing`]: a correct engine that crashes, hangs, answers garbage or writes an endless
 //!   line on one kind of request (the example `planted-engine crash-on-play` and the like);
 //! - [`fixtures`]: small tables the solver's tests and the command line's tests both build;
@@ -25,6 +26,7 @@ use ordo_bitboard as bitboard;
 use ordo_core::{notation, rules};
 use ordo_solve as solve;
 
+pub mod against_tables;
 pub mod certificate;
 pub mod failing;
 pub mod fixtures;
