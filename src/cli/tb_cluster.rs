@@ -124,7 +124,8 @@ pub fn job(a: &JobArgs, out: &mut String) -> Result<u8, CliError> {
     let variant = Variant::from(a.variant);
     let m = parse_flag_material("--material", &a.material)?;
     let memory_limit = a.memory_limit.as_deref().map(parse_bytes).transpose()?;
-    std::fs::create_dir_all(&a.dir).map_err(|e| CliError(format!("{}: {e}", a.dir.display())))?;
+    // The folder is made by the build itself, once every check has passed: a refused job
+    // leaves nothing behind.
     let pool = job_pool(a.threads)?;
     let mut log = Lines::new(format!("{variant} {dims} {m}"), Duration::from_secs(10));
     // The build stops at a layer group boundary and keeps its checkpoint.

@@ -232,7 +232,7 @@ fn the_unsupported_line_says_what_was_checked() {
 /// threefold-repetition reading named as the main clause and one kind.
 #[test]
 fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
-    let p = Plant::ThreefoldDraw;
+    let p = Plant::RepetitionDraw(3, true);
     assert_caught(p, Some("ORDO-3.3"));
     let v = planted_json(p);
     assert_eq!(main_clauses(&v), vec!["ORDO-3.3".to_string()]);
@@ -246,6 +246,97 @@ fn threefold_draw_is_named_by_ordo_3_3_and_its_reading() {
         "{report}"
     );
     assert!(v["game_cases_played"].as_u64().unwrap() >= 2, "{v}");
+}
+
+/// The repetition game cases of the suite that come back to a position six times.
+const SIX_TIMES: [&str; 2] = [
+    "game-repetition-six-times-standard-start",
+    "game-repetition-six-times-small",
+];
+
+/// ORDO-3.3: an engine declaring a repetition draw at the `n`th occurrence of a position, the
+/// start counted or not, ends both six-times repetition cases (10 x 8 and 4 x 3) early: the
+/// report fails it with ORDO-3.3 as the only main clause, and names the cases as ended early
+/// in the text and the JSON.
+fn assert_repetition_caught(p: Plant) {
+    assert_caught(p, Some("ORDO-3.3"));
+    let v = planted_json(p);
+    assert_eq!(
+        main_clauses(&v),
+        vec!["ORDO-3.3".to_string()],
+        "{}",
+        p.name()
+    );
+    let early: Vec<&str> = v["game_cases_ended_early"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    let failed = v["vectors_failed"].as_array().unwrap();
+    for id in SIX_TIMES {
+        assert!(early.contains(&id), "{}: {early:?}", p.name());
+        assert!(failed.iter().any(|f| f == id), "{}: {failed:?}", p.name());
+    }
+    let text = planted_report(p).text();
+    let line = format!("; {} ended early (", early.len());
+    assert!(text.contains(&line), "{}: {text}", p.name());
+}
+
+/// ORDO-3.3: a draw at the third occurrence, the start not counted (as one real program
+/// does: on the 10 x 8 case it comes on move 9), is caught.
+#[test]
+fn ordo_3_3_draw_at_third_occurrence_after_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(3, false));
+}
+
+/// ORDO-3.3: a draw at the third occurrence, the start counted, ends the six-times cases early.
+#[test]
+fn ordo_3_3_draw_at_third_occurrence_with_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(3, true));
+}
+
+/// ORDO-3.3: a draw at the fourth occurrence, the start counted, is caught.
+#[test]
+fn ordo_3_3_draw_at_fourth_occurrence_with_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(4, true));
+}
+
+/// ORDO-3.3: a draw at the fourth occurrence, the start not counted, is caught.
+#[test]
+fn ordo_3_3_draw_at_fourth_occurrence_after_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(4, false));
+}
+
+/// ORDO-3.3: a draw at the fifth occurrence, the start counted, is caught.
+#[test]
+fn ordo_3_3_draw_at_fifth_occurrence_with_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(5, true));
+}
+
+/// ORDO-3.3: a draw at the fifth occurrence, the start not counted, is caught.
+#[test]
+fn ordo_3_3_draw_at_fifth_occurrence_after_start_is_caught() {
+    assert_repetition_caught(Plant::RepetitionDraw(5, false));
+}
+
+/// ORDO-3.3: a correct engine plays every game case to its last move: none ended early, the
+/// six-times repetition cases pass, and the report says "0 ended early".
+#[test]
+fn ordo_3_3_a_correct_engine_ends_no_game_case_early() {
+    let engine = format!("'{}' engine", env!("CARGO_BIN_EXE_ordo"));
+    let (code, v) = crate::conform::conform_json(&engine, &[]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["game_cases_ended_early"], serde_json::json!([]), "{v:#}");
+    let failed = v["vectors_failed"].as_array().unwrap();
+    assert!(failed.is_empty(), "{failed:?}");
+    let played = v["game_cases_played"].as_u64().unwrap();
+    let games = ordo_conformance::cases::embedded()
+        .unwrap()
+        .iter()
+        .filter(|c| !c.game.is_empty())
+        .count();
+    assert_eq!(played, games as u64, "{v:#}");
 }
 
 /// spec/protocol.md, `moves`, each move once: an engine that lists every

@@ -344,6 +344,19 @@ fn cli_solve_reports_and_refuses_bad_input() {
             ],
             "memory limit of 100M (--memory-limit)",
         ),
+        // The 8 x 8 board is refused from the sizes counted up to the limit, before any
+        // table is allocated, with the figure it needs.
+        (
+            vec![
+                "solve",
+                "--board",
+                "8x8",
+                "--no-save",
+                "--memory-limit",
+                "1G",
+            ],
+            "need over 1.3G, over the memory limit of 1G (--memory-limit)",
+        ),
         (
             vec!["solve", "--board", "3x3", "--memory-limit", "lots"],
             "--memory-limit 'lots': expected a size such as 4G",

@@ -211,3 +211,42 @@ fn tb_probe_without_a_position_names_position() {
     assert!(err.len() < 200, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A FIFO in place of a checkpoint (a slice's `FILE.partial`, a game solve's `TABLE.partial`
+/// folder) makes `tb job`, `tb build` and `solve` refuse with an error line naming it (exit 2):
+/// it is never opened, which could block, nor replaced or deleted.
+#[test]
+fn a_fifo_in_place_of_a_checkpoint_is_refused_and_kept() {
+    let dir = crate::common::scratch("trust-fifo-partial");
+    let d = dir.to_str().unwrap();
+    let m11 = Material { white: 1, black: 1 };
+    let partial =
+        ordo_solve::partial_dir(&ordo_solve::slice_path(&dir, Variant::Classic, dims(), m11));
+    let slice = ["--board", "4x4", "--dir", d];
+    let game = dir.join("g.ordotb");
+    let solve = ["solve", "--board", "3x3", "--table", game.to_str().unwrap()];
+    let runs: [(Vec<&str>, std::path::PathBuf); 3] = [
+        (
+            [&["tb", "job", "--material", "1,1"][..], &slice].concat(),
+            partial.clone(),
+        ),
+        (
+            [&["tb", "build", "--max-pieces", "1,1"][..], &slice].concat(),
+            partial,
+        ),
+        (solve.to_vec(), ordo_solve::partial_dir(&game)),
+    ];
+    for (args, fifo) in runs {
+        mkfifo(&fifo);
+        let o = run_bounded(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(last.contains(&fifo.display().to_string()), "{last}");
+        assert!(last.contains("FIFO"), "{last}");
+        let kept = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kept), "{args:?}");
+        let _ = std::fs::remove_file(&fifo);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

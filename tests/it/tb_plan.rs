@@ -1143,3 +1143,46 @@ fn a_resumed_slice_stopped_in_its_verification_is_verified_by_the_next_run() {
     let (_, seen) = run(u64::MAX);
     assert!(seen.iter().all(|s| s.2.is_none()), "nothing owed: {seen:?}");
 }
+
+/// A job refused for its arguments (a bad board, material, thread count or memory limit, a
+/// missing parent, a slice over the memory limit) exits 2 and creates no output folder: the
+/// folder is made only once every check has passed.
+#[test]
+fn a_refused_job_creates_no_folder() {
+    let root = crate::common::scratch("job-refused");
+    let dir = root.join("tables");
+    let d = dir.to_str().unwrap();
+    let refused: [&[&str]; 6] = [
+        &["--board", "0x0", "--material", "1,1"],
+        &["--board", "4x4", "--material", "1,0"],
+        &["--board", "4x4", "--material", "1,1", "--threads", "0"],
+        &[
+            "--board",
+            "4x4",
+            "--material",
+            "1,1",
+            "--memory-limit",
+            "lots",
+        ],
+        &["--board", "4x4", "--material", "2,2"],
+        &["--board", "4x4", "--material", "1,1", "--memory-limit", "1"],
+    ];
+    for extra in refused {
+        let o = ordo(&[&["tb", "job", "--dir", d][..], extra].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(!dir.exists(), "{extra:?} created {d}: {err}");
+    }
+    assert_ok(&ordo(&[
+        "tb",
+        "job",
+        "--board",
+        "4x4",
+        "--material",
+        "1,1",
+        "--dir",
+        d,
+    ]));
+    assert!(dir.is_dir());
+    let _ = std::fs::remove_dir_all(&root);
+}

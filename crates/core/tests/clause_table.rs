@@ -77,14 +77,18 @@ fn generate(text: &str) -> String {
         "pub(super) const PREAMBLE: &str = {:?};",
         optional(&reg, "preamble")
     );
-    let _ = writeln!(out, "\n/// file, describes, author, title, date, address");
-    let _ = writeln!(out, "pub(super) const SOURCES: &[[&str; 6]] = &[");
+    let _ = writeln!(
+        out,
+        "\n/// file, describes, author, title, date, address, retrieved (empty when not given)"
+    );
+    let _ = writeln!(out, "pub(super) const SOURCES: &[[&str; 7]] = &[");
     for s in tables(&reg, "sources") {
         let fields = ["file", "describes", "author", "title", "date", "address"];
-        let row: Vec<String> = fields
+        let mut row: Vec<String> = fields
             .iter()
             .map(|f| format!("{:?}", required(s, f, "a [[sources]]")))
             .collect();
+        row.push(format!("{:?}", optional(s, "retrieved")));
         let _ = writeln!(out, "    [{}],", row.join(", "));
     }
     let _ = writeln!(out, "];\n\n/// id, title, intro");

@@ -167,7 +167,7 @@ pub fn rules_page() -> String {
             "<tr><td>{}, <cite>{}</cite>, {} <a href=\"{addr}\">{addr}</a></td><td>{}</td></tr>",
             escape(&src.author),
             escape(&src.title),
-            escape(&src.date),
+            escape(&src.shown_date()),
             prose(&src.describes, &rules_link),
             addr = escape(&src.address)
         );

@@ -194,6 +194,20 @@ impl SolveError {
             msg: e.to_string(),
         }
     }
+
+    /// Refuse a checkpoint path `path` (a slice's `FILE.partial`, or a game solve's
+    /// `TABLE.partial/` folder) that is a FIFO, a socket or a device node: it is neither read
+    /// (which could block) nor replaced or deleted, and the error names it.
+    pub fn refuse_special(path: &std::path::Path) -> Result<(), SolveError> {
+        match files::special_kind(path) {
+            Ok(None) => Ok(()),
+            Ok(Some(kind)) => Err(SolveError::io(
+                path,
+                format!("the checkpoint is {kind}, not a file or folder; left as it is: move it away to build"),
+            )),
+            Err(e) => Err(SolveError::io(path, e)),
+        }
+    }
 }
 
 /// What a retro solver's table file (format 2) says it held, each field as far as its header

@@ -690,6 +690,7 @@ fn slice_of_game<E: Engine>(
 /// Make the `.partial` folder `p` of a game solve (saying so if it resumes one) and clean
 /// the temporary files of killed writers in it and beside it.
 fn prepare_partial(p: &Path, progress: &dyn Progress) -> Result<(), SolveError> {
+    SolveError::refuse_special(p)?;
     if p.is_dir() {
         progress.note(&format!(
             "resuming from the finished slices in {}",

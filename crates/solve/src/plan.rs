@@ -180,6 +180,8 @@ pub fn run_job(
             r.counts.positions
         ));
     }
+    // The folder is made only now, every check passed, so a refused job leaves none behind.
+    std::fs::create_dir_all(dir).map_err(|e| SolveError::io(dir, e))?;
     Ok(solver.build(dir, m, progress)?)
 }
 

@@ -132,20 +132,39 @@ fn not_regular(path: &Path) -> io::Result<Option<&'static str>> {
     if t.is_dir() {
         return Ok(Some("a directory"));
     }
+    Ok(Some(special(t)))
+}
+
+/// What `path` is when it exists, links followed, and is neither a regular file nor a
+/// directory (a FIFO, a socket, a device node); `None` otherwise. It opens nothing, so a
+/// FIFO never blocks it.
+pub fn special_kind(path: &Path) -> io::Result<Option<&'static str>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let t = meta.file_type();
+    Ok((!t.is_file() && !t.is_dir()).then(|| special(t)))
+}
+
+/// The name of a file type that is neither a regular file, a directory nor a link.
+fn special(t: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if t.is_fifo() {
-            return Ok(Some("a FIFO"));
+            return "a FIFO";
         }
         if t.is_block_device() || t.is_char_device() {
-            return Ok(Some("a device node"));
+            return "a device node";
         }
         if t.is_socket() {
-            return Ok(Some("a socket"));
+            return "a socket";
         }
     }
-    Ok(Some("a special file"))
+    let _ = t;
+    "a special file"
 }
 
 /// Open `path` for reading, refusing anything but a regular file (or a link to one) with a

@@ -25,7 +25,10 @@
 //! | `no-diagonal-captures` | drops singleton captures on a diagonal | ORDO-6.4 |
 //! | `own-row-wins` | declares a win for the player who just moved when it has a piece on its own home row (too early) | ORDO-10.1 |
 //! | `home-row-win-missed` | reports `ongoing` after a move reaches the opponent's home row (too late) | ORDO-10.1 |
-//! | `threefold-draw` | reports `draw` when the position comes back for the third time in the game | ORDO-3.3 |
+//! | `threefold-draw` | reports `draw` when the position occurs for the third time in the game, the start counted | ORDO-3.3 |
+//! | `threefold-draw-after-start` | the same, the start not counted (as one real program does) | ORDO-3.3 |
+//! | `fourfold-draw`, `fourfold-draw-after-start` | the same at the fourth occurrence | ORDO-3.3 |
+//! | `fivefold-draw`, `fivefold-draw-after-start` | the same at the fifth occurrence | ORDO-3.3 |
 //! | `ordos-twice` | lists every one-step ordo move twice, from each end of its run, as one real engine does | — (spec/protocol.md: each move once) |
 
 use std::collections::BTreeSet;
@@ -75,8 +78,9 @@ pub enum Plant {
     OwnRowWins,
     /// Misses the win on the opponent's home row, too late: breaks ORDO-10.1.
     HomeRowWinMissed,
-    /// Declares a draw on the third repetition of a position in the game: breaks ORDO-3.3.
-    ThreefoldDraw,
+    /// Declares a draw when a position occurs for the `n`th time in the game (3, 4 or 5), the
+    /// start counted as an occurrence when the flag is set: breaks ORDO-3.3.
+    RepetitionDraw(u8, bool),
     /// Lists every ordo move twice, from each end of its run, as one real engine does: breaks
     /// no rule, only the protocol's "each move once".
     OrdosTwice,
@@ -102,7 +106,7 @@ impl Plant {
             Plant::NoDiagonalCaptures => "no-diagonal-captures",
             Plant::OwnRowWins => "own-row-wins",
             Plant::HomeRowWinMissed => "home-row-win-missed",
-            Plant::ThreefoldDraw => "threefold-draw",
+            Plant::RepetitionDraw(n, start) => repetition_name(n, start),
             Plant::OrdosTwice => "ordos-twice",
         }
     }
@@ -124,12 +128,12 @@ impl Plant {
             Plant::PlayIgnored | Plant::OrdosTwice => "",
             Plant::NoDiagonalCaptures => "ORDO-6.4",
             Plant::OwnRowWins | Plant::HomeRowWinMissed => "ORDO-10.1",
-            Plant::ThreefoldDraw => "ORDO-3.3",
+            Plant::RepetitionDraw(..) => "ORDO-3.3",
         }
     }
 
     /// Every plant.
-    pub const ALL: [Plant; 18] = [
+    pub const ALL: [Plant; 23] = [
         Plant::OrdoCaptures,
         Plant::NoBackwardWhenSplit,
         Plant::VictimChooses,
@@ -146,9 +150,24 @@ impl Plant {
         Plant::NoDiagonalCaptures,
         Plant::OwnRowWins,
         Plant::HomeRowWinMissed,
-        Plant::ThreefoldDraw,
         Plant::OrdosTwice,
+        Plant::RepetitionDraw(3, true),
+        Plant::RepetitionDraw(3, false),
+        Plant::RepetitionDraw(4, true),
+        Plant::RepetitionDraw(4, false),
+        Plant::RepetitionDraw(5, true),
+        Plant::RepetitionDraw(5, false),
     ];
+
+    /// Whether this plant declares a draw on the position `history` ends with: the plants of
+    /// repetition count its occurrences in the game (the start only when they count it).
+    pub fn draws_by_repetition(self, history: &[Position]) -> bool {
+        let (Plant::RepetitionDraw(n, start), Some(now)) = (self, history.last()) else {
+            return false;
+        };
+        let counted = if start { history } else { &history[1..] };
+        counted.iter().filter(|p| *p == now).count() >= usize::from(n)
+    }
 
     /// Whether the planted engine plays the game and board of `pos`.
     pub fn supports(self, pos: &Position) -> bool {
@@ -697,11 +716,23 @@ impl Rules for Planted {
         self.plant != Plant::Classic10x8Only
     }
     fn status_in_game(&self, state: &dyn State, history: &[Position]) -> String {
-        let now = state.position();
-        let times = history.iter().filter(|p| **p == now).count();
-        if self.plant == Plant::ThreefoldDraw && times >= 3 {
+        if self.plant.draws_by_repetition(history) {
             return "status draw".into();
         }
         status_reply(state.status())
+    }
+}
+
+/// The command-line name of the repetition plant drawing at occurrence `n`, the start counted
+/// or not.
+fn repetition_name(n: u8, start: bool) -> &'static str {
+    match (n, start) {
+        (3, true) => "threefold-draw",
+        (3, false) => "threefold-draw-after-start",
+        (4, true) => "fourfold-draw",
+        (4, false) => "fourfold-draw-after-start",
+        (5, true) => "fivefold-draw",
+        (5, false) => "fivefold-draw-after-start",
+        _ => "repetition-draw",
     }
 }

@@ -51,6 +51,27 @@ pub const THREEFOLD: Reading = Reading {
     clause: ClauseId::ordo(3, 3),
     text: "a position that comes back for the third time in a game ends it in a draw (threefold repetition)",
 };
+/// Ordo 3.3 read with a draw by fourfold repetition, which the rules do not have.
+pub const FOURFOLD: Reading = Reading {
+    clause: ClauseId::ordo(3, 3),
+    text: "a position that occurs for the fourth time in a game, the start counted, ends it in a draw (fourfold repetition)",
+};
+/// Ordo 3.3 read with a draw once a position has occurred five times or more.
+pub const FIVEFOLD: Reading = Reading {
+    clause: ClauseId::ordo(3, 3),
+    text: "a position that occurs for the fifth time or more in a game, the start counted, ends it in a draw (repetition)",
+};
+
+/// The repetition reading of Ordo 3.3 that a draw fits on a position that has occurred `times`
+/// times in the game, the start counted; `None` under three.
+pub fn repetition_reading(times: usize) -> Option<Reading> {
+    match times {
+        0..=2 => None,
+        3 => Some(THREEFOLD),
+        4 => Some(FOURFOLD),
+        _ => Some(FIVEFOLD),
+    }
+}
 
 /// Whether a step of `m` goes backward or diagonally backward for the side to move.
 pub fn goes_backward(pos: &Position, m: &Move) -> bool {

@@ -278,6 +278,9 @@ pub struct Report {
     pub game_cases_skipped: usize,
     /// Game cases played through `game` (passed or failed).
     pub game_cases_played: usize,
+    /// The game cases the engine ended before their last move (a status other than `ongoing`
+    /// where the case goes on), by id.
+    pub game_cases_ended_early: Vec<String>,
     /// The counts, each the sum of its parts.
     pub summary: Summary,
     /// Games and boards of which positions were compared.
@@ -323,6 +326,7 @@ impl Report {
             games_known: None,
             game_cases_skipped: 0,
             game_cases_played: 0,
+            game_cases_ended_early: Vec::new(),
             summary: Summary::default(),
             checked: Vec::new(),
             findings: Vec::new(),
@@ -685,16 +689,25 @@ impl Report {
         let _ = writeln!(out, "  effects of moves: {effects}");
         let games = match self.games_known {
             Some(true) => format!(
-                "{} played through 'game', the engine knowing each game",
-                self.game_cases_played
+                "{} played through 'game', the engine knowing each game; {}",
+                self.game_cases_played,
+                self.ended_early()
             ),
             Some(false) => format!(
                 "NOT played: the engine does not know the 'game' request ({} skipped)",
-                count(self.game_cases_skipped, "game case")
+                count(self.game_cases_skipped, "case")
             ),
             None => "none run".to_string(),
         };
         let _ = writeln!(out, "  game cases: {games}");
+    }
+
+    /// How many game cases the engine ended before their last move, and which.
+    fn ended_early(&self) -> String {
+        match self.game_cases_ended_early.as_slice() {
+            [] => "0 ended early".to_string(),
+            ids => format!("{} ended early ({})", ids.len(), ids.join(" ")),
+        }
     }
 
     /// How the engine kept to the protocol: remarks, failures and incidents, a stop.

@@ -4,13 +4,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::attribute::{main_clauses, THREEFOLD};
+use super::attribute::{main_clauses, repetition_reading};
 use super::compare::{analyze, effect_difference};
 use super::difference::{Expected, Seen};
 use super::drive::SetReply;
 use super::report::Kind;
 use super::Run;
-use crate::cases::{run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError, Skip};
+use crate::cases::Skip;
+use crate::cases::{game_moves, run_suite, Case, CaseOracle, Check, MoveVerdict, OracleError};
 use crate::notation::{format_position, parse_move, parse_position};
 use crate::protocol::ReportedStatus;
 use crate::reference::Reference;
@@ -21,10 +22,10 @@ struct Outside<'r, 'a> {
     run: &'r mut Run<'a>,
     seen: BTreeMap<String, Seen>,
     after: BTreeMap<(String, String), Position>,
-    /// What the engine answered after a game (and showed, if it answers `show`): by start and
-    /// number of moves.
-    games: BTreeMap<(String, usize), (Seen, Option<Position>)>,
-    /// The moves (`after`) and games (`games`, the number of moves as text) the engine gave no
+    /// What the engine answered after a game (and showed, if it answers `show`): by
+    /// [`game_key`], so that two cases from one start keep their own answers.
+    games: BTreeMap<(String, String), (Seen, Option<Position>)>,
+    /// The moves (`after`) and games ([`game_key`]) the engine gave no
     /// answer to because it failed (crashed, hung, answered garbage, or the run stopped): an
     /// incident of its health, already reported, never a rules finding.
     failed: BTreeSet<(String, String)>,
@@ -127,11 +128,11 @@ impl CaseOracle for Outside<'_, '_> {
         let before = self.failures();
         let played = self.play_game(start, moves);
         if played.is_err() {
-            self.note_failure(before, (start.to_string(), moves.len().to_string()));
+            self.note_failure(before, game_key(start, moves));
         }
         let (seen, shown) = played?;
         self.games
-            .insert((start.to_string(), moves.len()), (seen.clone(), shown));
+            .insert(game_key(start, moves), (seen.clone(), shown));
         match seen.status {
             ReportedStatus::Ongoing => Ok(Status::Ongoing),
             ReportedStatus::Won { winner, reason } => Ok(Status::Won { winner, reason }),
@@ -208,8 +209,46 @@ impl Outside<'_, '_> {
 struct Answers {
     seen: BTreeMap<String, Seen>,
     after: BTreeMap<(String, String), Position>,
-    games: BTreeMap<(String, usize), (Seen, Option<Position>)>,
+    games: BTreeMap<(String, String), (Seen, Option<Position>)>,
     failed: BTreeSet<(String, String)>,
+}
+
+/// The key of a game's answers: its start, and its moves after the word `game` (no move is
+/// spelled so, so a game's key never meets the key of a move played on a position).
+fn game_key(start: &str, moves: &[String]) -> (String, String) {
+    (start.to_string(), format!("game {}", moves.join(" ")))
+}
+
+/// How many times, the start counted, the position had occurred in the game of `case` (its
+/// `line`) when the engine first reported a draw: the count of its repetition rule, which the
+/// draws it goes on reporting after that do not change.
+fn first_draw(case: &Case, line: &[Position], answers: &Answers) -> Option<usize> {
+    let n = (1..=case.game.len()).find(|&n| {
+        let key = game_key(&case.position, &game_moves(&case.game, n));
+        answers
+            .games
+            .get(&key)
+            .is_some_and(|(seen, _)| seen.status == ReportedStatus::Draw)
+    })?;
+    Some(line[..=n].iter().filter(|p| **p == line[n]).count())
+}
+
+/// Whether the engine ended the game of `case` before its last move: it reported a status
+/// other than `ongoing` after a move where the case goes on.
+fn ended_early(case: &Case, answers: &Answers) -> bool {
+    let last = case.game.len();
+    case.game
+        .iter()
+        .enumerate()
+        .take(last.saturating_sub(1))
+        .any(|(i, step)| {
+            let key = game_key(&case.position, &game_moves(&case.game, i + 1));
+            step.status == Status::Ongoing
+                && answers
+                    .games
+                    .get(&key)
+                    .is_some_and(|(seen, _)| seen.status != ReportedStatus::Ongoing)
+        })
 }
 
 /// The positions of a game case's line by the reference engine: the start, then one after each
@@ -245,6 +284,11 @@ impl Run<'_> {
             failed: outside.failed,
         };
         self.count_game_cases(cases, &suite.skips);
+        self.report.game_cases_ended_early = cases
+            .iter()
+            .filter(|c| ended_early(c, &answers))
+            .map(|c| c.id.clone())
+            .collect();
         let failed: BTreeSet<&str> = suite.failures.iter().map(|f| f.case.as_str()).collect();
         let skipped: BTreeSet<&str> = suite.skips.iter().map(|s| s.case.as_str()).collect();
         for case in cases {
@@ -334,18 +378,20 @@ impl Run<'_> {
 
     /// The findings of the game checks of a failed case: after each game move where the engine
     /// and the rules part, its moves and status compared with the rules' on the position the
-    /// game reached; a draw on a position seen three times or more names the threefold
-    /// repetition reading of ORDO-3.3.
+    /// game reached; a draw on a position seen three times or more names a repetition reading
+    /// of ORDO-3.3 (threefold, fourfold, five or more).
     fn game_findings(&mut self, case: &Case, place: &str, checks: &[&Check], answers: &Answers) {
         let Some(line) = game_line(case) else { return };
+        let reading = first_draw(case, &line, answers).and_then(repetition_reading);
         for check in checks {
             let Check::Game(n, mv) = check else { continue };
             let (Some(pos), Some(step)) = (line.get(*n), case.game.get(n - 1)) else {
                 continue;
             };
             let here = format!("{place}, after game move {n} ({mv})");
-            let Some((seen, shown)) = answers.games.get(&(case.position.clone(), *n)) else {
-                let failed = (case.position.clone(), n.to_string());
+            let key = game_key(&case.position, &game_moves(&case.game, *n));
+            let Some((seen, shown)) = answers.games.get(&key) else {
+                let failed = key.clone();
                 if let (Ok(m), false) = (parse_move(mv), answers.failed.contains(&failed)) {
                     self.play_refused(&here, &line[n - 1], &m, "an error to 'game'");
                 }
@@ -367,10 +413,9 @@ impl Run<'_> {
                 status: step.status,
             };
             let mut d = analyze(pos, &expected, seen);
-            let times = line[..=*n].iter().filter(|p| *p == pos).count();
-            if seen.status == ReportedStatus::Draw && times >= 3 {
-                d.readings.insert(THREEFOLD);
-                d.clauses.insert(THREEFOLD.clause);
+            if let (ReportedStatus::Draw, Some(r)) = (&seen.status, reading.clone()) {
+                d.clauses.insert(r.clause);
+                d.readings.insert(r);
                 d.main = main_clauses(&d);
             }
             if !d.is_empty() {

@@ -51,6 +51,20 @@ pub struct SourceDoc {
     pub date: String,
     /// Where it is published (a web address).
     pub address: String,
+    /// When the stored copy was retrieved (`YYYY-MM-DD`), given for an undated document;
+    /// empty when not given.
+    pub retrieved: String,
+}
+
+impl SourceDoc {
+    /// The date a reader is shown: the version date, or for an undated document
+    /// `undated (retrieved YYYY-MM-DD)` when the retrieval date is known.
+    pub fn shown_date(&self) -> String {
+        match (self.date.as_str(), self.retrieved.as_str()) {
+            ("undated", r) if !r.is_empty() => format!("undated (retrieved {r})"),
+            (d, _) => d.to_string(),
+        }
+    }
 }
 
 /// A clause's reference to one source, as a reader can follow it.
@@ -222,13 +236,14 @@ fn from_table() -> Registry {
         preamble: text(table::PREAMBLE),
         sources: (table::SOURCES.iter())
             .map(
-                |&[file, describes, author, title, date, address]| SourceDoc {
+                |&[file, describes, author, title, date, address, retrieved]| SourceDoc {
                     file: text(file),
                     describes: text(describes),
                     author: text(author),
                     title: text(title),
                     date: text(date),
                     address: text(address),
+                    retrieved: text(retrieved),
                 },
             )
             .collect(),
@@ -346,7 +361,7 @@ pub fn render_markdown() -> String {
             "| {} | {} | {} | <{}> | {} | `{}` |",
             s.author,
             s.title,
-            s.date,
+            s.shown_date(),
             s.address,
             flow(&s.describes),
             s.file

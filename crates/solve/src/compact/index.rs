@@ -61,19 +61,34 @@ fn white_advancement(dims: Dims, set: u128) -> u32 {
         .sum()
 }
 
+/// `sets` (in increasing order, as [`connected_sets`] gives them) ordered by White's
+/// advancement, then by set, and the start of each advancement's run (`runs[a]` to
+/// `runs[a + 1]`, `top` the largest advancement). A counting sort: each set's advancement is
+/// computed twice, never once per comparison, and the order within a run stays increasing.
+fn by_advancement(dims: Dims, sets: Vec<u128>, top: u32) -> (Vec<u128>, Vec<u32>) {
+    debug_assert!(sets.windows(2).all(|w| w[0] < w[1]));
+    let mut runs = vec![0u32; top as usize + 2];
+    for &m in &sets {
+        runs[white_advancement(dims, m) as usize + 1] += 1;
+    }
+    for a in 1..runs.len() {
+        runs[a] += runs[a - 1];
+    }
+    let mut next = runs.clone();
+    let mut keys = vec![0u128; sets.len()];
+    for m in sets {
+        let at = &mut next[white_advancement(dims, m) as usize];
+        keys[*at as usize] = m;
+        *at += 1;
+    }
+    (keys, runs)
+}
+
 impl Sets {
     /// The connected sets of `k` squares on `dims`, ranked for `color`.
     pub fn new(dims: Dims, color: Color, k: u32) -> Sets {
-        let mut keys = connected_sets(dims, k);
-        keys.sort_unstable_by_key(|&m| (white_advancement(dims, m), m));
         let top = k * (u32::from(dims.rows) - 1);
-        let mut runs = vec![0u32; top as usize + 2];
-        for &m in &keys {
-            runs[white_advancement(dims, m) as usize + 1] += 1;
-        }
-        for a in 1..runs.len() {
-            runs[a] += runs[a - 1];
-        }
+        let (keys, runs) = by_advancement(dims, connected_sets(dims, k), top);
         let sets = match color {
             Color::White => keys.clone(),
             Color::Black => keys.iter().map(|&m| flip_rows(dims, m)).collect(),

@@ -368,6 +368,9 @@ impl CompactTables {
         progress: &dyn Progress,
         checkpoint: Option<&std::path::Path>,
     ) -> Result<SliceStats, SolveError> {
+        if let Some(file) = checkpoint {
+            SolveError::refuse_special(file)?;
+        }
         let index = self.core_index(m)?;
         let groups = index.layers();
         let of = checkpoint::Of {
