@@ -51,10 +51,11 @@
 # those of an earlier run killed outright are removed first, and a run still going makes this
 # one stop. Ends with 'N passed, N failed'; exit status 1 on any failure.
 #
-# Time: over 5 minutes. On the 2-core machine it was written on (other work running), with
-# Slurm, the nightly toolchain and cargo-fuzz installed and the release binary built: about
-# 8 minutes, most of it compiling the fuzz targets (twice: without a sanitizer and with the
-# address sanitizer); with the targets compiled, about 3 minutes.
+# Time: over 5 minutes. On the 2-core machine it was written on (load average 4 to 6 from other
+# work), with Slurm, the nightly toolchain and cargo-fuzz installed and the release binary
+# built: 873 s from a clean state, 684 s of it compiling the fuzz targets twice (without a
+# sanitizer and with the address sanitizer; 7 CPU minutes), and 193 s with them compiled.
+# `cargo install cargo-fuzz` adds about 70 s.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
