@@ -113,7 +113,7 @@ for old in /tmp/ordo-slurm-cluster.*/; do
         die "another run is going (process $owner, folder $old)"
     for f in "$old"slurmctld.pid "$old"slurmd-*.pid "$old"munge/munged.pid; do
         p=$(cat "$f" 2>/dev/null) || continue
-        if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qF "${old%/}/"; then
+        if { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qF "${old%/}/"; then
             kill "$p" && echo "slurm-cluster-test: stopped $p, left by an earlier run in $old"
         fi
     done
@@ -157,19 +157,23 @@ stop() {
     if [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$tmp"; else echo "slurm-cluster-test: kept $tmp"; fi
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
+trap 'fail "stopped by a signal"; finish' INT TERM
 
 # The network: a bridge in this namespace, a veth pair into each node's.
 ip link add "$bridge" type bridge || die "ip link add $bridge type bridge"
-ip addr add "$subnet.1/24" dev "$bridge" && ip link set "$bridge" up || die "bridge address"
+if ! { ip addr add "$subnet.1/24" dev "$bridge" && ip link set "$bridge" up; }; then
+    die "address of $bridge"
+fi
 for i in "${!nodes[@]}"; do
     n=${nodes[$i]}
     ip netns add "$(ns "$n")" || die "ip netns add $(ns "$n") (network namespaces not permitted?)"
-    ip link add "ordocl-$n" type veth peer name eth0 netns "$(ns "$n")" &&
+    if ! { ip link add "ordocl-$n" type veth peer name eth0 netns "$(ns "$n")" &&
         ip link set "ordocl-$n" master "$bridge" up &&
         ip -n "$(ns "$n")" addr add "$subnet.$((11 + i))/24" dev eth0 &&
         ip -n "$(ns "$n")" link set eth0 up &&
-        ip -n "$(ns "$n")" link set lo up || die "network of $n"
+        ip -n "$(ns "$n")" link set lo up; }; then
+        die "network of $n"
+    fi
 done
 
 mkdir -p "$tmp/munge" "$tmp/ctld" "$tmp/tables" "$tmp/fuzz"
@@ -357,7 +361,9 @@ node_lost() {
         cat "$log"
     fi
     # The node comes back (ReturnToService=2: it returns once it registers).
-    start_node "$first" && wait_up "$first" || fail "node $first did not come back (sinfo: $(sinfo -h -N -o '%N %t' | paste -sd' '))"
+    if ! { start_node "$first" && wait_up "$first"; }; then
+        fail "node $first did not come back (sinfo: $(sinfo -h -N -o '%N %t' | paste -sd' '))"
+    fi
 }
 node_lost
 
