@@ -10,10 +10,12 @@
 # on a bridge (10.199.77.11 to .13; the controller is 10.199.77.1 on the bridge), running its
 # own slurmd (`slurmd -N nodeK`), so each node is reached the way a real one is, by its own
 # address on the same port. They share this machine's file system: that is the shared storage.
-# Debian's slurmd is not built with --enable-multiple-slurmd, the other way to run several
-# slurmd on one host (distinct ports on one address), and it is not needed here. Root is
-# needed (network namespaces, a bridge, slurmd); every node declares one CPU, so that any two
-# jobs that can run at once run on two nodes.
+# Debian's slurmd (22.05) also runs as several nodes on one address with a port each
+# (NodeName ... Port=, `slurmd -N`; two such nodes came up idle when tried), but namespaces
+# are closer to real machines: a node's processes are exactly those of its namespace (`ip
+# netns pids`), so a node can be shut down whole, and a node gone is an address that no longer
+# answers. Root is needed (network namespaces, a bridge, slurmd); every node declares one CPU,
+# so that any two jobs that can run at once run on two nodes.
 #
 # What it checks:
 #   1. classic 10 x 8 up to 4 against 3 through `ordo tb plan --format slurm`: every job
