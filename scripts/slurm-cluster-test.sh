@@ -56,8 +56,8 @@
 # Time: over 5 minutes. On the 2-core machine it was written on (load average 4 to 6 from other
 # work), with Slurm, the nightly toolchain and cargo-fuzz installed and the release binary
 # built: 873 s from a clean state, 684 s of it compiling the fuzz targets twice (without a
-# sanitizer and with the address sanitizer; 7 CPU minutes), and 193 to 220 s (three runs) with them compiled.
-# `cargo install cargo-fuzz` adds about 70 s.
+# sanitizer and with the address sanitizer; 7 CPU minutes), and 193 to 220 s (three runs)
+# with them compiled. `cargo install cargo-fuzz` adds about 70 s.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
