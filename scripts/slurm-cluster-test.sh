@@ -53,11 +53,13 @@
 # those of an earlier run killed outright are removed first, and a run still going makes this
 # one stop. Ends with 'N passed, N failed'; exit status 1 on any failure.
 #
-# Time: over 5 minutes. On the 2-core machine it was written on (load average 4 to 6 from other
-# work), with Slurm, the nightly toolchain and cargo-fuzz installed and the release binary
-# built: 873 s from a clean state, 684 s of it compiling the fuzz targets twice (without a
-# sanitizer and with the address sanitizer; 7 CPU minutes), and 193 to 220 s (three runs)
-# with them compiled. `cargo install cargo-fuzz` adds about 70 s.
+# Time: over 5 minutes. On the 2-core machine it was written on (other work running), with
+# Slurm, the nightly toolchain and cargo-fuzz installed and the release binary built: 779 s
+# from a clean state at load average 7 to 9, the fuzz targets taking 687 s to compile twice
+# (without a sanitizer and with the address sanitizer; 7 CPU minutes) while the table tests
+# ran beside them (compiled after the table tests instead, 873 s at load average 4 to 6);
+# 193 to 220 s (three runs) with the targets compiled. `cargo install cargo-fuzz` adds about
+# 70 s.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -147,6 +149,7 @@ tmp=$(mktemp -d /tmp/ordo-slurm-cluster.XXXXXX)
 chmod 755 "$tmp"
 echo $$ >"$tmp/owner.pid"
 pids=()
+fuzz_build=""
 stop() {
     local p
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -155,11 +158,46 @@ stop() {
         kill -9 "$p" 2>/dev/null
     done
     pids=()
+    if [ -n "$fuzz_build" ]; then
+        kill -- -"$fuzz_build" 2>/dev/null
+        for _ in $(seq 50); do kill -0 -- -"$fuzz_build" 2>/dev/null || break; sleep 0.1; done
+        kill -9 -- -"$fuzz_build" 2>/dev/null
+    fi
     remove_network
     if [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$tmp"; else echo "slurm-cluster-test: kept $tmp"; fi
 }
 trap stop EXIT
 trap 'fail "stopped by a signal"; finish' INT TERM
+
+# The fuzz targets compile while the table tests run (those mostly wait for the scheduler):
+# once for each sanitizer, each into a target folder of its own so that neither build undoes
+# the other; the sanitizer of each target is fuzz/campaign.sh's choice. In a session of its
+# own, so that stop() ends cargo and its compilers with it.
+sanitizer_of() {
+    case "$1" in
+        table_file | protocol) echo address ;;
+        *) echo none ;;
+    esac
+}
+mkdir -p "$tmp/fuzz/logs"
+asan_targets=()
+for f in "$root"/fuzz/fuzz_targets/*.rs; do
+    t=$(basename "$f" .rs)
+    [ "$(sanitizer_of "$t")" = address ] && asan_targets+=("$t")
+done
+cat >"$tmp/fuzz/build.sh" <<EOF
+#!/usr/bin/env bash
+set -u
+cd '$root' || exit 2
+cargo +nightly fuzz build -s none --target-dir fuzz/target >'$tmp/fuzz/logs/build-none.log' 2>&1 || exit 1
+for t in ${asan_targets[*]}; do
+    cargo +nightly fuzz build -s address --target-dir fuzz/target/asan "\$t" \\
+        >>'$tmp/fuzz/logs/build-address.log' 2>&1 || exit 1
+done
+echo "\$SECONDS" >'$tmp/fuzz/build.seconds'
+EOF
+setsid bash "$tmp/fuzz/build.sh" &
+fuzz_build=$!
 
 # The network: a bridge in this namespace, a veth pair into each node's.
 ip link add "$bridge" type bridge || die "ip link add $bridge type bridge"
@@ -404,40 +442,36 @@ else
     fail "published list: $(grep -v ': OK$' "$tmp/check.out" | paste -sd' ')"
 fi
 
-# 8. The fuzz campaign as a Slurm array. The targets are compiled here first, once for each
-# sanitizer (its own target folder, so that neither build undoes the other), and the tasks
-# run the binaries; the sanitizer of each target is fuzz/campaign.sh's choice.
+# 8. The fuzz campaign as a Slurm array, once the targets compiled (started with the cluster).
 fuzz() {
-    local t1=$SECONDS work=$tmp/fuzz triple t bin
+    local t1=$SECONDS work=$tmp/fuzz triple t bin status built
     triple=$(rustc +nightly -vV | sed -n 's/^host: //p')
     mkdir -p "$work/logs" "$work/new" "$work/artifacts"
+    echo "slurm-cluster-test: waiting for the fuzz targets to compile"
+    wait "$fuzz_build"
+    status=$?
+    fuzz_build=""
+    if [ "$status" -ne 0 ]; then
+        fail "cargo fuzz build: $(tail -q -n 3 "$work"/logs/build-*.log)"
+        return
+    fi
+    built=$(cat "$work/build.seconds")
     : >"$work/targets"
-    echo "slurm-cluster-test: compiling the fuzz targets (nightly, cargo fuzz build)"
-    cargo +nightly fuzz build -s none --target-dir "$root/fuzz/target" >"$work/logs/build-none.log" 2>&1 ||
-        { fail "cargo fuzz build -s none: $(tail -3 "$work/logs/build-none.log")"; return; }
     for f in "$root"/fuzz/fuzz_targets/*.rs; do
         t=$(basename "$f" .rs)
-        case "$t" in
-            table_file | protocol)
-                cargo +nightly fuzz build -s address --target-dir "$root/fuzz/target/asan" "$t" \
-                    >>"$work/logs/build-address.log" 2>&1 ||
-                    { fail "cargo fuzz build -s address $t: $(tail -3 "$work/logs/build-address.log")"; return; }
-                bin=$root/fuzz/target/asan/$triple/release/$t
-                echo "$t $bin address" >>"$work/targets"
-                ;;
-            *)
-                bin=$root/fuzz/target/$triple/release/$t
-                echo "$t $bin none" >>"$work/targets"
-                ;;
+        case "$(sanitizer_of "$t")" in
+            address) bin=$root/fuzz/target/asan/$triple/release/$t ;;
+            *) bin=$root/fuzz/target/$triple/release/$t ;;
         esac
         [ -x "$bin" ] || { fail "fuzz target $t: no binary at $bin"; return; }
+        echo "$t $bin $(sanitizer_of "$t")" >>"$work/targets"
         mkdir -p "$root/fuzz/corpus-work/$t" "$root/fuzz/corpus/$t"
     done
     # The last task plants a crash as libFuzzer leaves one, to test the reporting.
     echo "planted-crash - none" >>"$work/targets"
-    local ntasks built=$((SECONDS - t1))
+    local ntasks
     ntasks=$(wc -l <"$work/targets")
-    echo "slurm-cluster-test: fuzz targets compiled ($built s)"
+    echo "slurm-cluster-test: fuzz targets compiled in $built s, alongside the table tests; waited $((SECONDS - t1)) s more"
 
     cat >"$work/task.sh" <<EOF
 #!/usr/bin/env bash
@@ -517,7 +551,7 @@ EOF
         [ "$crash_lines" -eq 1 ] &&
         grep -qxF "crash: planted-crash: $work/artifacts/planted-crash/crash-planted" "$work/logs/collect.out" &&
         [ "$merged" -eq $((ntasks - 1)) ] && [ "$(job_field "$collector" JobState)" = FAILED ]; then
-        pass "fuzz campaign: $((ntasks - 1)) targets for $fuzz_seconds s each as a Slurm array on $nodes_used nodes, no crash; the planted one reported with its path; every corpus merged with cargo fuzz cmin ($((SECONDS - t1)) s, $built s of it compiling)"
+        pass "fuzz campaign: $((ntasks - 1)) targets for $fuzz_seconds s each as a Slurm array on $nodes_used nodes, no crash; the planted one reported with its path; every corpus merged with cargo fuzz cmin ($((SECONDS - t1)) s after the table tests; compiling took $built s)"
     else
         fail "fuzz campaign: $bad_tasks tasks in the wrong state, $nodes_used nodes, $crash_lines crashes reported, $merged corpora merged, collector $(job_field "$collector" JobState)"
         tail -n 20 "$work"/logs/task-*.out
