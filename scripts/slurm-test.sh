@@ -20,18 +20,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-clock=$SECONDS
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
-fail() { failed=$((failed + 1)); echo "FAILED: $*"; }
-finish() {
-    echo "slurm-test: $((SECONDS - clock)) s in all"
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
-    exit $?
-}
-die() { fail "$*"; finish; }
+# shellcheck source=scripts/tally.sh
+. "$root/scripts/tally.sh"
+tally_start slurm-test
 
 # 1. The binary.
 if [ -z "${ORDO:-}" ]; then
