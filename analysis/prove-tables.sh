@@ -26,7 +26,7 @@ classic 5,4 1000 0 2 500000
 classic 5,4 500 9 3 500000
 x 4,3 1000 0 4 500000
 x 5,4 1000 0 5 500000
-x 5,4 300 7 6 500000"
+x 5,4 300 5 6 500000"
 while read -r variant max samples min seed nodes; do
     "$check" "$tables" "$variant" 10x8 "$max" "$samples" "$min" "$seed" "$nodes" | tee -a "$tmp"
 done <<< "$runs"

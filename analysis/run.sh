@@ -17,6 +17,8 @@
 #                                   # minutes)
 #   bash analysis/run.sh --prove-tables # the proof search against the 10 x 8 tables
 #                                   # (analysis/proofs/tables-10x8.*; builds the tables first)
+#   bash analysis/run.sh --attempts # the proof search for 150 s on row2 6 x 6 and 8 x 8, both
+#                                   # games (analysis/proofs/attempts.jsonl; 10 minutes)
 #   bash analysis/run.sh --row2-6x5 # the proof search on the row2 6 x 5 starts, resumable from
 #                                   # tables/prove-*.ckpt (an hour a game a run)
 set -euo pipefail
@@ -49,6 +51,10 @@ if [ "${1:-}" = "--problems" ]; then
 fi
 if [ "${1:-}" = "--prove-tables" ]; then
     bash analysis/prove-tables.sh "$ordo" analysis/proofs tables
+    exit 0
+fi
+if [ "${1:-}" = "--attempts" ]; then
+    bash analysis/prove-attempts.sh "$ordo" analysis/proofs 150
     exit 0
 fi
 if [ "${1:-}" = "--row2-6x5" ]; then

@@ -254,3 +254,49 @@ fn the_published_table_cross_check_found_no_difference() {
         runs.len()
     );
 }
+
+/// The published attempts at row2 6 x 6 and the 8 x 8 board (analysis/proofs/attempts.jsonl,
+/// `bash analysis/run.sh --attempts`): one line for each of the four starts, each with the
+/// budget it had and the root's numbers it reached, and the README quoting those numbers.
+#[test]
+fn the_published_attempts_give_their_numbers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(root.join("proofs/attempts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let starts: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r["variant"].to_string(), r["board"].to_string()))
+        .collect();
+    for v in ["\"classic\"", "\"x\""] {
+        for b in ["\"6x6\"", "\"8x8\""] {
+            assert!(starts.contains(&(v.into(), b.into())), "{v} {b}");
+        }
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let grouped = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    for r in &rows {
+        let n = |k: &str| r[k].as_u64().unwrap();
+        assert!(
+            n("nodes") > 0 && n("proof") > 0 && n("budget_seconds") > 0,
+            "{r}"
+        );
+        let numbers = format!("{} / {}", grouped(n("proof")), grouped(n("disproof")));
+        assert!(
+            readme.contains(&numbers),
+            "analysis/README.md does not quote {numbers}"
+        );
+    }
+}
