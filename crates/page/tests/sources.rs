@@ -27,7 +27,7 @@ fn undated_sources_show_their_retrieval_date() {
     assert_eq!(dated, 1, "{rows:#?}");
     let retrieved: Vec<&&str> = rows
         .iter()
-        .filter(|r| r.contains("undated (retrieved 2026-11-28)"))
+        .filter(|r| r.contains("undated (retrieved 2026-11-22)"))
         .collect();
     assert_eq!(retrieved.len(), 4, "{rows:#?}");
     for r in &rows {

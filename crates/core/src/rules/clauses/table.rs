@@ -10,10 +10,10 @@ pub(super) const PREAMBLE: &str = "This registry is the rules specification of t
 /// file, describes, author, title, date, address, retrieved (empty when not given)
 pub(super) const SOURCES: &[[&str; 7]] = &[
     ["000_5c3916039aac7192.txt", "Dieter Stein's English rules of classic Ordo, version of January 15, 2009 (spielstein.com), with tactical hints, the 8 x 8 variant and a problem given only as a diagram.", "Dieter Stein", "Ordo (rules, English)", "January 15, 2009", "https://spielstein.com/games/ordo", ""],
-    ["001_f943fce9a7a5ce2a.txt", "Dieter Stein's English rules of Ordo X (spielstein.com): sideways-then-forward turns, single-file and diagonal ordo moves, removal of smaller subgroups, and an endgame problem given only as a diagram.", "Dieter Stein", "Ordo X (rules, English)", "undated", "https://spielstein.com/games/ordo-x", "2026-11-28"],
-    ["002_5ca04b75e33eb29b.txt", "A third-party English summary of classic Ordo (mindsports.nl), which also asserts that Ordo has no draws.", "MindSports", "Ordo (summary of the rules)", "undated", "https://mindsports.nl", "2026-11-28"],
-    ["003_8198bd3061bd8354.txt", "Dieter Stein's German rules of classic Ordo (spielstein.com).", "Dieter Stein", "Ordo (Spielregeln, German)", "undated", "https://spielstein.com", "2026-11-28"],
-    ["004_afcb9a1797310086.txt", "The igGameCenter rules page: classic Ordo in Dutch (Klassieke Ordo) and Ordo X in English, including the rule for ties between equally large subgroups.", "Arty Sandler, igGameCenter", "Ordo (rules page: classic Ordo in Dutch, Ordo X in English)", "undated", "https://www.iggamecenter.com", "2026-11-28"],
+    ["001_f943fce9a7a5ce2a.txt", "Dieter Stein's English rules of Ordo X (spielstein.com): sideways-then-forward turns, single-file and diagonal ordo moves, removal of smaller subgroups, and an endgame problem given only as a diagram.", "Dieter Stein", "Ordo X (rules, English)", "undated", "https://spielstein.com/games/ordo-x", "2026-11-22"],
+    ["002_5ca04b75e33eb29b.txt", "A third-party English summary of classic Ordo (mindsports.nl), which also asserts that Ordo has no draws.", "MindSports", "Ordo (summary of the rules)", "undated", "https://mindsports.nl", "2026-11-22"],
+    ["003_8198bd3061bd8354.txt", "Dieter Stein's German rules of classic Ordo (spielstein.com).", "Dieter Stein", "Ordo (Spielregeln, German)", "undated", "https://spielstein.com", "2026-11-22"],
+    ["004_afcb9a1797310086.txt", "The igGameCenter rules page: classic Ordo in Dutch (Klassieke Ordo) and Ordo X in English, including the rule for ties between equally large subgroups.", "Arty Sandler, igGameCenter", "Ordo (rules page: classic Ordo in Dutch, Ordo X in English)", "undated", "https://www.iggamecenter.com", "2026-11-22"],
 ];
 
 /// id, title, intro
