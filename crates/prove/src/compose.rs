@@ -10,7 +10,7 @@ use ordo_core::notation::format_move;
 use ordo_core::rules::{Engine, Move, Position, Rng, Status};
 use ordo_solve::Problem;
 
-use crate::{prove, Goal, Options, Outcome, ProveError};
+use crate::{prove_within, Options, Outcome, ProveError};
 
 /// How problems are sought.
 #[derive(Clone, Debug)]
@@ -32,11 +32,7 @@ fn problem_at(
 ) -> Result<Option<(u16, Move)>, ProveError> {
     let mover = e.side_to_move();
     let within = |pos: &Position, plies: u32| -> Result<Outcome, ProveError> {
-        let opts = Options {
-            goal: Goal::WinWithin { side: mover, plies },
-            ..how.search.clone()
-        };
-        Ok(prove(pos, &opts, None, None, stop, &mut |_| {})?.outcome)
+        Ok(prove_within(pos, (mover, plies), &how.search, None, None, stop)?.outcome)
     };
     let here = e.to_position();
     let mut turns = None;

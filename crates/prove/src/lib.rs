@@ -197,6 +197,24 @@ pub fn prove(
     prove_on::<Bitboard>(pos, opts, tables, certificate, stop, progress)
 }
 
+/// Whether `side` wins `pos` within `plies` plies: [`prove`] with that goal (and never a
+/// checkpoint: a bounded search is one of many short ones), the other options as `opts`.
+pub(crate) fn prove_within(
+    pos: &Position,
+    (side, plies): (Color, u32),
+    opts: &Options,
+    tables: Option<&Tablebase>,
+    certificate: Option<&Path>,
+    stop: &AtomicBool,
+) -> Result<Report, ProveError> {
+    let opts = Options {
+        goal: Goal::WinWithin { side, plies },
+        checkpoint: None,
+        ..opts.clone()
+    };
+    prove(pos, &opts, tables, certificate, stop, &mut |_| {})
+}
+
 /// [`prove`] on the engine `E`.
 pub fn prove_on<E: Engine>(
     pos: &Position,

@@ -13,7 +13,7 @@ use ordo_core::notation::format_move;
 use ordo_core::rules::{Color, Engine, Move};
 use ordo_solve::{stipulation_turns, Method, Problem, ProblemReport, Tablebase};
 
-use crate::{prove, Goal, Options, Outcome, ProveError};
+use crate::{prove_within, Options, Outcome, ProveError};
 
 /// What one first move was found to do within the stipulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,12 +191,7 @@ fn bounded(
     stop: &AtomicBool,
     v: &mut Verdict,
 ) -> Result<Outcome, ProveError> {
-    let opts = Options {
-        goal: Goal::WinWithin { side, plies: left },
-        checkpoint: None,
-        ..opts.clone()
-    };
-    let r = prove(&after.to_position(), &opts, tables, file, stop, &mut |_| {})?;
+    let r = prove_within(&after.to_position(), (side, left), opts, tables, file, stop)?;
     v.nodes += r.nodes;
     Ok(r.outcome)
 }
