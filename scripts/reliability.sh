@@ -151,10 +151,16 @@ ok=0
 sh -c 'exit 0' &
 dead=$!
 wait $dead
-head -c 26000000 /dev/zero >"$WORK/.out.svg.tmp-ordo-$dead-0"
+# This machine's name as a temporary file carries it (crates/system/src/files.rs, host_tag).
+host=$(uname -n | head -c 64 | LC_ALL=C sed 's/[^A-Za-z0-9._-]/_/g; s/tmp-ordo/tmp_ordo/g')
+host=${host:-unknown-host}
+head -c 26000000 /dev/zero >"$WORK/.out.svg.tmp-ordo-$host-$dead-0"
+# Another machine's temporary file of a process id dead here: its writer may be running there.
+echo half >"$WORK/.out.svg.tmp-ordo-not-$host-$dead-0"
 "$ORDO" render --svg "$WORK/out.svg" >/dev/null 2>&1
-[ ! -e "$WORK/.out.svg.tmp-ordo-$dead-0" ] && [ -s "$WORK/out.svg" ] && ok=$((ok + 1))
-row "a 26 MB temporary file of a killed writer" 1 $ok "removed by the next write"
+[ ! -e "$WORK/.out.svg.tmp-ordo-$host-$dead-0" ] && [ -s "$WORK/out.svg" ] && ok=$((ok + 1))
+[ -e "$WORK/.out.svg.tmp-ordo-not-$host-$dead-0" ] && ok=$((ok + 1))
+row "a 26 MB temporary file of a killed writer; another machine's" 2 $ok "removed by the next write; kept"
 
 # --- the table ----------------------------------------------------------------------------------
 echo "| attack | cases | result |"

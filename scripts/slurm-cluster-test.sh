@@ -30,10 +30,10 @@
 #      more: longer than this slice takes.) The node is then started again;
 #   3. two jobs building the same slice 4v4 at once into one folder: both must complete, and
 #      the file must be whole, with no temporary file or checkpoint left (the builder writes
-#      through a temporary file of its own, `.NAME.tmp-ordo-PID-N`, renamed). The nodes share
-#      this machine's process ids, so this is not the case of two machines that
-#      docs/guide.md warns about (a write removes another writer's temporary file when that
-#      writer's process id is not running on the machine that writes);
+#      through a temporary file of its own, `.NAME.tmp-ordo-HOST-PID-N`, renamed). The nodes
+#      share this machine's host name and process ids, so this is not the case of two
+#      machines that docs/guide.md describes (a write removes only the temporary files of its
+#      own host whose process id is not running; another host's are left alone);
 #   4. the files of 1 and 2, and those of 3, against the published BLAKE3 list
 #      analysis/checksums/classic-10x8-to-4v4.b3 (`ordo tb checksums --check`): every
 #      payload byte and the header less its run-specific fields;

@@ -175,28 +175,45 @@ fn a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A temporary file of a killed writer (any target's name, a pid that is no
-/// longer running) is removed by the next `tb build` in its folder; a live writer's is kept.
+/// A temporary file of a killed writer of this machine (any target's name, a pid that is no
+/// longer running; the current name with the host or the earlier one without) is removed by
+/// the next `tb build` in its folder; a live writer's is kept, and so is another machine's,
+/// whose pid means nothing here.
 #[test]
-fn killed_writers_temporaries_are_cleaned_by_the_next_build() {
+fn killed_writers_temporaries_of_this_machine_are_cleaned_by_the_next_build() {
     let dir = crate::common::scratch("trust-stale");
     let mut dead = Command::new("true").spawn().unwrap();
     let dead_pid = dead.id();
     dead.wait().unwrap();
+    let host = ordo_system::files::this_host();
     let stale = dir.join(format!(
-        ".ctb-classic-4x4-9v9.ordotb.partial.tmp-ordo-{dead_pid}-3"
+        ".ctb-classic-4x4-9v9.ordotb.partial.tmp-ordo-{host}-{dead_pid}-3"
+    ));
+    let stale_old = dir.join(format!(
+        ".ctb-classic-4x4-9v8.ordotb.partial.tmp-ordo-{dead_pid}-4"
     ));
     let live = dir.join(format!(
-        ".ctb-classic-4x4-2v2.ordotb.tmp-ordo-{}-0",
+        ".ctb-classic-4x4-2v2.ordotb.tmp-ordo-{host}-{}-0",
         std::process::id()
     ));
+    let elsewhere = dir.join(format!(
+        ".ctb-classic-4x4-9v9.ordotb.tmp-ordo-not-{host}-{dead_pid}-0"
+    ));
     let other = dir.join(format!(".notes.txt.tmp-other-{dead_pid}-0"));
-    for f in [&stale, &live, &other] {
+    for f in [&stale, &stale_old, &live, &elsewhere, &other] {
         std::fs::write(f, b"half a table").unwrap();
     }
     build_22(&dir);
     assert!(!stale.exists(), "a dead writer's temporary file is left");
+    assert!(
+        !stale_old.exists(),
+        "a dead writer's earlier-form file is left"
+    );
     assert!(live.exists(), "a live writer's temporary file is removed");
+    assert!(
+        elsewhere.exists(),
+        "another machine's temporary file is removed"
+    );
     assert!(other.exists(), "a file of another naming is removed");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,16 +4,26 @@
 //!
 //! How:
 //! - the contents go to a temporary file beside the target, named
-//!   `.NAME.tmp-ordo-PID-N` (PID: the writing process, N: a counter within it), created anew
-//!   (never through an existing file or link), synced, then renamed over the target;
+//!   `.NAME.tmp-ordo-HOST-PID-N` (HOST: the writing machine's name made safe for a file name,
+//!   [`host_tag`]; PID: the writing process; N: a counter within it), created anew (never
+//!   through an existing file or link), synced, then renamed over the target;
 //! - on any failure the temporary file is removed; a writer killed outright (SIGKILL, power
 //!   loss) cannot do that, so every write first removes the temporary files of the same target
 //!   whose process is no longer running ([`remove_stale`]), and a long run (a table build, a
 //!   solve) first removes those of every target in its folder ([`remove_stale_in`]): a
 //!   checkpoint's temporary file would otherwise outlive the checkpoint, which is never written
-//!   again once its slice is done. A temporary file is stale when the process its name carries
-//!   is gone (`kill(pid, 0)` answers ESRCH), whatever its age: a live writer's file is never
-//!   touched, and a dead one's is removed at the next run however recent;
+//!   again once its slice is done. A temporary file is stale when it was written on this
+//!   machine and the process its name carries is gone (`kill(pid, 0)` answers ESRCH), whatever
+//!   its age: a live writer's file is never touched, and a dead one's is removed at the next
+//!   run however recent;
+//! - **another machine's temporary files are left alone.** On shared storage (a cluster's
+//!   nodes writing one table folder) a process id means something only on the machine that
+//!   gave it: a live writer on another node may have the id of a process that is gone here, so
+//!   its liveness cannot be judged from here and removing its file would break its write. Its
+//!   leftovers are removed by the next run in that folder on that machine (same host name), or
+//!   by hand. Names of the earlier form `.NAME.tmp-ordo-PID-N` (no host), left by versions
+//!   before the host was named, are judged by their process id as they always were, so
+//!   folders those versions wrote are still cleaned;
 //! - **only a regular file is replaced.** A target that is a symbolic link, a directory, a FIFO,
 //!   a device node or a socket is refused with [`WriteError`] and left as it was: renaming over
 //!   it would silently turn it into a regular file (a link to a table elsewhere would stop
@@ -21,6 +31,7 @@
 //!
 //! The check of the target and the rename are two steps: a target swapped for a link between
 //! them is replaced. This guards against mistakes, not against an adversary sharing the folder.
+//! Two machines that report the same host name are one machine to this scheme.
 
 mod bounded;
 
@@ -33,6 +44,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// A file that could not be written. Its message is one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -206,17 +218,72 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The temporary file of the `n`-th write of `path` (file name `name`) by process `pid`.
+/// The temporary file of the `n`-th write of `path` (file name `name`) by process `pid` of
+/// this machine.
 fn temp_name(path: &Path, name: &std::ffi::OsStr, pid: u32, n: u64) -> PathBuf {
     let mut tmp = prefix(name);
-    tmp.push(format!("{pid}-{n}"));
+    tmp.push(format!("{}-{pid}-{n}", this_host()));
     path.with_file_name(tmp)
 }
 
-/// The name a write of `path` by process `pid` uses for its temporary file (its first write);
-/// `None` for a path without a file name. For tests of the clean-up of dead writers' files.
+/// The name a write of `path` by process `pid` of this machine uses for its temporary file
+/// (its first write); `None` for a path without a file name. For tests of the clean-up of
+/// dead writers' files.
 pub fn temp_path(path: &Path, pid: u32) -> Option<PathBuf> {
     Some(temp_name(path, path.file_name()?, pid, 0))
+}
+
+/// This machine's name as its temporary files carry it: the host name the system reports
+/// (gethostname(2)), made safe by [`host_tag`]; read once per process.
+pub fn this_host() -> &'static str {
+    static HOST: OnceLock<String> = OnceLock::new();
+    HOST.get_or_init(|| host_tag(&host_name()))
+}
+
+/// The most bytes of a host name a temporary file's name keeps: Linux's `HOST_NAME_MAX`, so
+/// that with a long target name the whole stays within the 255 bytes a file name may have.
+const HOST_TAG_MAX: usize = 64;
+
+/// `raw` (a host name as the system gives it, any bytes) made fit for the middle of a file
+/// name: cut to [`HOST_TAG_MAX`] bytes, every byte outside `[A-Za-z0-9._-]` (a `/`, a space,
+/// a control character, each byte of a non-ASCII letter) made `_`, and `tmp-ordo` made
+/// `tmp_ordo`, so that the marker `.tmp-ordo-` occurs once in a temporary file's name and the
+/// name parses one way; `unknown-host` for an empty name (it could not be read).
+pub fn host_tag(raw: &[u8]) -> String {
+    let safe: String = raw
+        .iter()
+        .take(HOST_TAG_MAX)
+        .map(|&b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-' => char::from(b),
+            _ => '_',
+        })
+        .collect();
+    if safe.is_empty() {
+        return "unknown-host".into();
+    }
+    safe.replace("tmp-ordo", "tmp_ordo")
+}
+
+/// The host name gethostname(2) reports, without its terminating zero; empty when it cannot
+/// be read (then every process of this machine writes as `unknown-host`).
+#[allow(unsafe_code)] // gethostname(2): see the SAFETY comment below
+fn host_name() -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        // SAFETY: gethostname(2) writes at most `buf.len()` bytes into `buf`, which this
+        // function owns and which outlives the call.
+        let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+        if r != 0 {
+            return Vec::new();
+        }
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        buf[..end].to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        Vec::new()
+    }
 }
 
 /// `.NAME.tmp-ordo-`: the start of the temporary files of target `NAME`.
@@ -227,9 +294,9 @@ fn prefix(name: &std::ffi::OsStr) -> OsString {
     p
 }
 
-/// Remove the temporary files left beside `path` by writers that are no longer running (killed
-/// before they could clean up); returns how many were removed. Files of running processes, and
-/// names that do not parse, are left alone.
+/// Remove the temporary files left beside `path` by writers of this machine that are no longer
+/// running (killed before they could clean up); returns how many were removed. Files of
+/// running processes, of other machines, and names that do not parse are left alone.
 pub fn remove_stale(path: &Path) -> io::Result<usize> {
     let Some(name) = path.file_name() else {
         return Ok(0);
@@ -240,25 +307,42 @@ pub fn remove_stale(path: &Path) -> io::Result<usize> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    remove_dead(dir, |file| file.strip_prefix(&*prefix).and_then(writer_pid))
+    remove_dead(dir, |file| file.strip_prefix(&*prefix).and_then(judged_pid))
 }
 
-/// Remove the temporary files of any target in `dir` (names `.NAME.tmp-ordo-PID-N`) whose
-/// writer is no longer running; returns how many were removed. Run at the start of a long
-/// run in that folder (see the module documentation).
+/// Remove the temporary files of any target in `dir` (names `.NAME.tmp-ordo-HOST-PID-N`, or
+/// the earlier `.NAME.tmp-ordo-PID-N`) whose writer ran on this machine and is no longer
+/// running; returns how many were removed. Run at the start of a long run in that folder (see
+/// the module documentation).
 pub fn remove_stale_in(dir: &Path) -> io::Result<usize> {
     remove_dead(dir, |file| {
         let (name, rest) = file.strip_prefix('.')?.rsplit_once(".tmp-ordo-")?;
         (!name.is_empty()).then_some(())?;
-        writer_pid(rest)
+        judged_pid(rest)
     })
 }
 
-/// `PID` of a temporary file's name ending `PID-N`, if that is its form.
-fn writer_pid(rest: &str) -> Option<u32> {
-    let (pid, n) = rest.split_once('-')?;
+/// The writer of a temporary file, from its name's end after `.tmp-ordo-`: `HOST-PID-N` gives
+/// `(Some(HOST), PID)`, the earlier `PID-N` gives `(None, PID)`; `None` for anything else. A
+/// host may hold `-`, so the name is read from its end: N, then PID, then the host.
+fn writer(rest: &str) -> Option<(Option<&str>, u32)> {
+    let (head, n) = rest.rsplit_once('-')?;
     n.parse::<u64>().ok()?;
-    pid.parse().ok()
+    match head.rsplit_once('-') {
+        None => Some((None, head.parse().ok()?)),
+        Some((host, pid)) => Some((Some(host), pid.parse().ok()?)),
+    }
+}
+
+/// The process whose death makes a temporary file stale (its name's end `rest`, see
+/// [`writer`]): the PID of a file of this machine or of the earlier form without a host;
+/// `None` for another machine's file, whose process cannot be looked up from here.
+fn judged_pid(rest: &str) -> Option<u32> {
+    match writer(rest)? {
+        (None, pid) => Some(pid),
+        (Some(host), pid) if host == this_host() => Some(pid),
+        (Some(_), _) => None,
+    }
 }
 
 /// Remove the regular files of `dir` whose name gives a writer's pid (`pid_of`) that is dead.
@@ -306,6 +390,45 @@ fn process_alive(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_tag_makes_a_hostile_host_name_safe_for_a_file_name() {
+        assert_eq!(
+            host_tag(b"node-7.cluster.example"),
+            "node-7.cluster.example"
+        );
+        assert_eq!(host_tag(b"../../etc/passwd"), ".._.._etc_passwd");
+        assert_eq!(host_tag(b"a b\n\0c"), "a_b__c");
+        // Each byte of a non-ASCII letter becomes one `_`.
+        assert_eq!(host_tag("n\u{f6}d".as_bytes()), "n__d");
+        assert_eq!(host_tag(b""), "unknown-host");
+        assert_eq!(host_tag(&[b'x'; 300]), "x".repeat(HOST_TAG_MAX));
+        // The marker is broken up, so a name holding it still parses one way.
+        let tag = host_tag(b"x.tmp-ordo-5");
+        assert_eq!(tag, "x.tmp_ordo-5");
+        let name = format!("t.bin.tmp-ordo-{tag}-12-0");
+        let (target, rest) = name.rsplit_once(".tmp-ordo-").unwrap();
+        assert_eq!((target, writer(rest)), ("t.bin", Some((Some(&*tag), 12))));
+        let tag = this_host();
+        assert!(!tag.is_empty() && tag.len() <= HOST_TAG_MAX, "{tag}");
+        assert!(tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)));
+    }
+
+    #[test]
+    fn writer_reads_the_host_and_pid_of_both_name_forms() {
+        assert_eq!(writer("node-7-123-4"), Some((Some("node-7"), 123)));
+        assert_eq!(writer("42-123-4"), Some((Some("42"), 123)));
+        assert_eq!(writer("123-4"), Some((None, 123)));
+        for bad in ["123", "node-x-4", "node-123-x", "x-4", ""] {
+            assert_eq!(writer(bad), None, "{bad}");
+        }
+        let ours = format!("{}-123-4", this_host());
+        assert_eq!(judged_pid(&ours), Some(123));
+        assert_eq!(judged_pid("123-4"), Some(123));
+        assert_eq!(judged_pid(&format!("not-{ours}")), None);
+    }
 
     #[test]
     fn files_with_extension_lists_only_that_extension_in_name_order() {
