@@ -325,7 +325,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
         (vec!["solve", "--board", "3y3"], "not of the form COLSxROWS"),
         (
             vec!["solve", "--board", "9x8", "--memory-limit", "1G"],
-            "with 9 pieces there are over 3728270 connected sets",
+            "tables of 9x8 up to 9v9 (a byte a stored position, before their indexes and work) need over 30G",
         ),
         (
             vec!["solve", "--board", "4x3", "--setup", "row2"],
@@ -344,8 +344,9 @@ fn cli_solve_reports_and_refuses_bad_input() {
             ],
             "memory limit of 100M (--memory-limit)",
         ),
-        // The 8 x 8 board is refused from the sizes counted up to the limit, before any
-        // table is allocated, with the figure it needs.
+        // The 8 x 8 board is refused by the lower bound on its stored positions (connected
+        // sets counted on bands of the board), before any index is sized or table
+        // allocated, with the figure it needs at least.
         (
             vec![
                 "solve",
@@ -355,7 +356,7 @@ fn cli_solve_reports_and_refuses_bad_input() {
                 "--memory-limit",
                 "1G",
             ],
-            "need over 1.3G, over the memory limit of 1G (--memory-limit)",
+            "(a byte a stored position, before their indexes and work) need over 36G, over the memory limit of 1G (--memory-limit)",
         ),
         (
             vec!["solve", "--board", "3x3", "--memory-limit", "lots"],

@@ -81,8 +81,44 @@ pub fn connected_sets(dims: Dims, k: u32) -> Vec<u128> {
 /// [`connected_sets`], or `None` as soon as a level of the enumeration holds more than
 /// `cap` sets (so an impossible size check stops early, in bounded memory).
 pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128>> {
-    let n = dims.len();
-    let nb: Vec<u128> = (0..n)
+    if k == 0 {
+        return Some(vec![0]);
+    }
+    let nb = neighbours(dims);
+    let mut level: Vec<u128> = (0..dims.len()).map(|i| 1u128 << i).collect();
+    for _ in 1..k {
+        if level.len() > cap {
+            return None;
+        }
+        level = grow(&level, &nb, cap)?;
+    }
+    (level.len() <= cap).then_some(level)
+}
+
+/// How many connected sets of each size from 0 to `k` squares `dims` has (indexed by the
+/// size), counted level by level as [`connected_sets_bounded`] enumerates them; from the
+/// first size whose level would hold more than `cap` sets on, each is counted as 0. So every
+/// count is exact or 0, never more than the truth: a lower bound, in memory bounded by `cap`.
+pub(crate) fn connected_set_counts(dims: Dims, k: u32, cap: usize) -> Vec<u64> {
+    let nb = neighbours(dims);
+    let mut counts = vec![0u64; k as usize + 1];
+    counts[0] = 1;
+    let mut level: Vec<u128> = (0..dims.len()).map(|i| 1u128 << i).collect();
+    for (size, count) in counts.iter_mut().enumerate().skip(1) {
+        if size > 1 {
+            match grow(&level, &nb, cap) {
+                Some(next) => level = next,
+                None => break,
+            }
+        }
+        *count = level.len() as u64;
+    }
+    counts
+}
+
+/// The squares next to each square of `dims` (all eight directions), a bit per square.
+fn neighbours(dims: Dims) -> Vec<u128> {
+    (0..dims.len())
         .map(|i| {
             let sq = dims.square(i);
             let mut m = 0u128;
@@ -97,43 +133,40 @@ pub fn connected_sets_bounded(dims: Dims, k: u32, cap: usize) -> Option<Vec<u128
             }
             m
         })
-        .collect();
-    if k == 0 {
-        return Some(vec![0]);
-    }
-    let mut level: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
-    for _ in 1..k {
-        if level.len() > cap {
-            return None;
+        .collect()
+}
+
+/// The connected sets one square larger than those of `level` (each set grown by a square
+/// next to it, `nb` giving the neighbours), sorted and each once; `None` as soon as they are
+/// more than `cap` (the duplicates are dropped whenever the list passes one and a half
+/// times `cap`, so it never holds much more).
+fn grow(level: &[u128], nb: &[u128], cap: usize) -> Option<Vec<u128>> {
+    let mut next = Vec::new();
+    for &set in level {
+        let mut around = 0u128;
+        let mut s = set;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            around |= nb[i];
+            s &= s - 1;
         }
-        let mut next = Vec::new();
-        for &set in &level {
-            let mut around = 0u128;
-            let mut s = set;
-            while s != 0 {
-                let i = s.trailing_zeros() as usize;
-                around |= nb[i];
-                s &= s - 1;
-            }
-            around &= !set;
-            while around != 0 {
-                let i = around.trailing_zeros();
-                next.push(set | 1u128 << i);
-                around &= around - 1;
-            }
-            if next.len() > cap.saturating_add(cap / 2) {
-                next.sort_unstable();
-                next.dedup();
-                if next.len() > cap {
-                    return None;
-                }
+        around &= !set;
+        while around != 0 {
+            let i = around.trailing_zeros();
+            next.push(set | 1u128 << i);
+            around &= around - 1;
+        }
+        if next.len() > cap.saturating_add(cap / 2) {
+            next.sort_unstable();
+            next.dedup();
+            if next.len() > cap {
+                return None;
             }
         }
-        next.sort_unstable();
-        next.dedup();
-        level = next;
     }
-    (level.len() <= cap).then_some(level)
+    next.sort_unstable();
+    next.dedup();
+    (next.len() <= cap).then_some(next)
 }
 
 /// Refuse, listing every one missing, unless the file of each slice of `all` (at the path

@@ -157,23 +157,7 @@ pub fn check_memory_sized(
 ) -> Result<(CompactTables, Sizing), SolveError> {
     let limit = memory::effective(asked);
     if let Some(l) = &limit {
-        // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
-        // (two sides to move, every square for the single piece) would hold over half the
-        // limit; the enumeration stops there, having used about a quarter of it.
-        let squares = dims.len() as u64;
-        let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
-        for k in 1..=max.white.max(max.black) {
-            if material::connected_sets_bounded(dims, k, cap).is_none() {
-                return Err(SolveError::over_memory(
-                    format!(
-                        "the compact {} tables of {dims} up to {max} do not fit",
-                        variant.name()
-                    ),
-                    l,
-                    &over_memory_why(k, cap, squares, l.bytes),
-                ));
-            }
-        }
+        refuse_hopeless(dims, variant, max, l)?;
     }
     let mut tables = CompactTables::new(dims, variant);
     let all = Material::up_to(max.white, max.black);
@@ -192,6 +176,104 @@ pub fn check_memory_sized(
         )),
         _ => Ok((tables, sizing)),
     }
+}
+
+/// Refuse the compact tables of every slice up to `max` under limit `l` by what costs little
+/// to count, before any index is sized (sizing 8 x 8 up to 8v8 against 1 GiB took seconds):
+/// a limit with no room for the smallest slice is said as such; then the lower bound
+/// [`entries_at_least`] on their stored positions, a byte each, is checked; then the
+/// connected sets of each side are counted with a cap that stops the enumeration as soon as
+/// they alone could not fit.
+fn refuse_hopeless(
+    dims: Dims,
+    variant: Variant,
+    max: Material,
+    l: &memory::Limit,
+) -> Result<(), SolveError> {
+    let over = |k: u32, cap: usize, squares: u64| {
+        SolveError::over_memory(
+            format!(
+                "the compact {} tables of {dims} up to {max} do not fit",
+                variant.name()
+            ),
+            l,
+            &over_memory_why(k, cap, squares, l.bytes),
+        )
+    };
+    // With more than `cap` connected sets of k pieces, the slice of k against 1 alone
+    // (two sides to move, every square for the single piece) would hold over half the
+    // limit; the enumeration stops there, having used about a quarter of it.
+    let squares = dims.len() as u64;
+    let cap = usize::try_from(l.bytes / (4 * squares)).unwrap_or(usize::MAX);
+    if cap == 0 {
+        return Err(over(1, cap, squares));
+    }
+    let floor = entries_at_least(dims, max);
+    if floor > l.bytes {
+        return Err(SolveError::needs_memory(
+            format!(
+                "the compact {} tables of {dims} up to {max} (a byte a stored position, before their indexes and work) need",
+                variant.name()
+            ),
+            memory::Need {
+                bytes: floor,
+                at_least: true,
+            },
+            l,
+        ));
+    }
+    for k in 1..=max.white.max(max.black) {
+        if material::connected_sets_bounded(dims, k, cap).is_none() {
+            return Err(over(k, cap, squares));
+        }
+    }
+    Ok(())
+}
+
+/// The most connected sets one count of [`entries_at_least`] enumerates (16 bytes each, at
+/// most one and a half times as many held at once: 6 MiB); a count beyond it is taken as 0.
+const BAND_SETS_CAP: usize = 1 << 18;
+
+/// A lower bound on the stored positions (index entries) of the compact tables of every
+/// slice up to `max` on `dims`, from counts of connected sets on bands of the board alone: no
+/// index is built or measured, and each count is capped ([`BAND_SETS_CAP`]).
+///
+/// Why it never exceeds the truth, so that refusing a limit below it never refuses tables
+/// that would fit ([`size`] counts a byte for every entry of every slice, all held at once):
+/// - every slice stores its White-to-move positions (with equal material only those), one
+///   entry for each pair of left-right mirror images: at least half of them;
+/// - take White's `w` pieces a connected set of the lowest `h` rows (`1 <= h < rows`) and
+///   Black's `b` pieces one of the rows above: the sets are disjoint, each side is one group
+///   and White is off its goal row (the top row, ORDO-2.3), so each such pair is a distinct
+///   stored White-to-move position;
+/// - the connected sets of a band of `h` rows are those of a board of `cols` x `h` (adjacency
+///   does not depend on where the band lies), so there are `c(h, w) * c(rows - h, b)` pairs,
+///   `c(h, k)` the connected sets of `k` squares of that board, or 0 where the count passed
+///   the cap ([`material::connected_set_counts`]);
+/// - a slice's bound is the best `h` of those, halved; the slices' bounds add up.
+fn entries_at_least(dims: Dims, max: Material) -> u64 {
+    let rows = dims.rows;
+    let k = max.white.max(max.black);
+    // counts[h][j]: the connected sets of j squares on a band of h full rows.
+    let counts: Vec<Vec<u64>> = (0..rows)
+        .map(|h| match h {
+            0 => vec![0; k as usize + 1],
+            _ => material::connected_set_counts(Dims { rows: h, ..dims }, k, BAND_SETS_CAP),
+        })
+        .collect();
+    let slice = |m: &Material| {
+        (1..usize::from(rows))
+            .map(|h| {
+                let (below, above) = (&counts[h], &counts[usize::from(rows) - h]);
+                below[m.white as usize].saturating_mul(above[m.black as usize]) / 2
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    compact::stored_up_to(max)
+        .iter()
+        .map(slice)
+        .fold(0, u64::saturating_add)
 }
 
 /// Why a limit of `bytes` cannot hold the tables: `k` pieces have over `cap` connected sets on
@@ -787,5 +869,66 @@ mod tests {
             more.contains("the 3v1 slice alone needs over 5 MB"),
             "{more}"
         );
+    }
+
+    fn dims(cols: u8, rows: u8) -> Dims {
+        Dims { cols, rows }
+    }
+
+    /// The cheap bound is a lower bound: on small boards, up to every material it never
+    /// passes the entries the indexes measure, slice set by slice set, and it is not 0 (the
+    /// test would say nothing of a bound that is always 0).
+    #[test]
+    fn entries_at_least_never_exceeds_the_measured_entries() {
+        for (board, top) in [
+            (dims(3, 3), 2),
+            (dims(4, 4), 3),
+            (dims(5, 4), 3),
+            (dims(4, 6), 3),
+        ] {
+            let mut tables = CompactTables::new(board, Variant::Classic);
+            for max in Material::up_to(top, top) {
+                let all = Material::up_to(max.white, max.black);
+                let measured: u64 = size(&mut tables, &all, None)
+                    .unwrap()
+                    .entries
+                    .values()
+                    .sum();
+                let bound = entries_at_least(board, max);
+                assert!(bound <= measured, "{board} {max}: {bound} > {measured}");
+                assert!(bound > 0, "{board} {max}");
+            }
+        }
+    }
+
+    /// 8 x 8 up to its start's 8v8 is refused against 1 GiB by the bound alone, before any
+    /// index is sized, in the form of the sizing's refusal ("need over ..., over the memory
+    /// limit of ...").
+    #[test]
+    fn an_8x8_game_is_refused_by_the_entry_bound_before_sizing() {
+        let (board, max) = (dims(8, 8), Material { white: 8, black: 8 });
+        assert!(entries_at_least(board, max) > 1 << 30);
+        let clock = Instant::now();
+        let err = check_memory(board, Variant::Classic, max, Some(1 << 30)).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("a byte a stored position") && msg.contains(" need over "),
+            "{msg}"
+        );
+        assert!(msg.contains("over the memory limit of"), "{msg}");
+        assert!(clock.elapsed().as_secs() < 10, "{:?}", clock.elapsed());
+    }
+
+    /// A board whose tables fit is not refused by the bound: 4 x 4 up to 4v4 (its start)
+    /// against a limit of exactly what its sizing says it needs.
+    #[test]
+    fn a_small_board_that_fits_is_not_refused_by_the_entry_bound() {
+        let (board, max) = (dims(4, 4), Material { white: 4, black: 4 });
+        let mut tables = CompactTables::new(board, Variant::Classic);
+        let sizing = size(&mut tables, &Material::up_to(4, 4), None).unwrap();
+        assert!(sizing.complete);
+        assert!(entries_at_least(board, max) <= sizing.bytes);
+        let fits = check_memory(board, Variant::Classic, max, Some(sizing.bytes));
+        assert!(fits.is_ok(), "{:?}", fits.err());
     }
 }
