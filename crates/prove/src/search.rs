@@ -402,6 +402,23 @@ impl<'a, E: Engine> Search<'a, E> {
         }
     }
 
+    /// The numbers of a node with a child where the game is over, lost for that child's
+    /// mover: the node's goal is reached in one ply, whatever its other children are, so
+    /// none of them is looked up in the path or the table (in a wide node, most of its cost).
+    fn won_at(kids: &[Child<E>]) -> Option<Sum> {
+        let i = kids.iter().position(|c| c.leaf == Some(LOST))?;
+        Some(Sum {
+            phi: 0,
+            delta: INF,
+            best: i,
+            best_delta: 0,
+            best_phi: INF,
+            second_delta: INF,
+            depth: 1,
+            tainted: false,
+        })
+    }
+
     fn sum(&self, kids: &[Child<E>]) -> Sum {
         let mut s = Sum {
             phi: INF,
@@ -455,7 +472,7 @@ impl<'a, E: Engine> Search<'a, E> {
         self.tick();
         let before = self.nodes;
         self.path.insert(k);
-        let mut s = self.sum(&kids);
+        let mut s = Self::won_at(&kids).unwrap_or_else(|| self.sum(&kids));
         while s.phi < th_phi && s.delta < th_delta && !self.out_of_budget() {
             if root {
                 self.root = self.attacker_view(e.side_to_move(), (s.phi, s.delta));
