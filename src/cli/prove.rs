@@ -11,7 +11,7 @@ use super::solve::parse_bytes;
 use super::{CliError, VariantArg};
 use crate::certificate::{check_file, Established};
 use crate::notation::parse_position;
-use crate::prove::{prove, Options, Outcome, Report, Tick, INF};
+use crate::prove::{prove, Goal, Options, Outcome, Report, Tick, INF};
 use crate::rules::{setup, Color, Dims, Position, Variant};
 use crate::solve::Tablebase;
 use crate::text::{count, word};
@@ -54,6 +54,11 @@ pub struct ProveArgs {
     /// Resume from FILE if it exists; save the search's table there when it stops short.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// Prove instead that the side to move wins within PLIES plies (its winning move at
+    /// most PLIES plies from now): a search bounded by the plies left, which has no cycles,
+    /// so classic Ordo's endless lines cannot mislead it.
+    #[arg(long, value_name = "PLIES")]
+    pub within: Option<u32>,
     /// Start every child's disproof number at its number of moves (df-pn+ mobility) rather
     /// than 1: fewer nodes, more time per node (for measuring).
     #[arg(long)]
@@ -80,7 +85,7 @@ pub fn run(args: &ProveArgs, out: &mut String) -> Result<u8, CliError> {
         Some(dir) => Some(Tablebase::open(dir)?),
         None => None,
     };
-    let opts = options(args)?;
+    let opts = options(args, pos.to_move)?;
     let stop = interrupt::catch()?;
     let mut shown = Instant::now();
     let quiet = args.quiet;
@@ -161,7 +166,7 @@ fn start(args: &ProveArgs) -> Result<Position, CliError> {
         .ok_or_else(|| CliError(format!("--setup row{rows} does not fit the {dims} board")))
 }
 
-fn options(args: &ProveArgs) -> Result<Options, CliError> {
+fn options(args: &ProveArgs, mover: Color) -> Result<Options, CliError> {
     let allowed = crate::solve::effective_limit(None).map(|l| l.bytes / 2);
     let table_bytes = match &args.memory_limit {
         Some(s) => parse_bytes(s)?,
@@ -173,6 +178,15 @@ fn options(args: &ProveArgs) -> Result<Options, CliError> {
         }
         t => t.map(Duration::from_secs_f64),
     };
+    let goal = match args.within {
+        None => Goal::Value,
+        Some(plies @ 1..=MAX_WITHIN) => Goal::WinWithin { side: mover, plies },
+        Some(p) => {
+            return Err(CliError(format!(
+                "--within {p}: a number of plies from 1 to {MAX_WITHIN}"
+            )))
+        }
+    };
     Ok(Options {
         table_bytes,
         nodes: args.nodes,
@@ -180,9 +194,13 @@ fn options(args: &ProveArgs) -> Result<Options, CliError> {
         mobility: args.mobility,
         advance: !args.no_advance,
         checkpoint: args.checkpoint.clone(),
-        goal: crate::prove::Goal::Value,
+        goal,
     })
 }
+
+/// The longest bound `--within` takes: far beyond any win the tables or the search have
+/// met (the longest forced win in the 10 x 8 tables is 41 plies).
+const MAX_WITHIN: u32 = 10_000;
 
 fn side(c: Color) -> &'static str {
     match c {
@@ -191,8 +209,17 @@ fn side(c: Color) -> &'static str {
     }
 }
 
-/// The outcome in words.
-fn outcome_text(o: Outcome) -> String {
+/// The outcome in words, of a search bounded by `within` plies if it was.
+fn outcome_text(o: Outcome, within: Option<u32>) -> String {
+    if let Some(n) = within {
+        return match o {
+            Outcome::Wins(c) => format!("{} wins within {}", side(c), crate::solve::plies(n)),
+            Outcome::CannotWin(c) => {
+                format!("{} cannot win within {}", side(c), crate::solve::plies(n))
+            }
+            _ => "not proved within the budget".into(),
+        };
+    }
     match o {
         Outcome::Wins(c) => format!("{} wins", side(c)),
         Outcome::Draw => "draw: neither side can force a win (ORDO-3.3)".into(),
@@ -203,7 +230,7 @@ fn outcome_text(o: Outcome) -> String {
 
 fn write_report(r: &Report, args: &ProveArgs, out: &mut String) {
     let _ = writeln!(out, "position: {}", r.position);
-    let _ = writeln!(out, "result: {}", outcome_text(r.outcome));
+    let _ = writeln!(out, "result: {}", outcome_text(r.outcome, args.within));
     for (claim, size) in &r.parts {
         let longest = match size.longest {
             Some(n) => format!(", longest line {n} plies"),
@@ -270,7 +297,8 @@ fn json(r: &Report, args: &ProveArgs) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "position": r.position.to_string(),
-        "result": outcome_text(r.outcome),
+        "result": outcome_text(r.outcome, args.within),
+        "within": args.within,
         "parts": parts,
         "nodes": r.nodes,
         "seconds": r.elapsed.as_secs_f64(),

@@ -92,6 +92,52 @@ fn a_spent_budget_is_not_proved() {
     );
 }
 
+/// `--within N`: Ordo X 4 x 4 from the two-row setup is a White win in 13 plies
+/// (analysis/games.md), so a win within 13 is proved, with a certificate whose longest line
+/// is 13 and which holds on the reference engine, and a win within 11 is refuted (ORDO-10.1).
+#[test]
+fn a_bounded_proof_finds_the_quickest_win_and_no_quicker() {
+    let dir = scratch("within");
+    let cert = dir.join("x-4x4-row2-13.cert");
+    let c = cert.to_str().unwrap();
+    let args = [
+        "prove",
+        "-q",
+        "--variant",
+        "x",
+        "--board",
+        "4x4",
+        "--setup",
+        "row2",
+    ];
+    let o = ordo_cmd(&[&args[..], &["--within", "13", "--certificate", c]].concat());
+    assert_ok(&o);
+    assert!(
+        stdout(&o).contains("result: White wins within 13 plies"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("longest line 13 plies"),
+        "{}",
+        stdout(&o)
+    );
+    let o = ordo_cmd(&["prove", "--check", c]);
+    assert_ok(&o);
+    assert!(
+        stdout(&o).contains("longest line: 13 plies"),
+        "{}",
+        stdout(&o)
+    );
+    let o = ordo_cmd(&[&args[..], &["--within", "11", "--json"]].concat());
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["result"], "White cannot win within 11 plies");
+    assert_eq!(v["within"], 11);
+    assert_eq!(v["parts"].as_array().map(Vec::len), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     assert_refused(&ordo_cmd(&["prove", "--board", "5x5"]));
@@ -100,6 +146,12 @@ fn bad_input_is_one_line_with_status_2() {
     assert_refused(&ordo_cmd(&["prove", "--check", "/nonexistent/cert"]));
     assert_refused(&ordo_cmd(&[
         "prove", "--board", "3x3", "--setup", "row1", "--time", "-1",
+    ]));
+    assert_refused(&ordo_cmd(&[
+        "prove", "--board", "3x3", "--setup", "row1", "--within", "0",
+    ]));
+    assert_refused(&ordo_cmd(&[
+        "prove", "--board", "3x3", "--setup", "row1", "--within", "10001",
     ]));
 }
 
