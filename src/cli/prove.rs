@@ -243,6 +243,13 @@ fn write_report(r: &Report, args: &ProveArgs, out: &mut String) {
         let nodes = count(size.nodes, "node");
         let _ = writeln!(out, "proof of \"{claim}\": {nodes}{longest}{leaves}");
     }
+    if let Some(n) = r.bounded {
+        let _ = writeln!(
+            out,
+            "bounded: the search was stuck on cycles; a search bounded by {} proved the win",
+            crate::solve::plies(n)
+        );
+    }
     let secs = r.elapsed.as_secs_f64();
     let _ = writeln!(
         out,
@@ -299,6 +306,7 @@ fn json(r: &Report, args: &ProveArgs) -> serde_json::Value {
         "position": r.position.to_string(),
         "result": outcome_text(r.outcome, args.within),
         "within": args.within,
+        "bounded": r.bounded,
         "parts": parts,
         "nodes": r.nodes,
         "seconds": r.elapsed.as_secs_f64(),

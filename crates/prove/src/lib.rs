@@ -83,7 +83,9 @@ pub struct Options {
 /// What a proof search sets out to prove.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Goal {
-    /// Who wins, or that neither side can force a win.
+    /// Who wins, or that neither side can force a win. A side's search that ends stuck on
+    /// classic Ordo's cycles goes on bounded by 1, 3, 5, … plies (no cycles), which proves
+    /// its win if it has one ([`Report::bounded`]).
     #[default]
     Value,
     /// Whether `side` can force a win whose last move comes within `plies` plies (a
@@ -150,6 +152,9 @@ pub struct Report {
     pub nodes: u64,
     /// Each search's attacker and root proof and disproof numbers at its end.
     pub roots: Vec<(Color, u32, u32)>,
+    /// The plies of the bounded search that proved the win when the search for who wins was
+    /// stuck on cycles (see [`Goal::Value`]); `None` otherwise.
+    pub bounded: Option<u32>,
     /// Why the search stopped short, if it did (`budget` or `interrupted`).
     pub stopped: Option<String>,
     /// Wall time.
@@ -237,7 +242,7 @@ pub fn prove_on<E: Engine>(
     let leaves = Leaves::new(tables);
     let mut s = Search::new(table, leaves, opts.mobility, budget, stop, progress);
     s.advance = opts.advance;
-    let (mut outcome, roots, mut parts) =
+    let (mut outcome, roots, mut parts, left) =
         search_and_read(&mut s, &root, opts.goal, certificate, tables)?;
     let stopped = s.stopped.then(|| stop_reason(stop));
     if stopped.is_some() {
@@ -247,12 +252,15 @@ pub fn prove_on<E: Engine>(
             save_checkpoint(path, pos, &s.table)?;
         }
     }
+    let won = matches!(outcome, Outcome::Wins(_));
+    let bounded = left.filter(|_| opts.goal == Goal::Value && won);
     Ok(Report {
         position: pos.clone(),
         outcome,
         parts,
         nodes: s.nodes,
         roots,
+        bounded,
         stopped,
         elapsed: start.elapsed(),
         table_probes: s.leaves.probes,
@@ -271,15 +279,17 @@ fn search_and_read<E: Engine>(
     goal: Goal,
     certificate: Option<&Path>,
     tables: Option<&Tablebase>,
-) -> Result<(Outcome, Roots, Parts), ProveError> {
-    let (mut outcome, mut roots) = match goal {
+) -> Result<(Outcome, Roots, Parts, search::Left), ProveError> {
+    let (mut outcome, mut roots, mut left) = match goal {
         Goal::Value => search_both(s, root),
-        Goal::WinWithin { side, plies } => search_within(s, root, side, plies),
+        Goal::WinWithin { side, plies } => {
+            let (o, r) = search_within(s, root, side, plies);
+            (o, r, goal.left())
+        }
     };
     let mut parts = Vec::new();
-    let left = goal.left();
     if s.stopped {
-        return Ok((outcome, roots, parts));
+        return Ok((outcome, roots, parts, left));
     }
     (outcome, parts) = read_out(s, root, left, outcome, certificate, tables)?;
     let settled = matches!(outcome, Outcome::Wins(_) | Outcome::Draw) || left.is_some();
@@ -287,12 +297,12 @@ fn search_and_read<E: Engine>(
         // Stored refutations resting on cycles misled the search: again without them.
         s.keep_tainted = false;
         s.table.drop_tainted();
-        (outcome, roots) = search_both(s, root);
+        (outcome, roots, left) = search_both(s, root);
         if !s.stopped {
             (outcome, parts) = read_out(s, root, left, outcome, certificate, tables)?;
         }
     }
-    Ok((outcome, roots, parts))
+    Ok((outcome, roots, parts, left))
 }
 
 fn stop_reason(stop: &AtomicBool) -> String {
@@ -304,11 +314,12 @@ fn stop_reason(stop: &AtomicBool) -> String {
 }
 
 /// Search for the side to move, then, unless it wins, for the other: a win of either settles
-/// it, two refutations are a draw, one refutation that the side refuted cannot win. (A
-/// search can also end stuck, neither proved nor refuted, where cycles mislead it.)
-fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Color, u32, u32)>) {
+/// it, two refutations are a draw, one refutation that the side refuted cannot win. A search
+/// stuck on cycles is followed by bounded ones ([`settle`]); the plies of the bounded search
+/// that proved a win, if one did.
+fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Roots, search::Left) {
     let mover = root.side_to_move();
-    let (p, d) = s.run(root, mover, None);
+    let (p, d, left) = settle(s, root, mover);
     let mut roots = vec![(mover, p, d)];
     if p == 0 || s.stopped {
         let outcome = if p == 0 {
@@ -316,10 +327,10 @@ fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Col
         } else {
             Outcome::NotProved
         };
-        return (outcome, roots);
+        return (outcome, roots, left);
     }
     let other = mover.opponent();
-    let (p2, d2) = s.run(root, other, None);
+    let (p2, d2, left) = settle(s, root, other);
     roots.push((other, p2, d2));
     let outcome = match (d, p2, d2) {
         (_, 0, _) => Outcome::Wins(other),
@@ -328,7 +339,41 @@ fn search_both<E: Engine>(s: &mut Search<'_, E>, root: &E) -> (Outcome, Vec<(Col
         (_, _, 0) => Outcome::CannotWin(other),
         _ => Outcome::NotProved,
     };
-    (outcome, roots)
+    (outcome, roots, left)
+}
+
+/// The longest bound [`settle`] tries.
+const DEEPEST: u32 = 1_000;
+
+/// Search whether `attacker` wins `root`. If the search ends stuck, neither proved nor
+/// refuted (a refutation resting on a cycle through the path misleads it: the graph-history
+/// interaction of classic Ordo's endless lines), search again bounded by 1, 3, 5, … plies
+/// (2, 4, … when the other side moves first) until a bound proves the win, the budget
+/// ends, or the bound passes [`DEEPEST`]: a bounded search has no cycles, since every move
+/// spends a ply, and a win within a bound is a win. Its numbers and, for a win so proved,
+/// its bound. A bounded refutation says nothing of longer lines, so a stuck search that the
+/// bounds do not turn into a win stays unsettled.
+fn settle<E: Engine>(s: &mut Search<'_, E>, root: &E, attacker: Color) -> (u32, u32, search::Left) {
+    let (p, d) = s.run(root, attacker, None);
+    if p == 0 || d == 0 || s.stopped {
+        return (p, d, None);
+    }
+    let mut bound = if attacker == root.side_to_move() {
+        1
+    } else {
+        2
+    };
+    while bound <= DEEPEST {
+        let (bp, bd) = s.run(root, attacker, Some(bound));
+        if bp == 0 {
+            return (bp, bd, Some(bound));
+        }
+        if s.stopped {
+            break;
+        }
+        bound += 2;
+    }
+    (p, d, None)
 }
 
 /// Search whether `side` wins `root` within `plies` plies.
