@@ -354,10 +354,17 @@ impl<'a, E: Engine> Search<'a, E> {
     }
 
     /// The children of `e` (which is not over, with `left` plies left), each with its leaf
-    /// value if it is one.
+    /// value if it is one; only the first child where the game is over, if a move ends it.
     pub fn expand(&mut self, e: &E, left: Left) -> Vec<Child<E>> {
         let mut next = Vec::new();
         e.successors(&mut next);
+        // A move that ends the game by its pieces wins here (ORDO-10.1, ORDO-10.2): that
+        // child alone decides the node, so the others are not valued (at a bounded search's
+        // horizon, valuing one costs a count of its moves).
+        if let Some(w) = next.iter().position(ended_by_pieces) {
+            next.swap(0, w);
+            next.truncate(1);
+        }
         let left = left.map(|l| l - 1);
         next.into_iter()
             .map(|c| {
