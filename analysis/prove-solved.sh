@@ -33,7 +33,8 @@ print(json.dumps({"variant": variant, "board": board, "setup": setup, "solver": 
                   "proof": p["result"], "checked": checked, "nodes": p["nodes"],
                   "seconds": round(p["seconds"], 2),
                   "proof_nodes": sum(x["nodes"] for x in p["parts"]),
-                  "longest": (p["parts"][0]["longest"] if p["parts"] else None)}))
+                  "longest": (p["parts"][0]["longest"] if p["parts"] else None),
+                  "bounded": p.get("bounded")}))
 PY
   tail -1 "$out/proofs.jsonl"
 done
@@ -41,10 +42,11 @@ python3 - "$out/proofs.jsonl" > "$out/proofs.md" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 game = {"classic": "Ordo", "x": "Ordo X"}
-print("| game | board | setup | solver | proof search | checked | nodes | s | proof nodes | longest line |")
-print("|---|---|---|---|---|---|---:|---:|---:|---:|")
+print("| game | board | setup | solver | proof search | checked | nodes | s | proof nodes | longest line | bounded by |")
+print("|---|---|---|---|---|---|---:|---:|---:|---:|---:|")
 for r in rows:
     longest = "" if r["longest"] is None else r["longest"]
     print(f"| {game[r['variant']]} | {r['board']} | {r['setup']} | {r['solver']} | {r['proof']} | "
-          f"{r['checked']} | {r['nodes']} | {r['seconds']} | {r['proof_nodes']} | {longest} |")
+          f"{r['checked']} | {r['nodes']} | {r['seconds']} | {r['proof_nodes']} | {longest} | "
+          f"{r.get('bounded') or ''} |")
 PY

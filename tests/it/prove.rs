@@ -158,7 +158,8 @@ fn bad_input_is_one_line_with_status_2() {
 /// The published proofs (analysis/proofs/, `bash analysis/run.sh --proofs`) agree with the
 /// retrograde solver's records: a row for every solved board, every proved start with the
 /// solver's value and a certificate that held on the reference engine with the same result,
-/// one checksum line per certificate, and the Markdown table listing the same rows.
+/// its longest line no shorter than the solver's quickest win (and within the bound of a win
+/// proved bounded), one checksum line per certificate, and the Markdown table listing the same rows.
 #[test]
 fn the_published_proofs_agree_with_the_solver() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
@@ -202,6 +203,15 @@ fn the_published_proofs_agree_with_the_solver() {
         };
         assert!(proof.starts_with(want), "{row}");
         assert!(row["checked"].as_str().unwrap().starts_with(want), "{row}");
+        if want != "draw" {
+            // A proof's longest line is no shorter than the quickest forced win, and a
+            // win proved by a bounded search comes within its bound.
+            let longest = row["longest"].as_u64().unwrap();
+            assert!(longest >= s["optimal_length"].as_u64().unwrap(), "{row}");
+            if let Some(bound) = row["bounded"].as_u64() {
+                assert!(longest <= bound, "{row}");
+            }
+        }
         proved += 1;
     }
     let b3 = std::fs::read_to_string(root.join("proofs/proofs.b3")).unwrap();
