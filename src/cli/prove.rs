@@ -130,10 +130,12 @@ pub fn run(args: &ProveArgs, out: &mut String) -> Result<u8, CliError> {
 fn tick_line(t: &Tick) -> String {
     let secs = t.elapsed.as_secs_f64().max(1e-9);
     format!(
-        "{} nodes, {}/s, {:?} attacker: proof {} disproof {}, table {}% full  ",
+        "{} nodes, {}/s, {:?} attacker{}: proof {} disproof {}, table {}% full  ",
         t.nodes,
         (t.nodes as f64 / secs) as u64,
         t.attacker,
+        t.within
+            .map_or(String::new(), |n| format!(" within {n} plies")),
         t.root.0,
         t.root.1,
         t.table.0 * 100 / t.table.1.max(1)

@@ -44,6 +44,9 @@ pub struct Tick {
     pub root: (u32, u32),
     /// The attacker whose win is being proved or refuted.
     pub attacker: Color,
+    /// The plies the attacker has at the root, in a bounded search (`--within`, or the
+    /// bounded searches after a search stuck on cycles); `None` in an unbounded one.
+    pub within: Option<u32>,
     /// Transposition table slots in use and in all.
     pub table: (usize, usize),
 }
@@ -92,6 +95,8 @@ pub(crate) struct Search<'a, E> {
     pub advance: bool,
     start: Instant,
     root: (u32, u32),
+    /// The plies left at the root of the current search.
+    bound: Left,
     progress: &'a mut dyn FnMut(&Tick),
     next_tick: u64,
     /// Store refutations that rest on a cycle through the path too (marked): fast, and
@@ -189,6 +194,7 @@ impl<'a, E: Engine> Search<'a, E> {
             advance: true,
             start: Instant::now(),
             root: (1, 1),
+            bound: None,
             progress,
             next_tick: 1 << 14,
             keep_tainted: true,
@@ -283,6 +289,7 @@ impl<'a, E: Engine> Search<'a, E> {
     /// and disproof numbers for the attacker.
     pub fn run(&mut self, root: &E, attacker: Color, left: Left) -> (u32, u32) {
         self.attacker = attacker;
+        self.bound = left;
         self.path.clear();
         if let Some(l) = self.leaf(root, left) {
             return self.attacker_view(root.side_to_move(), l);
@@ -320,6 +327,7 @@ impl<'a, E: Engine> Search<'a, E> {
             elapsed: self.start.elapsed(),
             root: self.root,
             attacker: self.attacker,
+            within: self.bound,
             table: (used, slots),
         };
         (self.progress)(&t);
