@@ -245,7 +245,7 @@ pub fn this_host() -> &'static str {
 const HOST_TAG_MAX: usize = 64;
 
 /// `raw` (a host name as the system gives it, any bytes) made fit for the middle of a file
-/// name: cut to [`HOST_TAG_MAX`] bytes, every byte outside `[A-Za-z0-9._-]` (a `/`, a space,
+/// name: cut to 64 bytes (Linux's `HOST_NAME_MAX`), every byte outside `[A-Za-z0-9._-]` (a `/`, a space,
 /// a control character, each byte of a non-ASCII letter) made `_`, and `tmp-ordo` made
 /// `tmp_ordo`, so that the marker `.tmp-ordo-` occurs once in a temporary file's name and the
 /// name parses one way; `unknown-host` for an empty name (it could not be read).
