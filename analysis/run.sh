@@ -12,6 +12,8 @@
 #                                   # (hours; each kept only once verified, existing ones kept)
 #   bash analysis/run.sh --proofs   # the proof search on every solved board, analysis/proofs/
 #                                   # (150 s a board at most; certificates checked)
+#   bash analysis/run.sh --long-proofs # the row2 5 x 5 starts, 30 minutes and 4 GB each
+#                                   # (analysis/proofs/*-5x5-row2.json, long.b3)
 #   bash analysis/run.sh --problems # 10 x 8 problems composed from random games by the proof
 #                                   # search, with certificates (analysis/problems/games.*;
 #                                   # minutes)
@@ -55,6 +57,20 @@ if [ "${1:-}" = "--prove-tables" ]; then
 fi
 if [ "${1:-}" = "--attempts" ]; then
     bash analysis/prove-attempts.sh "$ordo" analysis/proofs 150
+    exit 0
+fi
+if [ "${1:-}" = "--long-proofs" ]; then
+    # The row2 5 x 5 starts with 4 GB and half an hour each (resumable from the checkpoints);
+    # each proof's JSON report in analysis/proofs/, its certificate's closing line in long.b3.
+    mkdir -p tables analysis/proofs
+    for v in x classic; do
+        "$ordo" prove --variant $v --board 5x5 --setup row2 --memory-limit 4G --time 1800 \
+            --checkpoint tables/prove-$v-5x5-row2.ckpt --certificate tables/$v-5x5-row2.cert \
+            --json >analysis/proofs/$v-5x5-row2.json || true
+        if [ -f tables/$v-5x5-row2.cert ]; then
+            echo "$(tail -1 tables/$v-5x5-row2.cert) $v-5x5-row2.cert"
+        fi
+    done >analysis/proofs/long.b3
     exit 0
 fi
 if [ "${1:-}" = "--row2-6x5" ]; then

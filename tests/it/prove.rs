@@ -155,6 +155,44 @@ fn bad_input_is_one_line_with_status_2() {
     ]));
 }
 
+/// The longer proofs of the row2 5 x 5 starts (`bash analysis/run.sh --long-proofs`): each
+/// report present proves the solver's value (White wins, analysis/compact/), with a longest
+/// line no shorter than the solver's quickest win, and has its certificate's checksum line
+/// in `long.b3`; a report that did not prove has none.
+#[test]
+fn the_published_long_proofs_agree_with_the_solver() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
+    let b3 = std::fs::read_to_string(root.join("proofs/long.b3")).unwrap();
+    let mut reports = 0;
+    for v in ["x", "classic"] {
+        let Ok(text) = std::fs::read_to_string(root.join(format!("proofs/{v}-5x5-row2.json")))
+        else {
+            continue;
+        };
+        reports += 1;
+        let p: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let solver: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join(format!("compact/{v}-5x5-row2.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(solver["start"], "win");
+        let cert = format!(" {v}-5x5-row2.cert");
+        let line = b3.lines().find(|l| l.ends_with(&cert));
+        if p["result"] != "White wins" {
+            assert!(line.is_none(), "{v}: a checksum without a proof");
+            continue;
+        }
+        assert!(line.is_some_and(|l| l.starts_with("blake3 ")), "{v}");
+        let longest = p["parts"][0]["longest"].as_u64().unwrap();
+        assert!(longest >= solver["optimal_length"].as_u64().unwrap(), "{v}");
+    }
+    assert!(reports >= 1);
+    assert!(
+        b3.lines().count() <= reports,
+        "a checksum line for every proof, no more"
+    );
+}
+
 /// The published proofs (analysis/proofs/, `bash analysis/run.sh --proofs`) agree with the
 /// retrograde solver's records: a row for every solved board, every proved start with the
 /// solver's value and a certificate that held on the reference engine with the same result,
