@@ -22,7 +22,8 @@
 #   bash analysis/run.sh --attempts # the proof search for 150 s on row2 6 x 6 and 8 x 8, both
 #                                   # games (analysis/proofs/attempts.jsonl; 10 minutes)
 #   bash analysis/run.sh --row2-6x5 # the proof search on the row2 6 x 5 starts, resumable from
-#                                   # tables/prove-*.ckpt (an hour a game a run)
+#                                   # tables/prove-*.ckpt (an hour a game a run;
+#                                   # analysis/proofs/*-6x5-row2.json, row2-6x5.b3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked
@@ -59,27 +60,29 @@ if [ "${1:-}" = "--attempts" ]; then
     bash analysis/prove-attempts.sh "$ordo" analysis/proofs 150
     exit 0
 fi
-if [ "${1:-}" = "--long-proofs" ]; then
-    # The row2 5 x 5 starts with 4 GB and half an hour each (resumable from the checkpoints);
-    # each proof's JSON report in analysis/proofs/, its certificate's closing line in long.b3.
+# prove_row2 BOARD SECONDS: the proof search on the row2 start of BOARD in both games, 4 GB and
+# SECONDS each, resumable from tables/prove-GAME-BOARD-row2.ckpt; each report goes to
+# analysis/proofs/GAME-BOARD-row2.json, and each certificate's closing line (its BLAKE3) with
+# its name to standard output.
+prove_row2() {
+    local board=$1 seconds=$2 v
     mkdir -p tables analysis/proofs
     for v in x classic; do
-        "$ordo" prove --variant $v --board 5x5 --setup row2 --memory-limit 4G --time 1800 \
-            --checkpoint tables/prove-$v-5x5-row2.ckpt --certificate tables/$v-5x5-row2.cert \
-            --json >analysis/proofs/$v-5x5-row2.json || true
-        if [ -f tables/$v-5x5-row2.cert ]; then
-            echo "$(tail -1 tables/$v-5x5-row2.cert) $v-5x5-row2.cert"
+        "$ordo" prove --variant $v --board "$board" --setup row2 --memory-limit 4G \
+            --time "$seconds" --checkpoint "tables/prove-$v-$board-row2.ckpt" \
+            --certificate "tables/$v-$board-row2.cert" \
+            --json >"analysis/proofs/$v-$board-row2.json" || true
+        if [ -f "tables/$v-$board-row2.cert" ]; then
+            echo "$(tail -1 "tables/$v-$board-row2.cert") $v-$board-row2.cert"
         fi
-    done >analysis/proofs/long.b3
+    done
+}
+if [ "${1:-}" = "--long-proofs" ]; then
+    prove_row2 5x5 1800 >analysis/proofs/long.b3
     exit 0
 fi
 if [ "${1:-}" = "--row2-6x5" ]; then
-    mkdir -p tables analysis/proofs
-    for v in x classic; do
-        "$ordo" prove --variant $v --board 6x5 --setup row2 --memory-limit 4G --time 3600 \
-            --checkpoint tables/prove-$v-6x5-row2.ckpt --certificate tables/$v-6x5-row2.cert \
-            --json >analysis/proofs/$v-6x5-row2.json || true
-    done
+    prove_row2 6x5 3600 >analysis/proofs/row2-6x5.b3
     exit 0
 fi
 if [ "${1:-}" = "--compact" ]; then

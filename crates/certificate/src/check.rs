@@ -190,7 +190,7 @@ fn check_node(part: &Part, probe: &Probe, id: usize) -> Result<(), String> {
                     side(mover)
                 ));
             }
-            let mv = legal(&eng, m)?;
+            let mv = Legal::of(&eng).denoted(m)?;
             same_position(part, &eng, &mv, *child)
         }
         Step::All(edges) => check_all(part, &eng, claim, mover, edges),
@@ -253,13 +253,37 @@ fn check_table(
     }
 }
 
-/// The legal move `m` denotes.
-fn legal(eng: &Reference, m: &Move) -> Result<Move, String> {
-    if eng.status() != Status::Ongoing {
-        return Err("a move where the game is over".into());
+/// The legal moves of a node's position, generated once: a node is judged against one list,
+/// never one generation per move it names (an `all` node names every move).
+struct Legal<'a> {
+    eng: &'a Reference,
+    moves: Vec<Move>,
+}
+
+impl<'a> Legal<'a> {
+    fn of(eng: &'a Reference) -> Self {
+        Legal {
+            eng,
+            moves: eng.legal_moves(),
+        }
     }
-    eng.resolve(m)
-        .ok_or_else(|| format!("{m} is not a legal move here"))
+
+    /// The legal move `m` denotes. A position without a legal move is one where the game is
+    /// over (the engine's status is `Ongoing` exactly when there is one, ORDO-10.3, ORDO-10.4).
+    /// A move in canonical spelling is found in the list; any other spelling (a kept group
+    /// named by another square, ORDOX-4.2) is resolved by the engine.
+    fn denoted(&self, m: &Move) -> Result<Move, String> {
+        if self.moves.is_empty() {
+            return Err("a move where the game is over".into());
+        }
+        let want = m.canonical(self.eng.dims());
+        if self.moves.contains(&want) {
+            return Ok(want);
+        }
+        self.eng
+            .resolve(m)
+            .ok_or_else(|| format!("{m} is not a legal move here"))
+    }
 }
 
 /// The position after `mv` is the one of node `child`.
@@ -290,20 +314,20 @@ fn check_all(
             side(mover)
         ));
     }
-    let moves = eng.legal_moves();
+    let legal = Legal::of(eng);
     let mut seen = HashSet::new();
     for (m, child) in edges {
-        let mv = legal(eng, m)?;
+        let mv = legal.denoted(m)?;
         if !seen.insert(mv) {
             return Err(format!("{m} is listed twice"));
         }
         same_position(part, eng, &mv, *child)?;
     }
-    match moves.iter().find(|m| !seen.contains(*m)) {
+    match legal.moves.iter().find(|m| !seen.contains(*m)) {
         Some(missing) => Err(format!(
             "the legal move {missing} is not listed ({} of {} listed)",
             seen.len(),
-            moves.len()
+            legal.moves.len()
         )),
         None => Ok(()),
     }
