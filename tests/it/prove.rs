@@ -326,7 +326,7 @@ fn the_published_game_problems_prove_again_with_the_same_certificates() {
 
 /// The published cross-check of the proof search against the 10 x 8 tables
 /// (analysis/proofs/tables-10x8.*, `bash analysis/run.sh --prove-tables`): thousands of
-/// positions, no difference from the tables, each run's tally adding up, and the Markdown
+/// positions, material up to 5 against 5, no difference from the tables, each run's tally adding up, and the Markdown
 /// table showing every run.
 #[test]
 fn the_published_table_cross_check_found_no_difference() {
@@ -339,6 +339,10 @@ fn the_published_table_cross_check_found_no_difference() {
     let n = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
     let samples: u64 = runs.iter().map(|r| n(r, "samples")).sum();
     assert!(samples >= 2000, "{samples} positions");
+    assert!(
+        runs.iter().any(|r| r["max"] == "5v5"),
+        "no run reaches 5 against 5"
+    );
     for r in &runs {
         assert_eq!(r["differences"].as_array().unwrap().len(), 0, "{r}");
         assert_eq!(
