@@ -217,13 +217,13 @@ fn no_file_imports_a_file_that_imports_it_back() {
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
-/// Writes `files` (path below `src/`, text) into a fresh folder and returns its circles.
+/// Writes `files` (path below `src/`, text) into a fresh folder and returns its circles. Each
+/// call numbers its own folder: the tests run side by side, and a folder named by the file
+/// count alone would be shared by two tests with as many files, one removing it under the other.
 fn circles_in(files: &[(&str, &str)]) -> Vec<Vec<PathBuf>> {
-    let dir = std::env::temp_dir().join(format!(
-        "ordo-imports-{}-{}",
-        std::process::id(),
-        files.len()
-    ));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ordo-imports-{}-{call}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (rel, text) in files {
         let path = dir.join(rel);
