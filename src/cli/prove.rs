@@ -67,6 +67,14 @@ pub struct ProveArgs {
     /// is from the other's home row (for measuring).
     #[arg(long)]
     pub no_advance: bool,
+    /// Count a position whose side to move can win with its next move won at once, without
+    /// expanding it (the default in classic Ordo; for measuring in Ordo X).
+    #[arg(long, conflicts_with = "no_win_check")]
+    pub win_check: bool,
+    /// Expand such a position like any other (the default in Ordo X; for measuring in
+    /// classic Ordo).
+    #[arg(long)]
+    pub no_win_check: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -195,6 +203,11 @@ fn options(args: &ProveArgs, mover: Color) -> Result<Options, CliError> {
         time,
         mobility: args.mobility,
         advance: !args.no_advance,
+        win_check: match (args.win_check, args.no_win_check) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
         checkpoint: args.checkpoint.clone(),
         goal,
     })

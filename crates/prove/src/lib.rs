@@ -43,6 +43,7 @@ mod leaves;
 mod problem;
 mod search;
 mod table;
+mod threat;
 
 pub use compose::{compose_from_games, Composing};
 pub use extract::PartSize;
@@ -53,6 +54,7 @@ pub use table::{ENTRY_BYTES, INF};
 use leaves::Leaves;
 use search::{Budget, Search};
 use table::Table;
+use threat::WinCheck;
 
 /// How a proof search may run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +74,12 @@ pub struct Options {
     /// advanced piece is from the other's home row (on by default: fewer nodes and CPU
     /// seconds on the boards measured); off, at 1, 1.
     pub advance: bool,
+    /// A new child whose side to move can end the game with its next move by the pieces
+    /// is a leaf, won for that side, and is not expanded (the one-ply win check). `None`
+    /// (the default) turns it on in classic Ordo, where the masks find most such wins, and
+    /// off in Ordo X, where finding them means generating the child's turns, which costs
+    /// more than the nodes it saves (docs/guide.md, "Proving who wins").
+    pub win_check: Option<bool>,
     /// A file to resume from (if it exists) and to save the table to when a search stops
     /// short of a result.
     pub checkpoint: Option<PathBuf>,
@@ -112,7 +120,8 @@ impl Goal {
 }
 
 impl Default for Options {
-    /// 64 MiB of table, no budget, mobility off, advance on, no checkpoint.
+    /// 64 MiB of table, no budget, mobility off, advance on, the win check as the game has it,
+    /// no checkpoint.
     fn default() -> Options {
         Options {
             table_bytes: 64 << 20,
@@ -120,6 +129,7 @@ impl Default for Options {
             time: None,
             mobility: false,
             advance: true,
+            win_check: None,
             checkpoint: None,
             goal: Goal::Value,
         }
@@ -231,7 +241,12 @@ pub fn prove_on<E: Engine>(
 ) -> Result<Report, ProveError> {
     let root = E::from_position(pos).map_err(|e| ProveError::Position(e.to_string()))?;
     let start = Instant::now();
-    let mut table = Table::with_bytes(opts.table_bytes);
+    let win_check = opts
+        .win_check
+        .unwrap_or(pos.variant == ordo_core::rules::Variant::Classic);
+    // The win check's cache takes a 32nd of the memory, the table the rest.
+    let check_bytes = if win_check { opts.table_bytes / 32 } else { 0 };
+    let mut table = Table::with_bytes(opts.table_bytes - check_bytes);
     if let Some(path) = opts.checkpoint.as_deref().filter(|p| p.exists()) {
         load_checkpoint(path, pos, &mut table)?;
     }
@@ -242,6 +257,7 @@ pub fn prove_on<E: Engine>(
     let leaves = Leaves::new(tables);
     let mut s = Search::new(table, leaves, opts.mobility, budget, stop, progress);
     s.advance = opts.advance;
+    s.win_check = win_check.then(|| WinCheck::with_bytes(check_bytes));
     let (mut outcome, roots, mut parts, left) =
         search_and_read(&mut s, &root, opts.goal, certificate, tables)?;
     let stopped = s.stopped.then(|| stop_reason(stop));

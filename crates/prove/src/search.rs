@@ -23,6 +23,7 @@ use ordo_solve::Value;
 
 use crate::leaves::Leaves;
 use crate::table::{Entry, Table, INF, TAINTED};
+use crate::threat::WinCheck;
 
 /// What stops a search short of a result.
 #[derive(Clone, Copy, Debug, Default)]
@@ -93,6 +94,8 @@ pub(crate) struct Search<'a, E> {
     mobility: bool,
     /// Initial numbers from the pieces' advance (see [`Search::advance_numbers`]).
     pub advance: bool,
+    /// The one-ply win check at the frontier ([`crate::threat`]), if on.
+    pub win_check: Option<WinCheck>,
     start: Instant,
     root: (u32, u32),
     /// The plies left at the root of the current search.
@@ -193,6 +196,7 @@ impl<'a, E: Engine> Search<'a, E> {
             leaves,
             mobility,
             advance: true,
+            win_check: None,
             start: Instant::now(),
             root: (1, 1),
             bound: None,
@@ -242,10 +246,7 @@ impl<'a, E: Engine> Search<'a, E> {
         if left == Some(0) {
             return (Some(self.horizon(e)), 0);
         }
-        if !self.mobility {
-            return (self.table_leaf(e, left), 1);
-        }
-        let moves = e.perft(1);
+        let moves = if self.mobility { e.perft(1) } else { 1 };
         if moves == 0 {
             if let Status::Won { winner, .. } = e.status() {
                 let l = if winner == e.side_to_move() {
@@ -256,7 +257,17 @@ impl<'a, E: Engine> Search<'a, E> {
                 return (Some(l), 0);
             }
         }
-        (self.table_leaf(e, left), moves)
+        if let Some(t) = self.table_leaf(e, left) {
+            return (Some(t), moves);
+        }
+        // With a ply left, a win in one reaches the mover's goal either way: the attacker
+        // wins in time, the defender does not lose.
+        if let Some(w) = self.win_check.as_mut() {
+            if w.wins(e, |e| key(e, Color::White, None)) {
+                return (Some(REACHED), moves);
+            }
+        }
+        (None, moves)
     }
 
     /// A table value as numbers: the attacker's win counts only if it comes within the
