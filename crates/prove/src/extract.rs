@@ -1,8 +1,9 @@
-//! Reading a result out of the search as a certificate part: from the root, breadth first, at
-//! the chooser's nodes one move whose child the table shows solved its way (the shortest proof
-//! first), at the other side's every move; a node the table no longer holds is searched
-//! again. Every node is justified afresh, so a refutation that rested on a path-dependent
-//! cycle value and does not close is found here and the part is given up.
+//! Reading a result out of the search as a certificate part. A win is read depth first
+//! ([`crate::win`]); a cannot-win, which may go round (endless play is a draw), breadth first
+//! from the root: at the chooser's nodes one move whose child the table shows solved its way,
+//! a child already read first, at the other side's every move; a node the table no longer
+//! holds is searched again. Every node is justified afresh, so a refutation that rested on a
+//! path-dependent cycle value and does not close is found here and the part is given up.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
@@ -28,13 +29,10 @@ pub struct PartSize {
     pub materials: Vec<Material>,
 }
 
-/// The graph being extracted: ids by key, the queue (each node with its plies left), the
-/// edges, and the plies a table leaf's value adds to a line.
+/// The graph being extracted: ids by key, and the queue (each node with its plies left).
 struct Graph<E> {
     ids: HashMap<u64, u32>,
     queue: VecDeque<(E, Left)>,
-    edges: Vec<Vec<u32>>,
-    leaf_plies: Vec<u32>,
 }
 
 impl<E: Engine> Graph<E> {
@@ -56,12 +54,13 @@ pub(crate) fn extract<E: Engine, W: Write>(
     claim: Claim,
     w: &mut Writer<W>,
 ) -> Result<PartSize, String> {
+    if claim.is_win() {
+        return crate::win::extract_win(s, root, left, claim, w);
+    }
     s.attacker = claim.side();
     let mut g = Graph {
         ids: HashMap::new(),
         queue: VecDeque::new(),
-        edges: Vec::new(),
-        leaf_plies: Vec::new(),
     };
     g.id(root, key(root, claim.side(), left), left);
     let mut size = PartSize::default();
@@ -69,10 +68,6 @@ pub(crate) fn extract<E: Engine, W: Write>(
     let mut id = 0u32;
     while let Some((e, left)) = g.queue.pop_front() {
         let step = justify(s, &mut g, &e, left, claim)?;
-        g.leaf_plies.push(match step {
-            Step::Table(Value::Win(n) | Value::Loss(n)) => u32::from(n),
-            _ => 0,
-        });
         if let Step::Table(_) = step {
             size.table_leaves += 1;
             materials.insert(Leaves::<E>::material(&e));
@@ -87,9 +82,6 @@ pub(crate) fn extract<E: Engine, W: Write>(
     }
     size.nodes = id;
     size.materials = materials.into_iter().collect();
-    if claim.is_win() {
-        size.longest = Some(longest_line(&g.edges, &g.leaf_plies)?);
-    }
     Ok(size)
 }
 
@@ -102,23 +94,10 @@ fn justify<E: Engine>(
     left: Left,
     claim: Claim,
 ) -> Result<Step, String> {
+    if let Some(step) = leaf_step(s, e, left, claim) {
+        return step;
+    }
     let at = || e.to_position().to_string();
-    if let Status::Won { winner, .. } = e.status() {
-        g.edges.push(Vec::new());
-        return if (winner == claim.side()) == claim.is_win() {
-            Ok(Step::End)
-        } else {
-            Err(format!("the game is over against the claim at {}", at()))
-        };
-    }
-    if let Some(v) = s.leaves.probe(e) {
-        g.edges.push(Vec::new());
-        return table_step(claim, e, v, left)
-            .ok_or_else(|| format!("a table value against it at {}", at()));
-    }
-    if left == Some(0) {
-        return Err(format!("no plies left at {}", at()));
-    }
     let moves = e.legal_moves();
     let kids: Vec<E> = moves.iter().map(|m| e.apply(m)).collect();
     let left = left.map(|l| l - 1);
@@ -133,18 +112,40 @@ fn justify<E: Engine>(
         }
         (0..kids.len()).collect()
     };
-    let mut edges = Vec::new();
     let mut out: Vec<(Move, u32)> = Vec::new();
     for i in picked {
         let cid = g.id(&kids[i], key(&kids[i], claim.side(), left), left);
-        edges.push(cid);
         out.push((moves[i], cid));
     }
-    g.edges.push(edges);
     Ok(match (e.side_to_move() == claim.chooser(), out.pop()) {
         (true, Some((m, c))) => Step::One(m, c),
         (_, last) => Step::All(out.into_iter().chain(last).collect()),
     })
+}
+
+/// A leaf's step under `claim`: the game over, or a table value (an error where it is
+/// against the claim), or no plies left (an error); `None` if `e` is not a leaf.
+pub(crate) fn leaf_step<E: Engine>(
+    s: &mut Search<'_, E>,
+    e: &E,
+    left: Left,
+    claim: Claim,
+) -> Option<Result<Step, String>> {
+    let at = || e.to_position().to_string();
+    if let Status::Won { winner, .. } = e.status() {
+        return Some(if (winner == claim.side()) == claim.is_win() {
+            Ok(Step::End)
+        } else {
+            Err(format!("the game is over against the claim at {}", at()))
+        });
+    }
+    if let Some(v) = s.leaves.probe(e) {
+        return Some(
+            table_step(claim, e, v, left)
+                .ok_or_else(|| format!("a table value against it at {}", at())),
+        );
+    }
+    (left == Some(0)).then(|| Err(format!("no plies left at {}", at())))
 }
 
 /// A table leaf's step, if its value is one the claim needs (a win within the plies left).
@@ -160,7 +161,11 @@ fn table_step<E: Engine>(claim: Claim, e: &E, v: Value, left: Left) -> Option<St
 
 /// What the search knows of `c` (with `left` plies left): its numbers and proof depth, a
 /// leaf's or the table's.
-fn known<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> Option<(u32, u32, u32)> {
+pub(crate) fn known<E: Engine>(
+    s: &mut Search<'_, E>,
+    c: &E,
+    left: Left,
+) -> Option<(u32, u32, u32)> {
     if let Some((p, d)) = s.leaf(c, left) {
         return Some((p, d, 0));
     }
@@ -181,7 +186,7 @@ fn research<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> (u32, u32, u
 }
 
 /// The chooser's move: a child already in the graph (a cannot-win may go round), else the
-/// child solved against its mover with the shortest proof, else the first child that a new
+/// child solved against its mover, the shortest first, else the first child that a new
 /// search solves so.
 fn choose<E: Engine>(
     s: &mut Search<'_, E>,
@@ -190,13 +195,11 @@ fn choose<E: Engine>(
     left: Left,
     claim: Claim,
 ) -> Option<usize> {
-    if !claim.is_win() {
-        if let Some(i) = kids
-            .iter()
-            .position(|c| g.ids.contains_key(&key(c, claim.side(), left)))
-        {
-            return Some(i);
-        }
+    if let Some(i) = kids
+        .iter()
+        .position(|c| g.ids.contains_key(&key(c, claim.side(), left)))
+    {
+        return Some(i);
     }
     let best = kids
         .iter()
@@ -211,7 +214,7 @@ fn choose<E: Engine>(
 }
 
 /// Whether the chooser reaches its goal at `c` (the other side's reply): in the graph
-/// already for a cannot-win, else solved so, searching it again if the table lost it.
+/// already, else solved so, searching it again if the table lost it.
 fn answered<E: Engine>(
     s: &mut Search<'_, E>,
     g: &Graph<E>,
@@ -219,7 +222,7 @@ fn answered<E: Engine>(
     left: Left,
     claim: Claim,
 ) -> bool {
-    if !claim.is_win() && g.ids.contains_key(&key(c, claim.side(), left)) {
+    if g.ids.contains_key(&key(c, claim.side(), left)) {
         return true;
     }
     match known(s, c, left) {
@@ -231,7 +234,7 @@ fn answered<E: Engine>(
 
 /// The longest line of an acyclic graph from node 0, in plies, a table leaf counting the
 /// plies of its value; an error on a cycle.
-fn longest_line(edges: &[Vec<u32>], leaf_plies: &[u32]) -> Result<u32, String> {
+pub(crate) fn longest_line(edges: &[Vec<u32>], leaf_plies: &[u32]) -> Result<u32, String> {
     let n = edges.len();
     let mut depth = vec![u32::MAX; n];
     let mut on_stack = vec![false; n];

@@ -44,6 +44,7 @@ mod problem;
 mod search;
 mod table;
 mod threat;
+mod win;
 
 pub use compose::{compose_from_games, Composing};
 pub use extract::PartSize;

@@ -316,6 +316,13 @@ impl<'a, E: Engine> Search<'a, E> {
         self.path.clear();
     }
 
+    /// Make `keys` the current path: a search from here counts a return to any of them as
+    /// endless play (a draw), so a proof it finds avoids them.
+    pub fn set_path(&mut self, keys: &[u64]) {
+        self.path.clear();
+        self.path.extend(keys.iter().copied());
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;

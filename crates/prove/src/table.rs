@@ -123,6 +123,15 @@ impl Table {
         self.set(slot, e);
     }
 
+    /// Drop the entry of `key`, if the table holds it.
+    pub fn forget(&mut self, key: u64) {
+        let b = self.bucket(key);
+        if let Some(i) = (b..b + BUCKET).find(|&i| self.keys[i] == key) {
+            self.set(i, Entry::default());
+            self.used -= 1;
+        }
+    }
+
     /// Forget every tainted entry.
     pub fn drop_tainted(&mut self) {
         for i in 0..self.keys.len() {
