@@ -3,8 +3,9 @@
 //! them, unbounded and bounded by the tables' distance. Prints the tally as one JSON line;
 //! exit status 1 on any difference from the tables, 2 on bad arguments. Test tooling.
 //!
-//! Usage: `prove-against-tables DIR VARIANT BOARD WHITE,BLACK SAMPLES MIN-PLIES SEED NODES`:
-//! SAMPLES positions that are draws or wins of at least MIN-PLIES plies
+//! Usage: `prove-against-tables DIR VARIANT BOARD WHITE,BLACK SAMPLES MIN-PLIES SEED NODES
+//! [--win-check|--no-win-check]`: SAMPLES positions that are draws or wins of at least
+//! MIN-PLIES plies, the one-ply win check as the game has it unless a flag says otherwise
 //! (`cargo run --release --example prove-against-tables -- tables x 10x8 4,3 1000 5 1 200000`).
 
 use std::process::ExitCode;
@@ -27,8 +28,16 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<bool, String> {
+    let (win_check, args) = match args.split_last() {
+        Some((flag, rest)) if flag == "--win-check" => (Some(true), rest),
+        Some((flag, rest)) if flag == "--no-win-check" => (Some(false), rest),
+        _ => (None, args),
+    };
     let [dir, variant, board, max, samples, min, seed, nodes] = args else {
-        return Err("usage: DIR VARIANT BOARD WHITE,BLACK SAMPLES MIN-PLIES SEED NODES".into());
+        return Err(
+            "usage: DIR VARIANT BOARD WHITE,BLACK SAMPLES MIN-PLIES SEED NODES [--win-check|--no-win-check]"
+                .into(),
+        );
     };
     let variant = match variant.as_str() {
         "classic" => ordo::Variant::Classic,
@@ -45,6 +54,7 @@ fn run(args: &[String]) -> Result<bool, String> {
     let tb = Tablebase::open(std::path::Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
     let opts = Options {
         nodes: Some(num(nodes)?),
+        win_check,
         ..Options::default()
     };
     let clock = std::time::Instant::now();
@@ -58,6 +68,9 @@ fn run(args: &[String]) -> Result<bool, String> {
     let mut line = serde_json::to_value(&t).map_err(|e| e.to_string())?;
     line["variant"] = variant.name().into();
     line["board"] = board.as_str().into();
+    line["win_check"] = win_check
+        .unwrap_or(variant == ordo::Variant::Classic)
+        .into();
     line["max"] = format!("{w}v{b}").into();
     line["seed"] = num(seed)?.into();
     line["min_plies"] = num(min)?.into();
