@@ -11,7 +11,7 @@
 #   bash analysis/run.sh --compact  # the compact solver's reports in analysis/compact/
 #                                   # (hours; each kept only once verified, existing ones kept)
 #   bash analysis/run.sh --proofs   # the proof search on every solved board, analysis/proofs/
-#                                   # (150 s a board at most; certificates checked)
+#                                   # (300 s a board at most; certificates checked)
 #   bash analysis/run.sh --long-proofs # the row2 5 x 5 starts, 30 minutes and 4 GB each
 #                                   # (analysis/proofs/*-5x5-row2.json, long.b3)
 #   bash analysis/run.sh --problems # 10 x 8 problems composed from random games by the proof
@@ -45,7 +45,7 @@ compact() {
     mv "$out.tmp" "$out"
 }
 if [ "${1:-}" = "--proofs" ]; then
-    bash analysis/prove-solved.sh "$ordo" analysis/proofs 150
+    bash analysis/prove-solved.sh "$ordo" analysis/proofs 300
     exit 0
 fi
 if [ "${1:-}" = "--problems" ]; then
