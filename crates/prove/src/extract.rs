@@ -1,5 +1,5 @@
 //! Reading a result out of the search as a certificate part. A win is read depth first
-//! ([`crate::win`]); a cannot-win, which may go round (endless play is a draw), breadth first
+//! (`win.rs`); a cannot-win, which may go round (endless play is a draw), breadth first
 //! from the root: at the chooser's nodes one move whose child the table shows solved its way,
 //! a child already read first, at the other side's every move; a node the table no longer
 //! holds is searched again. Every node is justified afresh, so a refutation that rested on a
@@ -45,8 +45,8 @@ impl<E: Engine> Graph<E> {
     }
 }
 
-/// Extract the part of `claim` about `root` (with `left` plies for the win) into `w`; why
-/// not, if it does not close.
+/// Extract the part of `claim` (a cannot-win) about `root` (with `left` plies for the win)
+/// into `w`; why not, if it does not close.
 pub(crate) fn extract<E: Engine, W: Write>(
     s: &mut Search<'_, E>,
     root: &E,
@@ -54,9 +54,6 @@ pub(crate) fn extract<E: Engine, W: Write>(
     claim: Claim,
     w: &mut Writer<W>,
 ) -> Result<PartSize, String> {
-    if claim.is_win() {
-        return crate::win::extract_win(s, root, left, claim, w);
-    }
     s.attacker = claim.side();
     let mut g = Graph {
         ids: HashMap::new(),

@@ -517,7 +517,12 @@ fn write_parts<E: Engine, W: Write>(
     let mut parts = Vec::new();
     for &claim in read.wanted {
         w.claim(claim)?;
-        let size = match extract::extract(s, read.root, read.left, claim, &mut w) {
+        let read_out = if claim.is_win() {
+            win::extract_win(s, read.root, read.left, claim, &mut w)
+        } else {
+            extract::extract(s, read.root, read.left, claim, &mut w)
+        };
+        let size = match read_out {
             Ok(size) => size,
             Err(_) => return Ok(Err(claim)),
         };

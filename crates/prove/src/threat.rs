@@ -167,19 +167,7 @@ pub(crate) fn may_win_in_one<E: Engine>(e: &E) -> bool {
         Color::White => mine & (mine << cols),
         Color::Black => mine & (mine >> cols),
     };
-    let flood = |start: u128, passable: u128, landing: u128| {
-        (-1..=1).any(|dc| {
-            let mut g = start;
-            while g != 0 {
-                g = step(g, mover, dc, cols, m);
-                if g & landing != 0 {
-                    return true;
-                }
-                g &= passable;
-            }
-            false
-        })
-    };
+    let flood = |start, passable, landing| reaches(start, passable, landing, mover, cols, m);
     let open_goal = goal & !mine;
     match e.variant() {
         Variant::Classic => {
@@ -197,6 +185,22 @@ pub(crate) fn may_win_in_one<E: Engine>(e: &E) -> bool {
             flood(rows_of(start, cols, len), m.board & !theirs, open_goal)
         }
     }
+}
+
+/// Whether a forward or diagonally forward ray from a square of `start`, through squares of
+/// `passable`, lands on a square of `landing`.
+fn reaches(start: u128, passable: u128, landing: u128, mover: Color, cols: u32, m: &Masks) -> bool {
+    (-1..=1).any(|dc| {
+        let mut g = start;
+        while g != 0 {
+            g = step(g, mover, dc, cols, m);
+            if g & landing != 0 {
+                return true;
+            }
+            g &= passable;
+        }
+        false
+    })
 }
 
 /// Every square of each row that holds a square of `mask`.
