@@ -171,15 +171,34 @@ pub(crate) fn known<E: Engine>(
         .map(|t| (t.phi, t.delta, t.depth))
 }
 
-/// Search `c` (not a leaf) to the end, on an empty path.
-fn research<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> (u32, u32, u32) {
-    if let Some(k) = known(s, c, left).filter(|k| k.0 == 0 || k.1 == 0) {
-        return k;
-    }
-    s.clear_path();
+/// What the search knows of `c` if that solves it (φ or δ zero).
+pub(crate) fn solved<E: Engine>(
+    s: &mut Search<'_, E>,
+    c: &E,
+    left: Left,
+) -> Option<(u32, u32, u32)> {
+    known(s, c, left).filter(|k| k.0 == 0 || k.1 == 0)
+}
+
+/// Search `c` (with `left` plies left) to the end with `path` as the search's path, so that
+/// what it proves never passes through those positions (a return to one is endless play,
+/// ORDO-3.3); its numbers and proof depth.
+pub(crate) fn search_avoiding<E: Engine>(
+    s: &mut Search<'_, E>,
+    c: &E,
+    left: Left,
+    path: &[u64],
+) -> (u32, u32, u32) {
+    s.set_path(path);
     let k = key(c, s.attacker, left);
     let (t, _) = s.mid(c, k, left, (INF, INF), false);
+    s.clear_path();
     (t.phi, t.delta, t.depth)
+}
+
+/// What `c` is worth, searched to the end on an empty path if the search does not know.
+fn research<E: Engine>(s: &mut Search<'_, E>, c: &E, left: Left) -> (u32, u32, u32) {
+    solved(s, c, left).unwrap_or_else(|| search_avoiding(s, c, left, &[]))
 }
 
 /// The chooser's move: a child already in the graph (a cannot-win may go round), else the

@@ -17,7 +17,7 @@ use ordo_certificate::{Claim, Node, Step, Writer};
 use ordo_core::rules::Engine;
 use ordo_solve::Value;
 
-use crate::extract::{known, leaf_step, longest_line, PartSize};
+use crate::extract::{known, leaf_step, longest_line, search_avoiding, solved, PartSize};
 use crate::leaves::Leaves;
 use crate::search::{key, Left, Search};
 use crate::table::INF;
@@ -231,15 +231,12 @@ fn again<E: Engine>(
         // Neither side's goal can be shown through a node on the line.
         return Ok((INF, INF, 0));
     }
-    if let Some(n) = known(s, c, left).filter(|n| n.0 == 0 || n.1 == 0) {
+    if let Some(n) = solved(s, c, left) {
         return Ok(n);
     }
     if win.searches_left == 0 {
         return Err("the read-out searched again too often".into());
     }
     win.searches_left -= 1;
-    s.set_path(&win.line);
-    let (t, _) = s.mid(c, k, left, (INF, INF), false);
-    s.clear_path();
-    Ok((t.phi, t.delta, t.depth))
+    Ok(search_avoiding(s, c, left, &win.line))
 }
