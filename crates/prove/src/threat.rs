@@ -12,7 +12,7 @@
 //! a capture), which is only a node expanded as before: the check never claims a win the
 //! moves do not give.
 
-use ordo_core::rules::{Color, Engine, Variant};
+use ordo_core::rules::{Color, Dims, Engine, Variant};
 
 /// The check with a cache of its answers: a position is checked once, not at every
 /// expansion of its parent (a parent is expanded again each time the search comes back to
@@ -20,6 +20,8 @@ use ordo_core::rules::{Color, Engine, Variant};
 pub(crate) struct WinCheck {
     cache: Vec<u64>,
     buf: Vec<[u128; 2]>,
+    /// The masks of the board searched, made on the first check (one board a search).
+    shape: Option<Shape>,
 }
 
 impl WinCheck {
@@ -30,13 +32,20 @@ impl WinCheck {
         WinCheck {
             cache: vec![0; slots],
             buf: Vec::new(),
+            shape: None,
         }
     }
 
     /// Whether the side to move of `e` wins in one by the pieces, as [`wins_in_one`] says;
     /// only a position whose moves must be generated is looked up, by its key.
     pub fn wins<E: Engine>(&mut self, e: &E, key: impl FnOnce(&E) -> u64) -> bool {
-        match needs_moves(e) {
+        let dims = e.dims();
+        let shape = match self.shape.take() {
+            Some(sh) if sh.dims == dims => self.shape.insert(sh),
+            _ => self.shape.insert(Shape::of(dims)),
+        };
+        let v = View::of(e, shape);
+        match needs_moves(e.variant(), &v) {
             Some(false) => return false,
             None => return true,
             Some(true) => {}
@@ -48,83 +57,93 @@ impl WinCheck {
         if slot | 1 == tag {
             return slot & 1 == 1;
         }
-        let won = ends_by_a_move(e, &mut self.buf);
+        let won = ends_by_a_move(e, v.goal, &mut self.buf);
         self.cache[at] = (key & !1) | u64::from(won);
         won
     }
 }
 
-/// The masks of a board: every square, and the columns a diagonal step may land in.
-struct Masks {
+/// The masks of a board: every square, the columns a diagonal step may land in, and each
+/// side's goal row (the other's home row, ORDO-1.3) and the row before it.
+struct Shape {
+    dims: Dims,
+    cols: u32,
+    len: u32,
     board: u128,
     not_first_col: u128,
     not_last_col: u128,
+    /// White's goal, the top row, and Black's, the bottom row.
+    goal: [u128; 2],
+    /// The row before each side's goal.
+    before: [u128; 2],
 }
 
-fn masks(cols: u32, len: u32) -> Masks {
-    let board = if len == 128 {
-        u128::MAX
-    } else {
-        (1u128 << len) - 1
-    };
-    let (mut first, mut last) = (0u128, 0u128);
-    for r in 0..len / cols {
-        first |= 1 << (r * cols);
-        last |= 1 << (r * cols + cols - 1);
-    }
-    Masks {
-        board,
-        not_first_col: board & !first,
-        not_last_col: board & !last,
+impl Shape {
+    fn of(dims: Dims) -> Shape {
+        let (cols, len) = (dims.cols as u32, dims.len() as u32);
+        let board = if len == 128 {
+            u128::MAX
+        } else {
+            (1u128 << len) - 1
+        };
+        let row = (1u128 << cols) - 1;
+        let (mut first, mut last) = (0u128, 0u128);
+        for r in 0..len / cols {
+            first |= 1 << (r * cols);
+            last |= 1 << (r * cols + cols - 1);
+        }
+        Shape {
+            dims,
+            cols,
+            len,
+            board,
+            not_first_col: board & !first,
+            not_last_col: board & !last,
+            goal: [row << (len - cols), row],
+            before: [row << (len - 2 * cols), row << cols],
+        }
     }
 }
 
-/// What the checks read of a position: the board's shape and masks, the side to move, its
-/// pieces and the other side's, and its goal row (the other's home row, ORDO-1.3).
-struct View {
-    cols: u32,
-    len: u32,
-    m: Masks,
+/// What the checks read of a position: the board's shape, the side to move, its pieces and
+/// the other side's, and its goal row.
+struct View<'a> {
+    m: &'a Shape,
     mover: Color,
     mine: u128,
     theirs: u128,
     goal: u128,
 }
 
-impl View {
-    fn of<E: Engine>(e: &E) -> View {
-        let d = e.dims();
-        let (cols, len) = (d.cols as u32, d.len() as u32);
+impl<'a> View<'a> {
+    fn of<E: Engine>(e: &E, m: &'a Shape) -> View<'a> {
         let [w, b] = e.occupancy();
         let mover = e.side_to_move();
-        let row = (1u128 << cols) - 1;
-        let (mine, theirs, goal) = match mover {
-            Color::White => (w, b, row << (len - cols)),
-            Color::Black => (b, w, row),
+        let (mine, theirs) = match mover {
+            Color::White => (w, b),
+            Color::Black => (b, w),
         };
         View {
-            cols,
-            len,
-            m: masks(cols, len),
+            m,
             mover,
             mine,
             theirs,
-            goal,
+            goal: m.goal[mover as usize],
         }
     }
 }
 
 /// The squares of `from` moved one step forward for `mover` (White up, Black down), straight
 /// or diagonally by `dc` columns (-1, 0, 1), dropped where they would leave the board.
-fn step(from: u128, mover: Color, dc: i32, cols: u32, m: &Masks) -> u128 {
+fn step(from: u128, mover: Color, dc: i32, m: &Shape) -> u128 {
     let land = match dc {
         1 => m.not_first_col,
         -1 => m.not_last_col,
         _ => m.board,
     };
     let shifted = match mover {
-        Color::White => from << (cols as i32 + dc) as u32,
-        Color::Black => from >> (cols as i32 - dc) as u32,
+        Color::White => from << (m.cols as i32 + dc) as u32,
+        Color::Black => from >> (m.cols as i32 - dc) as u32,
     };
     shifted & land
 }
@@ -136,26 +155,18 @@ fn step(from: u128, mover: Color, dc: i32, cols: u32, m: &Masks) -> u128 {
 /// goal row has a neighbour of its own on the row before it; that neighbour stood there
 /// before the move unless it came with the same ordo (a vertical ordo's second piece, or a
 /// whole group that is one horizontal line). Those ordo moves are left to the search.
-pub(crate) fn may_win_in_one<E: Engine>(e: &E) -> bool {
-    let v = View::of(e);
+fn may_win_in_one(variant: Variant, v: &View) -> bool {
     let View {
-        cols,
-        len,
+        m,
         mover,
         mine,
         theirs,
         goal,
-        ..
-    } = v;
-    let m = &v.m;
+    } = *v;
     if theirs.count_ones() == 1 {
         return true;
     }
-    let row = (1u128 << cols) - 1;
-    let before = match mover {
-        Color::White => row << (len - 2 * cols),
-        Color::Black => row << cols,
-    };
+    let before = m.before[mover as usize];
     // A lone piece needs no neighbour: it is the whole group.
     let neighbours = if mine.count_ones() == 1 {
         mine | before
@@ -164,36 +175,36 @@ pub(crate) fn may_win_in_one<E: Engine>(e: &E) -> bool {
     };
     // The leading piece of a vertical ordo brings its neighbour along.
     let front = match mover {
-        Color::White => mine & (mine << cols),
-        Color::Black => mine & (mine >> cols),
+        Color::White => mine & (mine << m.cols),
+        Color::Black => mine & (mine >> m.cols),
     };
-    let flood = |start, passable, landing| reaches(start, passable, landing, mover, cols, m);
+    let flood = |start, passable, landing| reaches(start, passable, landing, mover, m);
     let open_goal = goal & !mine;
-    match e.variant() {
+    match variant {
         Variant::Classic => {
             let beside = neighbours | ((neighbours << 1) & m.not_first_col);
             let beside = beside | ((neighbours >> 1) & m.not_last_col);
             let above = match mover {
-                Color::White => beside << cols,
-                Color::Black => beside >> cols,
+                Color::White => beside << m.cols,
+                Color::Black => beside >> m.cols,
             };
             let empty = m.board & !(mine | theirs);
             flood(mine, empty, above & open_goal) || flood(front, empty, open_goal)
         }
         _ => {
             let start = if neighbours != 0 { mine } else { front };
-            flood(rows_of(start, cols, len), m.board & !theirs, open_goal)
+            flood(rows_of(start, m), m.board & !theirs, open_goal)
         }
     }
 }
 
 /// Whether a forward or diagonally forward ray from a square of `start`, through squares of
 /// `passable`, lands on a square of `landing`.
-fn reaches(start: u128, passable: u128, landing: u128, mover: Color, cols: u32, m: &Masks) -> bool {
+fn reaches(start: u128, passable: u128, landing: u128, mover: Color, m: &Shape) -> bool {
     (-1..=1).any(|dc| {
         let mut g = start;
         while g != 0 {
-            g = step(g, mover, dc, cols, m);
+            g = step(g, mover, dc, m);
             if g & landing != 0 {
                 return true;
             }
@@ -204,10 +215,10 @@ fn reaches(start: u128, passable: u128, landing: u128, mover: Color, cols: u32, 
 }
 
 /// Every square of each row that holds a square of `mask`.
-fn rows_of(mask: u128, cols: u32, len: u32) -> u128 {
-    let row = (1u128 << cols) - 1;
-    (0..len / cols)
-        .map(|r| row << (r * cols))
+fn rows_of(mask: u128, m: &Shape) -> u128 {
+    let row = (1u128 << m.cols) - 1;
+    (0..m.len / m.cols)
+        .map(|r| row << (r * m.cols))
         .filter(|&r| mask & r != 0)
         .fold(0, |acc, r| acc | r)
 }
@@ -216,8 +227,10 @@ fn rows_of(mask: u128, cols: u32, len: u32) -> u128 {
 /// ORDO-10.2), the moves generated into `buf` only where [`needs_moves`] asks for them.
 #[cfg(test)]
 pub(crate) fn wins_in_one<E: Engine>(e: &E, buf: &mut Vec<[u128; 2]>) -> bool {
-    match needs_moves(e) {
-        Some(generate) => generate && ends_by_a_move(e, buf),
+    let shape = Shape::of(e.dims());
+    let v = View::of(e, &shape);
+    match needs_moves(e.variant(), &v) {
+        Some(generate) => generate && ends_by_a_move(e, v.goal, buf),
         None => true,
     }
 }
@@ -226,17 +239,17 @@ pub(crate) fn wins_in_one<E: Engine>(e: &E, buf: &mut Vec<[u128; 2]>) -> bool {
 /// be generated to tell. In classic Ordo a singleton's win is found on the masks, and the
 /// moves are needed only where an ordo could win or one piece is left to take; in Ordo X
 /// wherever [`may_win_in_one`] allows a win.
-fn needs_moves<E: Engine>(e: &E) -> Option<bool> {
-    if e.variant() == Variant::Classic {
-        classic_singleton_wins(e)
+fn needs_moves(variant: Variant, v: &View) -> Option<bool> {
+    if variant == Variant::Classic {
+        classic_singleton_wins(v)
     } else {
-        Some(may_win_in_one(e))
+        Some(may_win_in_one(variant, v))
     }
 }
 
-/// Whether one of the legal moves of `e` (generated into `buf`) ends the game by the pieces.
-fn ends_by_a_move<E: Engine>(e: &E, buf: &mut Vec<[u128; 2]>) -> bool {
-    let goal = View::of(e).goal;
+/// Whether one of the legal moves of `e` (generated into `buf`) puts a piece of its mover on
+/// `goal` or takes the other side's last piece.
+fn ends_by_a_move<E: Engine>(e: &E, goal: u128, buf: &mut Vec<[u128; 2]>) -> bool {
     let me = e.side_to_move() as usize;
     e.successor_occupancies(buf);
     buf.iter().any(|o| o[me] & goal != 0 || o[1 - me] == 0)
@@ -248,31 +261,28 @@ fn ends_by_a_move<E: Engine>(e: &E, buf: &mut Vec<[u128; 2]>) -> bool {
 /// another move could still win, so that the moves must be generated: the other side has
 /// one piece left (ORDO-10.2), or two side-by-side goal squares are reached by clear forward
 /// rays (a horizontal ordo, ORDO-8.2, ORDO-7.3).
-fn classic_singleton_wins<E: Engine>(e: &E) -> Option<bool> {
-    let v = View::of(e);
+///
+/// The rays of all the pieces are walked together, one direction at a time; only the pieces
+/// whose ray ends on the goal row (found by walking back from where the rays end there) are
+/// taken one by one, to test the group each would leave.
+fn classic_singleton_wins(v: &View) -> Option<bool> {
     let View {
-        cols,
+        m,
         mover,
         mine,
         theirs,
         goal,
-        ..
-    } = v;
-    let m = &v.m;
+    } = *v;
     let empty = m.board & !(mine | theirs);
-    let (mut pieces, mut straight) = (mine, 0u128);
-    while pieces != 0 {
-        let p = pieces & pieces.wrapping_neg();
-        pieces ^= p;
-        for dc in -1..=1 {
-            let mut g = step(p, mover, dc, cols, m);
-            while g & empty & !goal != 0 {
-                g = step(g, mover, dc, cols, m);
-            }
-            if g & goal & !mine == 0 {
-                continue;
-            }
-            if one_group((mine ^ p) | g, cols, m) {
+    let mut straight = 0u128;
+    for dc in -1..=1 {
+        let ends = ray_ends(mine, empty, mover, dc, m) & goal & !mine;
+        let mut from = ray_ends(ends, empty, mover.opponent(), -dc, m) & mine;
+        while from != 0 {
+            let p = from & from.wrapping_neg();
+            from ^= p;
+            let g = ray_ends(p, empty, mover, dc, m);
+            if one_group((mine ^ p) | g, m) {
                 return None;
             }
             if dc == 0 && g & empty != 0 {
@@ -284,12 +294,26 @@ fn classic_singleton_wins<E: Engine>(e: &E) -> Option<bool> {
     Some(theirs.count_ones() == 1 || side_by_side != 0)
 }
 
+/// Where the rays from the squares of `from`, one step at a time in direction `dc` for
+/// `mover` through the squares of `empty`, end: on the first square that is not empty, or
+/// on the last row (a ray that leaves the board ends nowhere). All the rays are walked
+/// together, so a walk takes at most as many steps as the board has rows.
+fn ray_ends(from: u128, empty: u128, mover: Color, dc: i32, m: &Shape) -> u128 {
+    let last = m.goal[mover as usize];
+    let (mut g, mut ends) = (step(from, mover, dc, m), 0u128);
+    while g != 0 {
+        ends |= g & (!empty | last);
+        g = step(g & empty & !last, mover, dc, m);
+    }
+    ends
+}
+
 /// Whether the squares of `set` form one group of neighbours (ORDO-4.1).
-fn one_group(set: u128, cols: u32, m: &Masks) -> bool {
+fn one_group(set: u128, m: &Shape) -> bool {
     let mut g = set & set.wrapping_neg();
     loop {
         let h = g | ((g << 1) & m.not_first_col) | ((g >> 1) & m.not_last_col);
-        let next = (h | (h << cols) | (h >> cols)) & set;
+        let next = (h | (h << m.cols) | (h >> m.cols)) & set;
         if next == g {
             return g == set;
         }
