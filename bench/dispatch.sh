@@ -6,15 +6,20 @@
 # Each run's CPU seconds (user + system, /usr/bin/time) are printed as they come, then the
 # mean, median, minimum and maximum per workload and path.
 #
-# Usage: bench/dispatch.sh [ROUNDS] [ORDO] [NATIVE_ORDO]
-#   ROUNDS       runs per workload and path (default 5; the Ordo X perft runs half as many)
-#   ORDO         the portable build (default: target/release/ordo; cargo build --release)
-#   NATIVE_ORDO  the anchor (default: target-native/release/ordo; RUSTFLAGS='-C
-#                target-cpu=native' CARGO_TARGET_DIR=target-native cargo build --release)
+# Usage: bench/dispatch.sh [ROUNDS] [ORDO] [NATIVE_ORDO] [PREVIOUS_ORDO]
+#   ROUNDS         runs per workload and path (default 5; the Ordo X perft runs half as many)
+#   ORDO           the portable build (default: target/release/ordo; cargo build --release)
+#   NATIVE_ORDO    the anchor (default: target-native/release/ordo; RUSTFLAGS='-C
+#                  target-cpu=native' CARGO_TARGET_DIR=target-native cargo build --release)
+#   PREVIOUS_ORDO  optional: an earlier portable build, run as it picks (path "previous"),
+#                  to compare a change with what it replaces in the same run
 set -euo pipefail
 rounds="${1:-5}"
 ordo="${2:-target/release/ordo}"
 native="${3:-target-native/release/ordo}"
+previous="${4:-}"
+paths=(v3 baseline native)
+[[ -n "$previous" ]] && paths+=(previous)
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
@@ -40,9 +45,10 @@ for w in "${workloads[@]}"; do
     IFS='|' read -r name div args <<<"$w"
     n=$(((rounds + div - 1) / div))
     for ((i = 1; i <= n; i++)); do
-        for path in v3 baseline native; do
+        for path in "${paths[@]}"; do
             bin="$ordo"
             [[ "$path" == native ]] && bin="$native"
+            [[ "$path" == previous ]] && bin="$previous"
             # shellcheck disable=SC2086
             s=$(run "$path" "$bin" ${args//TB/$scratch/tb})
             echo "$name $path $s"

@@ -85,18 +85,29 @@ fn detect_v3() -> bool {
     false
 }
 
-/// A function compiled for [`Level::V3`]: `unsafe`, since it may only run where
-/// [`has_v3`] is true (its callers check it and say so in their `SAFETY` comment).
+/// Whether the copies compiled for [`Level::V3`] run in this process: `ORDO_CPU` does not
+/// force the baseline and the processor has every feature. A function made by
+/// [`v3_fn!`](crate::v3_fn) may be called only where this is true.
+pub fn use_v3() -> bool {
+    level() == Level::V3 && has_v3()
+}
+
+/// A function compiled for x86-64-v3 ([`cpu::Level::V3`](crate::cpu::Level::V3)), on
+/// x86-64 only: `unsafe`, since it may only run where
+/// [`cpu::use_v3`](crate::cpu::use_v3) is true (its callers check it and say so in their
+/// `SAFETY` comment). What it calls gains the features only where it is inlined into it
+/// (`#[inline(always)]`). Exported so that the solver's own loops have their copy.
+#[macro_export]
 macro_rules! v3_fn {
-    ($(#[$doc:meta])* fn $name:ident $($rest:tt)*) => {
+    ($(#[$doc:meta])* $vis:vis fn $name:ident $($rest:tt)*) => {
         $(#[$doc])*
         ///
         /// # Safety
-        /// The processor must have the features of [`Level::V3`] ([`has_v3`]).
+        /// The processor must have the x86-64-v3 features (`ordo_bitboard::cpu::use_v3`).
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,movbe,popcnt")]
         #[allow(unsafe_code)]
-        unsafe fn $name $($rest)*
+        $vis unsafe fn $name $($rest)*
     };
 }
 

@@ -84,6 +84,7 @@ impl RankBits {
     }
 
     /// Bit `p`.
+    #[inline(always)]
     pub fn get(&self, p: u64) -> bool {
         p < self.len && self.words[(p / 64) as usize] >> (p % 64) & 1 == 1
     }
@@ -113,6 +114,7 @@ impl RankBits {
     }
 
     /// Set bits before bit `p`.
+    #[inline(always)]
     pub fn rank(&self, p: u64) -> u64 {
         let w = (p / 64) as usize;
         let first = w - w % BLOCK_WORDS;

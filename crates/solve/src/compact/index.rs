@@ -145,6 +145,7 @@ impl Sets {
     }
 
     /// Where the search for `set` starts in `lookup`.
+    #[inline(always)]
     fn home(&self, set: u128) -> usize {
         let x = (set as u64) ^ ((set >> 64) as u64).rotate_left(29);
         let h = (x ^ x >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -218,6 +219,7 @@ impl Sets {
     }
 
     /// The rank of the mirror image of the set of rank `r`.
+    #[inline(always)]
     pub fn mirror(&self, r: u32) -> u32 {
         self.mirrors[r as usize]
     }
@@ -246,6 +248,7 @@ impl Sets {
     }
 
     /// The rank and advancement of `set`, `None` if it is not a connected set of this size.
+    #[inline(always)]
     pub fn rank(&self, set: u128) -> Option<(u32, u32)> {
         let mask = self.lookup.len() - 1;
         let mut i = self.home(set);
@@ -674,6 +677,7 @@ impl CoreIndex {
         }
     }
 
+    #[inline(always)]
     fn block_key(&self, stm: Color, adv: [u32; 2]) -> usize {
         let (tw, tb) = (self.sets[0].advancements(), self.sets[1].advancements());
         ((stm as u32 * tw + adv[0]) * tb + adv[1]) as usize
@@ -719,12 +723,14 @@ impl CoreIndex {
 
     /// The slot of a core position, or of its stored image; `None` if a side is not one
     /// group of this material, or it is not a position.
+    #[inline(always)]
     pub fn slot(&self, occ: [u128; 2], stm: Color) -> Option<usize> {
         let r = self.rank(occ)?;
         self.slot_of(stm, [r[0].0, r[1].0], [r[0].1, r[1].1])
     }
 
     /// [`CoreIndex::slot`] of the sets of ranks `ranks` and advancements `adv`.
+    #[inline(always)]
     pub(super) fn slot_of(&self, stm: Color, ranks: [u32; 2], adv: [u32; 2]) -> Option<usize> {
         let (stm, [rw, rb], adv) = if stm == Color::Black && !self.both_sides {
             // The colour twin: rank for rank, Black's sets are White's turned over.
@@ -834,6 +840,7 @@ impl CoreIndex {
 
     /// The ranks and advancements of a core occupancy, `None` if a side is not one group of
     /// this material.
+    #[inline(always)]
     pub fn rank(&self, occ: [u128; 2]) -> Option<[(u32, u32); 2]> {
         Some([self.sets[0].rank(occ[0])?, self.sets[1].rank(occ[1])?])
     }

@@ -90,6 +90,7 @@ impl Tally {
 
 impl<E: Engine> Building<'_, E> {
     /// Where the successor `occ` (`stm` to move) of `entry` lies.
+    #[inline(always)]
     fn classify(
         &self,
         layer: Layer,
@@ -124,6 +125,7 @@ impl<E: Engine> Building<'_, E> {
     /// The slot of `occ` (`stm` to move), a successor of `entry` of its material: the side
     /// to move has the entry's pieces (nothing was captured), so only the mover's set is
     /// ranked.
+    #[inline(always)]
     fn slot_after(&self, entry: &Entry, occ: [u128; 2], stm: Color) -> Option<usize> {
         let (s, mv) = (stm as usize, stm.opponent() as usize);
         if occ[s] != entry.occ[s] {
@@ -137,6 +139,7 @@ impl<E: Engine> Building<'_, E> {
 
     /// Generate the moves of `e`, local index `i`: those inside the layer go to `edges`, the
     /// rest are summed up; a seed goes to `seeds` where the outside decides a distance.
+    #[inline(always)]
     fn first_pass(
         &self,
         layer: Layer,
@@ -191,7 +194,31 @@ impl<E: Engine> Building<'_, E> {
 
     /// Solve `layer`: its codes given every layer and material it moves into, and the
     /// in-sweep check of them ([`check_layer`]). Its stats count the moves as generated.
+    ///
+    /// Where the processor has x86-64-v3 (`ordo_bitboard::cpu::use_v3`), this runs in a copy
+    /// compiled for it, into which the first pass is inlined (`#[inline(always)]` down to the
+    /// index): the successors classified and ranked, whose population counts and bit scans
+    /// become single instructions. The engine's move generator picks its own copy.
+    #[allow(unsafe_code)]
     fn settle_layer(&self, layer: Layer) -> Result<Settled, SolveError> {
+        #[cfg(target_arch = "x86_64")]
+        if ordo_bitboard::cpu::use_v3() {
+            // SAFETY: `use_v3` found every feature `settle_layer_v3` is compiled for.
+            return unsafe { self.settle_layer_v3(layer) };
+        }
+        self.settle_layer_here(layer)
+    }
+
+    ordo_bitboard::v3_fn! {
+        /// [`Building::settle_layer_here`] compiled for x86-64-v3.
+        fn settle_layer_v3(&self, layer: Layer) -> Result<Settled, SolveError> {
+            self.settle_layer_here(layer)
+        }
+    }
+
+    /// [`Building::settle_layer`] as the crate is compiled; inlined into the x86-64-v3 copy.
+    #[inline(always)]
+    fn settle_layer_here(&self, layer: Layer) -> Result<Settled, SolveError> {
         let n = layer.len();
         let (mut buf, mut edges, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
         let mut offsets = Vec::with_capacity(n + 1);
@@ -509,6 +536,51 @@ mod tests {
             let mut t = Tally::default();
             vals.iter().for_each(|&v| t.fold(v));
             assert_eq!(t.value(), Value::from_successors(vals.clone()), "{vals:?}");
+        }
+    }
+
+    /// Both copies of the layer solver (the crate's own and the x86-64-v3 one, where the
+    /// processor has it) settle every layer of the classic and Ordo X 4 x 4 tables up to
+    /// 4v4 to the same codes, tallies and in-sweep verdicts, and to the values the build
+    /// stored (ORDO-3.3: the values by distance).
+    #[test]
+    fn both_copies_settle_every_layer_alike_ordo_3_3() {
+        use crate::material::Material;
+        use crate::rules::Variant;
+        use ordo_bitboard::Bitboard;
+        for variant in [Variant::Classic, Variant::X] {
+            let mut t = super::super::CompactTables::new("4x4".parse().unwrap(), variant);
+            t.build::<Bitboard>(Material { white: 4, black: 4 }, |_| {})
+                .unwrap();
+            let mut layers = 0;
+            for (&m, slice) in &t.slices {
+                for group in slice.index.layers() {
+                    let b = Building::<Bitboard> {
+                        tables: &t,
+                        material: m,
+                        index: &slice.index,
+                        values: &slice.values[..group[0].start],
+                        engine: std::marker::PhantomData,
+                    };
+                    for &l in &group {
+                        let here = b.settle_layer_here(l).unwrap();
+                        let stored = &slice.values[l.start..l.end];
+                        let codes: Vec<u16> = stored.iter().map(|&v| u16::from(v)).collect();
+                        assert_eq!(here.codes, codes, "{variant:?} {m}");
+                        layers += 1;
+                        #[cfg(target_arch = "x86_64")]
+                        if ordo_bitboard::cpu::use_v3() {
+                            // SAFETY: `use_v3` found every feature the copy is compiled for.
+                            #[allow(unsafe_code)]
+                            let v3 = unsafe { b.settle_layer_v3(l) }.unwrap();
+                            assert_eq!(v3.codes, here.codes, "{variant:?} {m}");
+                            assert_eq!(v3.tallies, here.tallies, "{variant:?} {m}");
+                            assert_eq!(v3.bad, here.bad, "{variant:?} {m}");
+                        }
+                    }
+                }
+            }
+            assert!(layers > 50, "{variant:?}: {layers} layers");
         }
     }
 }
