@@ -19,7 +19,8 @@
 //!   perft for any engine);
 //! - runtime dispatch ([`cpu`]): perft and the turn generator and counter compiled for any
 //!   x86-64 and again for x86-64-v3 (BMI2, AVX2), the copy chosen once per process
-//!   (`ORDO_CPU=baseline` forces the first).
+//!   (`ORDO_CPU=baseline` forces the first); the macro [`v3_fn!`] and [`cpu::use_v3`] give
+//!   another crate's loops (the solver's) a copy of their own on the same terms.
 //!
 //! It shares only the vocabulary of [`crate::rules`] with the reference engine, never its
 //! code, so that `tests/it/differential.rs` compares two independent readings of the clauses.
