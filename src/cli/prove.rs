@@ -75,6 +75,11 @@ pub struct ProveArgs {
     /// classic Ordo).
     #[arg(long)]
     pub no_win_check: bool,
+    /// Weak proof numbers: count a node's replies as the costliest one plus one for each
+    /// other, not their sum, so that a position reached by several moves is not counted
+    /// once for each (fewer nodes on large Ordo X boards).
+    #[arg(long)]
+    pub weak: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -208,6 +213,7 @@ fn options(args: &ProveArgs, mover: Color) -> Result<Options, CliError> {
             (_, true) => Some(false),
             _ => None,
         },
+        weak: args.weak,
         checkpoint: args.checkpoint.clone(),
         goal,
     })

@@ -69,6 +69,34 @@ fn the_json_report_names_the_result() {
     assert!(longest >= 3 && longest % 2 == 1, "{longest}");
 }
 
+/// `--weak` reaches the search: Ordo X 4 x 4 row2, a White win (analysis/games.md), is proved
+/// with and without it, through different numbers of nodes.
+#[test]
+fn weak_proof_numbers_prove_the_same_value_by_another_search() {
+    let nodes = |weak: bool| {
+        let mut args = vec![
+            "prove",
+            "-q",
+            "--json",
+            "--variant",
+            "x",
+            "--board",
+            "4x4",
+            "--setup",
+            "row2",
+        ];
+        if weak {
+            args.push("--weak");
+        }
+        let o = ordo_cmd(&args);
+        assert_ok(&o);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"], "White wins");
+        v["nodes"].as_u64().unwrap()
+    };
+    assert_ne!(nodes(true), nodes(false));
+}
+
 /// A budget too small to prove anything says so, with exit status 1.
 #[test]
 fn a_spent_budget_is_not_proved() {

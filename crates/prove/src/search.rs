@@ -3,7 +3,8 @@
 //! win, the defender's that the attacker does not win) and δ the cost of refuting it;
 //! φ(n) = min δ(child), δ(n) = Σ φ(child). A node is searched until its numbers reach the
 //! thresholds its parent gave it, with Pawlewicz and Lew's 1 + ε trick for the second-best
-//! child.
+//! child. Optionally δ is a weak proof number (the largest φ of the children plus one for
+//! each other open child), which does not count a shared position once for every path to it.
 //!
 //! Ordo has no repetition rule, so a line that comes back to a position on the current path
 //! is endless play, a draw (ORDO-3.3): it refutes the attacker there. That value depends on
@@ -79,6 +80,8 @@ struct Sum {
     depth: u32,
     /// The node is solved only through a value that rests on the current path.
     tainted: bool,
+    /// Children not yet refuted (φ > 0).
+    open: u32,
 }
 
 /// One proof search over one position tree, for one attacker at a time.
@@ -106,6 +109,12 @@ pub(crate) struct Search<'a, E> {
     /// right wherever the refutation holds on every path; the results are judged when read
     /// out, and a search whose results do not read out is run again without them.
     pub keep_tainted: bool,
+    /// Weak proof numbers (Ueda, Hashimoto, Hashimoto and Iida, 2008): δ is the largest φ
+    /// of the children plus one for every other child not yet refuted, not their sum, which
+    /// counts a position reached by several moves once for each (see [`Options::weak`]).
+    ///
+    /// [`Options::weak`]: crate::Options::weak
+    pub weak: bool,
 }
 
 /// The hasher of the path's set. A key is already a mix of every bit of its position
@@ -203,6 +212,7 @@ impl<'a, E: Engine> Search<'a, E> {
             progress,
             next_tick: 1 << 14,
             keep_tainted: true,
+            weak: false,
         }
     }
 
@@ -450,6 +460,7 @@ impl<'a, E: Engine> Search<'a, E> {
             second_delta: INF,
             depth: 1,
             tainted: false,
+            open: 0,
         })
     }
 
@@ -463,14 +474,18 @@ impl<'a, E: Engine> Search<'a, E> {
             second_delta: INF,
             depth: 0,
             tainted: false,
+            open: 0,
         };
         let (mut all_depth, mut win_depth) = (0, u32::MAX);
         // Taint of a refutation (every child reached) and of a goal reached (all children
         // refuted that are, tainted).
         let (mut any_taint, mut clean_win) = (false, false);
+        let (mut most, mut open) = (0u32, 0u32);
         for (i, c) in kids.iter().enumerate() {
             let (p, d, depth, tainted) = self.child_numbers(c);
             s.delta = (s.delta + p).min(INF);
+            most = most.max(p);
+            open += u32::from(p != 0);
             all_depth = all_depth.max(depth + 1);
             any_taint |= tainted;
             if d == 0 {
@@ -485,6 +500,10 @@ impl<'a, E: Engine> Search<'a, E> {
             }
         }
         s.phi = s.best_delta;
+        if self.weak && s.delta != 0 && s.delta != INF && most != INF {
+            s.delta = (most + open - 1).min(INF);
+        }
+        s.open = open;
         s.depth = if s.phi == 0 { win_depth } else { all_depth };
         s.tainted = (s.phi == 0 && !clean_win) || (s.delta == 0 && any_taint);
         s
@@ -511,7 +530,12 @@ impl<'a, E: Engine> Search<'a, E> {
             if root {
                 self.root = self.attacker_view(e.side_to_move(), (s.phi, s.delta));
             }
-            let child_th_phi = th_delta.saturating_sub(s.delta - s.best_phi).min(INF);
+            let others = if self.weak {
+                s.open.saturating_sub(1)
+            } else {
+                s.delta - s.best_phi
+            };
+            let child_th_phi = th_delta.saturating_sub(others).min(INF);
             let wide = s
                 .second_delta
                 .saturating_add(s.second_delta / 4)
