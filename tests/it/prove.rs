@@ -69,26 +69,29 @@ fn the_json_report_names_the_result() {
     assert!(longest >= 3 && longest % 2 == 1, "{longest}");
 }
 
+/// A quiet proof of the Ordo X 4 x 4 start from the two-row setup, a White win in 13 plies.
+const X_4X4_ROW2: [&str; 8] = [
+    "prove",
+    "-q",
+    "--variant",
+    "x",
+    "--board",
+    "4x4",
+    "--setup",
+    "row2",
+];
+
 /// `--weak` reaches the search: Ordo X 4 x 4 row2, a White win (analysis/games.md), is proved
 /// with and without it, through different numbers of nodes.
 #[test]
 fn weak_proof_numbers_prove_the_same_value_by_another_search() {
     let nodes = |weak: bool| {
-        let mut args = vec![
-            "prove",
-            "-q",
-            "--json",
-            "--variant",
-            "x",
-            "--board",
-            "4x4",
-            "--setup",
-            "row2",
-        ];
-        if weak {
-            args.push("--weak");
-        }
-        let o = ordo_cmd(&args);
+        let flags: &[&str] = if weak {
+            &["--json", "--weak"]
+        } else {
+            &["--json"]
+        };
+        let o = ordo_cmd(&[&X_4X4_ROW2[..], flags].concat());
         assert_ok(&o);
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(v["result"], "White wins");
@@ -128,16 +131,7 @@ fn a_bounded_proof_finds_the_quickest_win_and_no_quicker() {
     let dir = scratch("within");
     let cert = dir.join("x-4x4-row2-13.cert");
     let c = cert.to_str().unwrap();
-    let args = [
-        "prove",
-        "-q",
-        "--variant",
-        "x",
-        "--board",
-        "4x4",
-        "--setup",
-        "row2",
-    ];
+    let args = X_4X4_ROW2;
     let o = ordo_cmd(&[&args[..], &["--within", "13", "--certificate", c]].concat());
     assert_ok(&o);
     assert!(
