@@ -509,6 +509,27 @@ impl<'a, E: Engine> Search<'a, E> {
         s
     }
 
+    /// The thresholds for the best child of a node summed as `s` whose own are `th`: its φ
+    /// may grow until the node's δ would reach `th.1`, its δ until it passes the second-best
+    /// child's by a quarter (the 1 + ε trick) or reaches the node's φ threshold.
+    fn child_thresholds(&self, s: &Sum, (th_phi, th_delta): (u32, u32)) -> (u32, u32) {
+        // What the other children add to the node's δ: their sum, or with weak numbers one
+        // each (the largest φ is then the child's own, once it passes the rest).
+        let others = if self.weak {
+            s.open.saturating_sub(1)
+        } else {
+            s.delta - s.best_phi
+        };
+        let wide = s
+            .second_delta
+            .saturating_add(s.second_delta / 4)
+            .saturating_add(1);
+        (
+            th_delta.saturating_sub(others).min(INF),
+            th_phi.min(wide).min(INF),
+        )
+    }
+
     /// Search the node `e` (not a leaf; key `k`, `left` plies left) until φ ≥ `th_phi` or
     /// δ ≥ `th_delta`. Its entry and whether it rests on a cycle through the path; stored
     /// in the table (if the table keeps it) unless it does.
@@ -530,17 +551,7 @@ impl<'a, E: Engine> Search<'a, E> {
             if root {
                 self.root = self.attacker_view(e.side_to_move(), (s.phi, s.delta));
             }
-            let others = if self.weak {
-                s.open.saturating_sub(1)
-            } else {
-                s.delta - s.best_phi
-            };
-            let child_th_phi = th_delta.saturating_sub(others).min(INF);
-            let wide = s
-                .second_delta
-                .saturating_add(s.second_delta / 4)
-                .saturating_add(1);
-            let child_th_delta = th_phi.min(wide).min(INF);
+            let (child_th_phi, child_th_delta) = self.child_thresholds(&s, (th_phi, th_delta));
             let c = &kids[s.best];
             let (e2, k2, left2) = (c.e.clone(), c.key, c.left);
             let before_child = self.child_numbers(&kids[s.best]);
