@@ -22,7 +22,8 @@
 #   bash analysis/run.sh --attempts # the proof search for 150 s on row2 6 x 6 and 8 x 8, both
 #                                   # games (analysis/proofs/attempts.jsonl; 10 minutes)
 #   bash analysis/run.sh --row2-6x5 # the proof search on the row2 6 x 5 starts, resumable from
-#                                   # tables/prove-*.ckpt (an hour a game a run;
+#                                   # tables/prove-*.ckpt (110 minutes and 7 GB a game a
+#                                   # run, weak proof numbers;
 #                                   # analysis/proofs/*-6x5-row2.json, row2-6x5.b3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,15 +61,16 @@ if [ "${1:-}" = "--attempts" ]; then
     bash analysis/prove-attempts.sh "$ordo" analysis/proofs 150
     exit 0
 fi
-# prove_row2 BOARD SECONDS: the proof search on the row2 start of BOARD in both games, 4 GB and
-# SECONDS each, resumable from tables/prove-GAME-BOARD-row2.ckpt; each report goes to
-# analysis/proofs/GAME-BOARD-row2.json, and each certificate's closing line (its BLAKE3) with
-# its name to standard output.
+# prove_row2 BOARD SECONDS [MEMORY [FLAG…]]: the proof search on the row2 start of BOARD in
+# both games, MEMORY (4G unless given) and SECONDS each, with any further flags, resumable from
+# tables/prove-GAME-BOARD-row2.ckpt; each report goes to analysis/proofs/GAME-BOARD-row2.json,
+# and each certificate's closing line (its BLAKE3) with its name to standard output.
 prove_row2() {
-    local board=$1 seconds=$2 v
+    local board=$1 seconds=$2 memory=${3:-4G} v
+    shift 2; shift $(( $# > 0 ? 1 : 0 ))
     mkdir -p tables analysis/proofs
     for v in x classic; do
-        "$ordo" prove --variant $v --board "$board" --setup row2 --memory-limit 4G \
+        "$ordo" prove --variant $v --board "$board" --setup row2 --memory-limit "$memory" "$@" \
             --time "$seconds" --checkpoint "tables/prove-$v-$board-row2.ckpt" \
             --certificate "tables/$v-$board-row2.cert" \
             --json >"analysis/proofs/$v-$board-row2.json" || true
@@ -82,7 +84,7 @@ if [ "${1:-}" = "--long-proofs" ]; then
     exit 0
 fi
 if [ "${1:-}" = "--row2-6x5" ]; then
-    prove_row2 6x5 3600 >analysis/proofs/row2-6x5.b3
+    prove_row2 6x5 6600 7G --weak >analysis/proofs/row2-6x5.b3
     exit 0
 fi
 if [ "${1:-}" = "--compact" ]; then

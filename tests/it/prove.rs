@@ -2,6 +2,7 @@
 //! engine, a damaged one refused with the line where it fails, bad input refused with one line.
 
 use crate::common::{assert_ok, assert_refused, ordo_cmd, stderr, stdout};
+use ordo_cli::cli::bar::grouped;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ordo-it-prove-{name}-{}", std::process::id()));
@@ -213,6 +214,44 @@ fn the_published_long_proofs_agree_with_the_solver() {
     );
 }
 
+/// The row2 6 x 5 proofs (`bash analysis/run.sh --row2-6x5`), beyond what the solver has
+/// enumerated: every report that proves its start has its certificate's closing BLAKE3 line in
+/// `row2-6x5.b3` (one line a proved report, no more), a longest line that is odd (the winner
+/// moves last, ORDO-10.1), and its node counts quoted in analysis/README.md.
+#[test]
+fn the_published_row2_6x5_proofs_have_their_checksums() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis");
+    let b3 = std::fs::read_to_string(root.join("proofs/row2-6x5.b3")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut proved = 0;
+    for v in ["x", "classic"] {
+        let Ok(text) = std::fs::read_to_string(root.join(format!("proofs/{v}-6x5-row2.json")))
+        else {
+            continue;
+        };
+        let p: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if p["parts"].as_array().is_none_or(Vec::is_empty) {
+            continue;
+        }
+        proved += 1;
+        assert_eq!(p["position"].as_str().unwrap().split(' ').nth(1), Some("w"));
+        let cert = format!(" {v}-6x5-row2.cert");
+        let line = b3.lines().find(|l| l.ends_with(&cert));
+        assert!(line.is_some_and(|l| l.starts_with("blake3 ")), "{v}");
+        assert_eq!(p["parts"][0]["longest"].as_u64().unwrap() % 2, 1, "{v}");
+        for n in [&p["nodes"], &p["parts"][0]["nodes"]] {
+            let quoted = grouped(n.as_u64().unwrap());
+            assert!(readme.contains(&quoted), "{v}: README lacks {quoted}");
+        }
+    }
+    assert!(proved >= 1, "no row2 6 x 5 start proved");
+    assert_eq!(
+        b3.lines().count(),
+        proved,
+        "a checksum line a proof, no more"
+    );
+}
+
 /// The published proofs (analysis/proofs/, `bash analysis/run.sh --proofs`) agree with the
 /// retrograde solver's records: a row for every solved board, every proved start with the
 /// solver's value and a certificate that held on the reference engine with the same result,
@@ -403,17 +442,6 @@ fn the_published_attempts_give_their_numbers() {
         }
     }
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let grouped = |n: u64| {
-        let s = n.to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
     for r in &rows {
         let n = |k: &str| r[k].as_u64().unwrap();
         assert!(
